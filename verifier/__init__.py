@@ -1,0 +1,1 @@
+"""verifier: exact privacy verification for finite mechanisms."""

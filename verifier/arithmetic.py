@@ -1,0 +1,516 @@
+"""Exact and certified arithmetic behind every verdict.
+
+One interface over two ways of evaluating a sympy expression:
+
+* **exact** — rationals stay rationals; equalities are proved symbolically
+  (:func:`is_exactly_zero`: expansion, simplification, minimal polynomials of
+  algebraic numbers);
+* **certified** — an mpmath interval (``mpmath.iv``) that provably contains the
+  value, computed by :func:`enclose` with outward rounding at a chosen precision.
+
+Comparisons are three-valued (:class:`Verdict`): ``HOLDS``, ``VIOLATED`` or
+``UNDECIDED``.  :func:`decide_sign` raises the working precision (doubling from
+``Precision.start_bits``) until the sign is certified, tries an exact zero test when
+an enclosure keeps straddling zero (an attained bound with zero slack can never be
+decided by intervals alone), and answers ``UNDECIDED`` when the precision limit is
+reached.  No verdict ever comes from a float compared with a tolerance.
+
+Examples
+--------
+>>> import sympy as sp
+>>> decide_le(sp.Rational(1, 3), sp.Rational(1, 2)).verdict
+<Verdict.HOLDS: 'holds'>
+>>> eps = sp.Rational(1, 2)
+>>> decide_le(sp.exp(eps) * sp.exp(eps), sp.exp(2 * eps)).verdict   # equality
+<Verdict.HOLDS: 'holds'>
+>>> decide_le(sp.exp(1), sp.Rational(271828, 100000)).verdict
+<Verdict.VIOLATED: 'violated'>
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import sympy as sp
+from mpmath import iv
+
+from .errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
+
+__all__ = [
+    "Verdict",
+    "Sign",
+    "Precision",
+    "DEFAULT_PRECISION",
+    "Enclosure",
+    "Comparison",
+    "exact",
+    "enclose",
+    "is_exactly_zero",
+    "decide_sign",
+    "decide_le",
+    "decide_eq",
+    "exact_max",
+    "combine_verdicts",
+    "approx",
+    "format_number",
+]
+
+
+class Verdict(enum.StrEnum):
+    """Three-valued outcome of a check."""
+
+    HOLDS = "holds"
+    VIOLATED = "violated"
+    UNDECIDED = "undecided"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def combine_verdicts(verdicts: Iterable[Verdict]) -> Verdict:
+    """Conjunction: violated if any is violated, else undecided if any is, else holds.
+
+    >>> combine_verdicts([Verdict.HOLDS, Verdict.UNDECIDED])
+    <Verdict.UNDECIDED: 'undecided'>
+    """
+    seen_undecided = False
+    for v in verdicts:
+        if v is Verdict.VIOLATED:
+            return Verdict.VIOLATED
+        if v is Verdict.UNDECIDED:
+            seen_undecided = True
+    return Verdict.UNDECIDED if seen_undecided else Verdict.HOLDS
+
+
+class Sign(enum.Enum):
+    NEGATIVE = -1
+    ZERO = 0
+    POSITIVE = 1
+    UNDECIDED = None
+
+
+@dataclass(frozen=True)
+class Precision:
+    """Working precision of certified evaluation, in bits.
+
+    Evaluation starts at ``start_bits`` and doubles up to ``max_bits`` before a
+    comparison is declared undecided.
+    """
+
+    start_bits: int = 64
+    max_bits: int = 4096
+
+    def __post_init__(self) -> None:
+        if not (16 <= self.start_bits <= self.max_bits):
+            raise InvalidParameter(
+                f"precision must satisfy 16 <= start_bits <= max_bits, got "
+                f"start_bits={self.start_bits}, max_bits={self.max_bits}"
+            )
+
+    def schedule(self) -> list[int]:
+        bits, out = self.start_bits, []
+        while bits < self.max_bits:
+            out.append(bits)
+            bits *= 2
+        out.append(self.max_bits)
+        return out
+
+
+DEFAULT_PRECISION = Precision()
+
+
+# ---------------------------------------------------------------------------
+# exact values
+# ---------------------------------------------------------------------------
+
+
+def exact(value: Any) -> sp.Expr:
+    """Convert ``value`` to an exact sympy expression.
+
+    Accepts sympy expressions, ``int``, :class:`fractions.Fraction` and ``bool``.
+    Python floats are refused: ``0.1`` is not one tenth, and a verifier that
+    silently accepted it would certify a different mechanism from the one meant.
+    Strings are refused too: parse them with :mod:`verifier.expressions`.
+
+    >>> exact(Fraction(1, 3))
+    1/3
+    >>> exact(0.5)
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidParameter: 0.5 is a float, which is not exact; write it as a Fraction or a sympy Rational (e.g. Rational(1, 2))
+    """
+    if isinstance(value, sp.Basic):
+        if isinstance(value, sp.Float):
+            raise InvalidParameter(
+                f"{value} is a floating-point number, which is not exact; use a rational"
+            )
+        if not isinstance(value, sp.Expr):
+            raise InvalidParameter(f"{value!r} is not a number or expression")
+        if value.has(sp.Float):
+            raise InvalidParameter(
+                f"{value} contains a floating-point number, which is not exact; use rationals"
+            )
+        return value
+    if isinstance(value, bool):
+        return sp.Integer(int(value))
+    if isinstance(value, int):
+        return sp.Integer(value)
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, float):
+        raise InvalidParameter(
+            f"{value!r} is a float, which is not exact; write it as a Fraction or a "
+            f"sympy Rational (e.g. Rational(1, 2))"
+        )
+    raise InvalidParameter(f"{value!r} ({type(value).__name__}) is not an exact number")
+
+
+# ---------------------------------------------------------------------------
+# certified enclosures
+# ---------------------------------------------------------------------------
+
+
+class _NeedMorePrecision(Exception):
+    """Internal: an enclosure was too wide for an operation (log of an interval
+    touching 0, ...); retry at a higher precision."""
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """A closed interval ``[lo, hi]`` certified to contain a real value."""
+
+    lo: mpmath.mpf
+    hi: mpmath.mpf
+    bits: int
+
+    @classmethod
+    def from_iv(cls, x: Any, bits: int) -> Enclosure:
+        a, b = x._mpi_
+        return cls(mpmath.mpf(a), mpmath.mpf(b), bits)
+
+    @property
+    def mid(self) -> float:
+        return float((self.lo + self.hi) / 2)
+
+    def contains(self, other: Enclosure) -> bool:
+        return self.lo <= other.lo and other.hi <= self.hi
+
+    def __str__(self) -> str:
+        return f"[{mpmath.nstr(self.lo, 12)}, {mpmath.nstr(self.hi, 12)}]"
+
+
+def _iv_rational(p: int, q: int) -> Any:
+    return iv.mpf(p) / iv.mpf(q)
+
+
+def _require_positive(x: Any, what: str) -> None:
+    lo, _ = x._mpi_
+    if mpmath.mpf(lo) <= 0:
+        hi = mpmath.mpf(x._mpi_[1])
+        if hi <= 0:
+            raise UnsupportedExpression(f"{what} of a non-positive number")
+        raise _NeedMorePrecision
+
+
+def _to_iv(expr: sp.Expr) -> Any:
+    """Interval evaluation at the current ``iv.prec`` (recursive, cached per call)."""
+    if expr.is_Integer:
+        return iv.mpf(int(expr))
+    if expr.is_Rational:
+        return _iv_rational(int(expr.p), int(expr.q))
+    if isinstance(expr, sp.Float):
+        raise UnsupportedExpression(f"inexact float {expr} in an expression")
+    if expr is sp.pi:
+        return iv.pi
+    if expr is sp.E:
+        return iv.e
+    if expr.is_Symbol:
+        raise UnboundSymbol(f"symbol '{expr}' has no value")
+    if expr in (sp.oo, -sp.oo, sp.zoo, sp.nan):
+        raise UnsupportedExpression(f"{expr} has no finite enclosure")
+    if expr.is_Add:
+        acc = iv.mpf(0)
+        for a in expr.args:
+            acc = acc + _to_iv(a)
+        return acc
+    if expr.is_Mul:
+        acc = iv.mpf(1)
+        for a in expr.args:
+            acc = acc * _to_iv(a)
+        return acc
+    if expr.is_Pow:
+        base, e = expr.args
+        if e.is_Integer:
+            b = _to_iv(base)
+            n = int(e)
+            if n >= 0:
+                return b**n
+            lo, hi = (mpmath.mpf(t) for t in b._mpi_)
+            if lo <= 0 <= hi:
+                if lo == hi == 0:
+                    raise UnsupportedExpression(f"division by zero in {expr}")
+                raise _NeedMorePrecision
+            return iv.mpf(1) / (b ** (-n))
+        if e == sp.Rational(1, 2):
+            b = _to_iv(base)
+            lo = mpmath.mpf(b._mpi_[0])
+            if lo < 0:
+                if mpmath.mpf(b._mpi_[1]) < 0:
+                    raise UnsupportedExpression(f"square root of a negative number in {expr}")
+                raise _NeedMorePrecision
+            return iv.sqrt(b)
+        if base is sp.E:
+            return iv.exp(_to_iv(e))
+        b = _to_iv(base)
+        if base.is_zero and e.is_positive:
+            return iv.mpf(0)
+        _require_positive(b, f"power {expr}")
+        return iv.exp(_to_iv(e) * iv.log(b))
+    if isinstance(expr, sp.exp):
+        return iv.exp(_to_iv(expr.args[0]))
+    if isinstance(expr, sp.log):
+        if len(expr.args) != 1:
+            raise UnsupportedExpression(f"log with a base in {expr}; write log(x)/log(b)")
+        x = _to_iv(expr.args[0])
+        _require_positive(x, "logarithm")
+        return iv.log(x)
+    if isinstance(expr, (sp.Min, sp.Max, sp.Abs)):
+        parts = [_to_iv(a) for a in expr.args]
+        los = [mpmath.mpf(p._mpi_[0]) for p in parts]
+        his = [mpmath.mpf(p._mpi_[1]) for p in parts]
+        if isinstance(expr, sp.Min):
+            return iv.mpf([min(los), min(his)])
+        if isinstance(expr, sp.Max):
+            return iv.mpf([max(los), max(his)])
+        lo, hi = los[0], his[0]
+        if lo >= 0:
+            return iv.mpf([lo, hi])
+        if hi <= 0:
+            return iv.mpf([-hi, -lo])
+        return iv.mpf([0, max(-lo, hi)])
+    raise UnsupportedExpression(
+        f"cannot evaluate {type(expr).__name__} in '{expr}' with certified arithmetic"
+    )
+
+
+@functools.lru_cache(maxsize=65536)
+def _enclose_cached(expr: sp.Expr, bits: int) -> Enclosure | None:
+    old = iv.prec
+    iv.prec = bits
+    try:
+        return Enclosure.from_iv(_to_iv(expr), bits)
+    except _NeedMorePrecision:
+        return None
+    finally:
+        iv.prec = old
+
+
+def enclose(expr: Any, bits: int = 64) -> Enclosure | None:
+    """Certified enclosure of ``expr`` at ``bits`` of working precision.
+
+    Returns ``None`` when the precision is too low for some operation (e.g. a
+    logarithm of an enclosure that still touches zero).  Raises
+    :class:`~verifier.errors.UnboundSymbol` for a free symbol and
+    :class:`~verifier.errors.UnsupportedExpression` for anything outside the
+    supported functions (``+ - * /``, powers, ``exp``, ``log``, ``sqrt``, ``Min``,
+    ``Max``, ``Abs``, ``pi``, ``E``).
+
+    >>> print(enclose(sp.log(2), 64))
+    [0.69314718056, 0.69314718056]
+    >>> enclose(sp.log(2), 64).hi - enclose(sp.log(2), 64).lo < 2**-60
+    True
+    """
+    return _enclose_cached(exact(expr), int(bits))
+
+
+def approx(expr: Any, digits: int = 15) -> float:
+    """A float near the value of ``expr`` — for display only, never for verdicts."""
+    x = exact(expr)
+    if x is sp.oo:
+        return float("inf")
+    if x is -sp.oo:
+        return float("-inf")
+    bits = max(64, int(digits * 3.33) + 16)
+    for _ in range(6):
+        e = enclose(x, bits)
+        if e is not None:
+            return e.mid
+        bits *= 2
+    return float(sp.N(x, digits))
+
+
+def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
+    """Human-readable form: the exact expression when short, and a decimal value.
+
+    >>> format_number(sp.Rational(1, 3))
+    '1/3 ≈ 0.333333'
+    >>> format_number(sp.Integer(2))
+    '2'
+    """
+    x = exact(expr)
+    if x.is_Integer or x in (sp.oo, -sp.oo):
+        return str(x)
+    text = str(x)
+    dec = f"{approx(x):.{digits}g}"
+    if len(text) <= max_len:
+        return f"{text} ≈ {dec}"
+    return f"≈ {dec}"
+
+
+# ---------------------------------------------------------------------------
+# exact zero tests and three-valued comparisons
+# ---------------------------------------------------------------------------
+
+_SIMPLIFY_OPS_LIMIT = 600
+_x = sp.Dummy("x")
+
+
+def is_exactly_zero(expr: Any) -> bool | None:
+    """Decide ``expr == 0`` exactly, or return ``None`` when no proof was found.
+
+    ``True`` and ``False`` are proofs (rational arithmetic, symbolic simplification
+    to 0, or the minimal polynomial of an algebraic number); ``None`` means unknown.
+
+    >>> is_exactly_zero(sp.sqrt(2) * sp.sqrt(3) - sp.sqrt(6))
+    True
+    >>> is_exactly_zero(sp.exp(sp.Rational(1, 2)) ** 2 - sp.E)
+    True
+    >>> is_exactly_zero(sp.sqrt(2) - sp.Rational(141, 100))
+    False
+    """
+    x = exact(expr)
+    if x.is_Rational:
+        return bool(x == 0)
+    if x.is_zero is not None and not x.free_symbols:
+        # sympy's assumptions are proofs when they answer.
+        return bool(x.is_zero)
+    ops = sp.count_ops(x)
+    if ops > _SIMPLIFY_OPS_LIMIT:
+        return None
+    try:
+        e = sp.expand(sp.powsimp(x, combine="exp", force=True), power_exp=False)
+        if e == 0:
+            return True
+        e = sp.simplify(x)
+        if e == 0:
+            return True
+        if not x.free_symbols and x.is_algebraic:
+            return bool(sp.minimal_polynomial(x, _x) == _x)
+    except (NotImplementedError, ValueError, TypeError, RecursionError):
+        return None
+    return None
+
+
+@dataclass(frozen=True)
+class SignResult:
+    sign: Sign
+    enclosure: Enclosure | None
+    exact_zero: bool = False
+
+
+def decide_sign(expr: Any, precision: Precision = DEFAULT_PRECISION) -> SignResult:
+    """Certified sign of a constant expression (three-valued via ``Sign.UNDECIDED``)."""
+    x = exact(expr)
+    if x is sp.oo:
+        return SignResult(Sign.POSITIVE, None)
+    if x is -sp.oo:
+        return SignResult(Sign.NEGATIVE, None)
+    if x.is_Rational:
+        s = Sign.ZERO if x == 0 else (Sign.POSITIVE if x > 0 else Sign.NEGATIVE)
+        return SignResult(s, None, exact_zero=(x == 0))
+    zero_tested = False
+    last: Enclosure | None = None
+    for bits in precision.schedule():
+        enc = enclose(x, bits)
+        if enc is not None:
+            last = enc
+            if enc.lo > 0:
+                return SignResult(Sign.POSITIVE, enc)
+            if enc.hi < 0:
+                return SignResult(Sign.NEGATIVE, enc)
+            if enc.lo == 0 and enc.hi == 0:
+                return SignResult(Sign.ZERO, enc, exact_zero=True)
+        if not zero_tested and (enc is None or enc.lo <= 0 <= enc.hi):
+            zero_tested = True
+            z = is_exactly_zero(x)
+            if z is True:
+                return SignResult(Sign.ZERO, enc, exact_zero=True)
+    return SignResult(Sign.UNDECIDED, last)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Outcome of deciding ``lhs <= rhs``: the verdict and the numbers behind it."""
+
+    verdict: Verdict
+    lhs: sp.Expr
+    rhs: sp.Expr
+    difference: sp.Expr  # rhs - lhs (the slack of the inequality)
+    sign: SignResult
+
+    @property
+    def tight(self) -> bool:
+        """True when equality is proved exactly (the bound is attained)."""
+        return self.sign.sign is Sign.ZERO
+
+
+def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> Comparison:
+    """Decide ``lhs <= rhs`` exactly or with certified enclosures.
+
+    Infinite values are allowed (``sympy.oo``): ``x <= oo`` holds for every ``x``.
+    """
+    a, b = exact(lhs), exact(rhs)
+    if b is sp.oo or a is -sp.oo:
+        return Comparison(Verdict.HOLDS, a, b, sp.oo, SignResult(Sign.POSITIVE, None))
+    if a is sp.oo or b is -sp.oo:
+        return Comparison(Verdict.VIOLATED, a, b, -sp.oo, SignResult(Sign.NEGATIVE, None))
+    diff = b - a
+    s = decide_sign(diff, precision)
+    if s.sign in (Sign.POSITIVE, Sign.ZERO):
+        v = Verdict.HOLDS
+    elif s.sign is Sign.NEGATIVE:
+        v = Verdict.VIOLATED
+    else:
+        v = Verdict.UNDECIDED
+    return Comparison(v, a, b, diff, s)
+
+
+def decide_eq(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> Verdict:
+    """Decide ``lhs == rhs``: HOLDS only on an exact proof of equality."""
+    s = decide_sign(exact(rhs) - exact(lhs), precision)
+    if s.sign is Sign.ZERO:
+        return Verdict.HOLDS
+    if s.sign in (Sign.POSITIVE, Sign.NEGATIVE):
+        return Verdict.VIOLATED
+    return Verdict.UNDECIDED
+
+
+def exact_max(values: Sequence[Any], precision: Precision = DEFAULT_PRECISION) -> tuple[int, bool]:
+    """Index of a maximum of ``values`` and whether it is certified.
+
+    Ties (proved equal) keep the first index.  When two candidates can be neither
+    separated nor proved equal the returned index is the best guess and the flag is
+    ``False``.
+
+    >>> exact_max([sp.Rational(1, 2), sp.log(2), sp.Rational(1, 3)])
+    (1, True)
+    """
+    if not values:
+        raise InvalidParameter("exact_max of an empty sequence")
+    best = 0
+    certified = True
+    for i in range(1, len(values)):
+        c = decide_le(values[i], values[best], precision)
+        if c.verdict is Verdict.VIOLATED:
+            best = i
+        elif c.verdict is Verdict.UNDECIDED:
+            certified = False
+            if approx(values[i]) > approx(values[best]):
+                best = i
+    return best, certified

@@ -1,0 +1,160 @@
+"""Generic exact enumerators: independent runs and post-processing.
+
+* :func:`independent` — run several finite mechanisms on the same dataset with
+  independent coins; the output is the tuple of their outputs (product distribution),
+  ordered lexicographically.
+* :func:`repeat` — ``k`` independent runs of one mechanism.
+* :func:`postprocess` — push a mechanism forward through a map on outputs.
+* :func:`best_index` — an argmax map with an explicit tie-breaking rule, so that a
+  best-of-K selector is one line:
+
+>>> import sympy as sp
+>>> from verifier.mechanism import FiniteMechanism
+>>> from verifier.neighbours import pair
+>>> half = sp.Rational(1, 2)
+>>> coin = FiniteMechanism(pair(), {"D": {0: half, 1: half}, "D'": {0: sp.Rational(1, 3), 1: sp.Rational(2, 3)}})
+>>> best = postprocess(independent(coin, coin), best_index(lambda o: o))
+>>> best.p("D", 0), best.p("D'", 0)
+(1/4, 2/9)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import networkx as nx
+import sympy as sp
+
+from .errors import InvalidMechanism, InvalidParameter
+from .mechanism import MAX_OUTPUTS, FiniteMechanism, Output, natural_order
+
+__all__ = ["independent", "repeat", "postprocess", "best_index", "same_neighbour_graph"]
+
+
+def same_neighbour_graph(mechs: Sequence[FiniteMechanism]) -> nx.Graph:
+    """The common neighbour graph of ``mechs``; raises if they differ."""
+    g0 = mechs[0].graph
+    nodes0 = set(g0.nodes)
+    edges0 = {frozenset(e) for e in g0.edges}
+    for m in mechs[1:]:
+        if set(m.graph.nodes) != nodes0:
+            raise InvalidMechanism(
+                f"mechanisms {mechs[0].name!r} and {m.name!r} are defined on different datasets"
+            )
+        if {frozenset(e) for e in m.graph.edges} != edges0:
+            raise InvalidMechanism(
+                f"mechanisms {mechs[0].name!r} and {m.name!r} have different neighbour relations"
+            )
+    return g0
+
+
+def _merged_values(mechs: Sequence[FiniteMechanism]) -> dict[sp.Symbol, sp.Expr]:
+    out: dict[sp.Symbol, sp.Expr] = {}
+    for m in mechs:
+        for s, v in m.values.items():
+            if s in out and out[s] != v:
+                raise InvalidMechanism(
+                    f"symbol '{s}' has value {out[s]} in one mechanism and {v} in {m.name!r}"
+                )
+            out[s] = v
+    return out
+
+
+def independent(*mechs: FiniteMechanism, name: str | None = None) -> FiniteMechanism:
+    """Independent runs of ``mechs`` on the same dataset; outputs are tuples.
+
+    The output order is lexicographic in the components' orders.  The result's size
+    is the product of the output counts; it is refused beyond ``MAX_OUTPUTS``.
+    """
+    if not mechs:
+        raise InvalidParameter("independent() needs at least one mechanism")
+    graph = same_neighbour_graph(mechs)
+    size = 1
+    for m in mechs:
+        size *= len(m.outputs)
+    if size > MAX_OUTPUTS:
+        raise InvalidMechanism(
+            f"the product of {len(mechs)} mechanisms has {size} outputs (limit {MAX_OUTPUTS})"
+        )
+    outputs = list(itertools.product(*(m.outputs for m in mechs)))
+    dists: dict[Hashable, dict[Output, sp.Expr]] = {}
+    for d in graph.nodes:
+        supports = [[(o, m.prob(d, o)) for o in m.outputs if m.prob(d, o) != 0] for m in mechs]
+        row: dict[Output, sp.Expr] = {}
+        for combo in itertools.product(*supports):
+            pr = sp.Integer(1)
+            for _, q in combo:
+                pr *= q
+            row[tuple(o for o, _ in combo)] = pr
+        dists[d] = row
+    return FiniteMechanism(
+        graph,
+        dists,
+        outputs,
+        values=_merged_values(mechs),
+        name=name or " x ".join(m.name for m in mechs),
+        validate=False,
+    )
+
+
+def repeat(mech: FiniteMechanism, k: int, name: str | None = None) -> FiniteMechanism:
+    """``k`` independent runs of ``mech`` (outputs are ``k``-tuples)."""
+    if not isinstance(k, int) or k < 1:
+        raise InvalidParameter(f"number of runs must be a positive integer, got {k!r}")
+    return independent(*([mech] * k), name=name or f"{mech.name}^{k}")
+
+
+def postprocess(
+    mech: FiniteMechanism,
+    f: Callable[[Any], Output],
+    outputs: Sequence[Output] | None = None,
+    name: str | None = None,
+) -> FiniteMechanism:
+    """The mechanism ``f(M(D))``: probabilities of preimages are summed exactly.
+
+    ``outputs`` fixes the order of the images; by default their natural order.
+    """
+    images = {o: f(o) for o in mech.outputs}
+    order = list(outputs) if outputs is not None else natural_order(images.values())
+    known = set(order)
+    for o, y in images.items():
+        if y not in known:
+            raise InvalidMechanism(f"image {y!r} of output {o!r} is missing from the output order")
+    dists: dict[Hashable, dict[Output, sp.Expr]] = {}
+    for d in mech.graph.nodes:
+        row: dict[Output, sp.Expr] = {}
+        for o in mech.outputs:
+            pr = mech.prob(d, o)
+            if pr != 0:
+                y = images[o]
+                row[y] = row.get(y, sp.Integer(0)) + pr
+        dists[d] = row
+    return FiniteMechanism(
+        mech.graph, dists, order, values=mech.values, name=name or f"f({mech.name})", validate=False
+    )
+
+
+def best_index(
+    score: Callable[[Any], Any], *, ties: str = "highest_index"
+) -> Callable[[tuple[Any, ...]], int]:
+    """Map a tuple of outputs to the index of the best one by ``score``.
+
+    ``ties="highest_index"`` (default) orders candidates lexicographically by
+    ``(score, index)`` as in the selection papers (SPEC §0); ``"lowest_index"``
+    prefers the first.
+
+    >>> best_index(lambda o: o)((3, 5, 5))
+    2
+    >>> best_index(lambda o: o, ties="lowest_index")((3, 5, 5))
+    1
+    """
+    if ties not in ("highest_index", "lowest_index"):
+        raise InvalidParameter(f"ties must be 'highest_index' or 'lowest_index', got {ties!r}")
+    sign = 1 if ties == "highest_index" else -1
+
+    def pick(t: tuple[Any, ...]) -> int:
+        return max(range(len(t)), key=lambda i: (score(t[i]), sign * i))
+
+    return pick

@@ -1,0 +1,695 @@
+"""Privacy checkers: pure, approximate, Rényi and ex-post DP on finite mechanisms.
+
+Definitions (SPEC.md §0; Ghazi et al. 2025, Defs 2, 5, 6 and Lemma 7).  For every
+ordered neighbouring pair ``(D, D')`` (both directions of every edge, or the pairs
+given explicitly, e.g. pairs at distance Δ for group privacy):
+
+* ex-ante ε-DP: ``P_D(o) <= e^ε P_D'(o)`` for every output ``o``;
+* ex-post ε̃-DP (Def 2): ``P_D(o) <= e^{ε̃(o)} P_D'(o)``;
+* hockey-stick divergence ``δ_{D,D'}(ε̃) = Σ_o max(0, P_D(o) - e^{ε̃(o)} P_D'(o))``;
+  (ε, δ)-DP and ex-post (ε̃, δ)-DP (Def 5) bound it by δ;
+* Rényi divergence ``D_α(P‖Q) = log(Σ_o P(o)^α Q(o)^{1-α}) / (α-1)``;
+  ex-post (α, ε̃)-RDP (Def 6): ``Σ_o P_D(o)^α (e^{ε̃(o)} P_D'(o))^{1-α} <= 1``;
+* realized ex-post loss ``ε_M(o) = max_{(D,D')} log(P_D(o)/P_D'(o))``.
+
+Every checker returns a :class:`~verifier.results.CheckResult` whose findings are the
+individual inequalities, decided exactly or with certified enclosures (never with a
+tolerance).  Inequalities are decided in product form (``p <= e^b q``), so that an
+attained bound is proved by an exact identity, not approximated through logarithms.
+
+Claims over a parameter range.  When probabilities and bounds are expressions in one
+unbound symbol, pass ``over=(symbol, a, b)`` to decide the pure/ex-post claim for
+*every* value of the symbol in ``[a, b]`` (:mod:`verifier.ranges`: exact real-root
+isolation in ``w = e^{symbol/L}``).
+
+>>> import sympy as sp
+>>> from verifier.mechanism import FiniteMechanism
+>>> from verifier.neighbours import pair
+>>> e = sp.Rational(1, 2)
+>>> p = sp.exp(e) / (1 + sp.exp(e))
+>>> rr = FiniteMechanism(pair(), {"D": {1: p, 0: 1 - p}, "D'": {1: 1 - p, 0: p}})
+>>> check_pure_dp(rr, e).verdict, check_pure_dp(rr, e).tight
+(<Verdict.HOLDS: 'holds'>, True)
+>>> pure_epsilon(rr).value
+1/2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from .arithmetic import (
+    DEFAULT_PRECISION,
+    Precision,
+    Sign,
+    Verdict,
+    combine_verdicts,
+    decide_le,
+    decide_sign,
+    exact,
+    exact_max,
+    format_number,
+)
+from .errors import InvalidParameter, UnboundSymbol
+from .mechanism import Dataset, FiniteMechanism, Output
+from .results import CheckResult, Finding
+
+__all__ = [
+    "ParameterRange",
+    "realized_ex_post_epsilon",
+    "RealizedLoss",
+    "pure_epsilon",
+    "check_ex_post",
+    "check_pure_dp",
+    "hockey_stick",
+    "delta",
+    "check_approx_dp",
+    "check_ex_post_approx",
+    "renyi_divergence",
+    "rdp_epsilon",
+    "check_rdp",
+    "ex_post_rdp_sum",
+    "check_ex_post_rdp",
+    "lemma7_rdp_bound",
+    "lemma7_dp_bound",
+    "check_lemma7",
+    "check_epsilon",
+    "check_alpha",
+    "check_delta",
+]
+
+Pair = tuple[Dataset, Dataset]
+Bound = Callable[[Output], Any] | Mapping[Output, Any] | Any
+
+
+@dataclass(frozen=True)
+class ParameterRange:
+    """``symbol`` ranging over the closed interval ``[lo, hi]``."""
+
+    symbol: sp.Symbol
+    lo: sp.Expr
+    hi: sp.Expr
+
+    @classmethod
+    def of(cls, over: Any) -> ParameterRange | None:
+        if over is None or isinstance(over, ParameterRange):
+            return over
+        try:
+            s, a, b = over
+        except (TypeError, ValueError):
+            raise InvalidParameter("over= must be (symbol, lo, hi)") from None
+        if isinstance(s, str):
+            s = sp.Symbol(s)
+        return cls(s, exact(a), exact(b))
+
+    def __str__(self) -> str:
+        return f"{self.symbol} in [{self.lo}, {self.hi}]"
+
+
+# ---------------------------------------------------------------------------
+# parameter validation
+# ---------------------------------------------------------------------------
+
+
+def _numeric_sign(x: sp.Expr, precision: Precision) -> Sign | None:
+    if x.free_symbols:
+        return None
+    return decide_sign(x, precision).sign
+
+
+def check_epsilon(
+    eps: Any, what: str = "epsilon", precision: Precision = DEFAULT_PRECISION
+) -> sp.Expr:
+    """An exact ε > 0, or InvalidParameter naming the problem."""
+    e = exact(eps)
+    if e is sp.oo:
+        return e
+    s = _numeric_sign(e, precision)
+    if s is None:
+        if e.is_positive is False:
+            raise InvalidParameter(f"{what} must be > 0, got {e}")
+        return e
+    if s in (Sign.NEGATIVE, Sign.ZERO):
+        raise InvalidParameter(f"{what} must be > 0, got {format_number(e)}")
+    if s is Sign.UNDECIDED:
+        raise InvalidParameter(f"could not decide that {what} = {e} is > 0")
+    return e
+
+
+def check_alpha(alpha: Any, precision: Precision = DEFAULT_PRECISION) -> sp.Expr:
+    """An exact Rényi order α > 1 (may be a symbol)."""
+    a = exact(alpha)
+    if a.free_symbols:
+        return a
+    s = decide_sign(a - 1, precision).sign
+    if s is not Sign.POSITIVE:
+        raise InvalidParameter(f"Rényi order alpha must be > 1, got {format_number(a)}")
+    return a
+
+
+def check_delta(d: Any, precision: Precision = DEFAULT_PRECISION) -> sp.Expr:
+    """An exact δ in [0, 1]."""
+    x = exact(d)
+    if x.free_symbols:
+        return x
+    if (
+        decide_sign(x, precision).sign is Sign.NEGATIVE
+        or decide_sign(1 - x, precision).sign is Sign.NEGATIVE
+    ):
+        raise InvalidParameter(f"delta must lie in [0, 1], got {format_number(x)}")
+    return x
+
+
+def _bound_function(bound: Bound, precision: Precision, what: str) -> Callable[[Output], sp.Expr]:
+    """Normalise a claimed ex-post bound (callable, mapping or constant)."""
+    cache: dict[Any, sp.Expr] = {}
+
+    if callable(bound) and not isinstance(bound, sp.Basic):
+        raw: Callable[[Output], Any] = bound
+    elif isinstance(bound, Mapping):
+        table = dict(bound)
+
+        def raw(o: Output) -> Any:
+            if o not in table:
+                raise InvalidParameter(f"{what} gives no value for output {o!r}")
+            return table[o]
+    else:
+        const = exact(bound)
+
+        def raw(o: Output) -> Any:
+            return const
+
+    def f(o: Output) -> sp.Expr:
+        key = o
+        if key not in cache:
+            v = exact(raw(o))
+            if v is not sp.oo and _numeric_sign(v, precision) is Sign.NEGATIVE:
+                raise InvalidParameter(f"{what} for output {o!r} is negative: {format_number(v)}")
+            cache[key] = v
+        return cache[key]
+
+    return f
+
+
+def _pairs(mech: FiniteMechanism, pairs: Iterable[Pair] | None) -> list[Pair]:
+    if pairs is None:
+        return list(mech.ordered_pairs())
+    out = []
+    for d, d2 in pairs:
+        if d not in mech.graph or d2 not in mech.graph:
+            raise InvalidParameter(f"pair ({d!r}, {d2!r}) names a dataset the mechanism lacks")
+        out.append((d, d2))
+    return out
+
+
+def _require_bound(mech: FiniteMechanism, over: ParameterRange | None) -> None:
+    free = mech.free_symbols
+    if over is not None:
+        extra = free - {over.symbol}
+        if extra:
+            raise UnboundSymbol(
+                f"symbol(s) {sorted(map(str, extra))} have no value (only {over.symbol} ranges)"
+            )
+    elif free:
+        raise UnboundSymbol(
+            f"symbol(s) {sorted(map(str, free))} have no value; give values or check the claim "
+            f"over a range with over=(symbol, lo, hi)"
+        )
+
+
+# ---------------------------------------------------------------------------
+# deciding one inequality, at a point or over a range
+# ---------------------------------------------------------------------------
+
+
+def _decide(
+    lhs: sp.Expr, rhs: sp.Expr, over: ParameterRange | None, precision: Precision
+) -> tuple[Verdict, bool, tuple[Any, ...]]:
+    if over is None or not (lhs.free_symbols or rhs.free_symbols):
+        c = decide_le(lhs, rhs, precision)
+        return c.verdict, c.tight, ()
+    from .ranges import decide_on_interval
+
+    r = decide_on_interval(lhs, rhs, over.symbol, over.lo, over.hi, precision=precision)
+    return r.verdict, r.identically_equal, tuple(r.failing)
+
+
+def _log_ratio(p: sp.Expr, q: sp.Expr) -> sp.Expr:
+    if p == 0:
+        return -sp.oo
+    if q == 0:
+        return sp.oo
+    return sp.log(p / q)
+
+
+# ---------------------------------------------------------------------------
+# pure and ex-post DP
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RealizedLoss:
+    """Realized ex-post loss of one output: its value, the pair attaining it, and
+    whether the maximum over pairs is certified."""
+
+    output: Output
+    value: sp.Expr
+    pair: Pair
+    certified: bool
+
+
+@dataclass
+class RealizedTable:
+    """Realized ex-post ε(o) for every output possible somewhere."""
+
+    rows: list[RealizedLoss]
+
+    def __iter__(self) -> Any:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def as_dict(self) -> dict[Output, sp.Expr]:
+        return {r.output: r.value for r in self.rows}
+
+    def __str__(self) -> str:
+        lines = ["output  realized ex-post epsilon  pair"]
+        for r in self.rows:
+            lines.append(
+                f"{r.output!s:7} {format_number(r.value) if r.value is not sp.oo else 'inf':24} "
+                f"{r.pair[0]!s} -> {r.pair[1]!s}" + ("" if r.certified else "  (max not certified)")
+            )
+        return "\n".join(lines)
+
+
+def realized_ex_post_epsilon(
+    mech: FiniteMechanism,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+) -> RealizedTable:
+    """Realized ex-post loss ``ε_M(o) = max_{(D,D')} log(P_D(o)/P_D'(o))`` per output.
+
+    Outputs impossible at every dataset are excluded; ``oo`` where some
+    ``P_D'(o) = 0 < P_D(o)``.  Values are exact expressions; the maximum over pairs
+    is found with certified comparisons.
+    """
+    _require_bound(mech, None)
+    prs = _pairs(mech, pairs)
+    rows: list[RealizedLoss] = []
+    for o in mech.outputs:
+        cands: list[tuple[sp.Expr, Pair]] = []
+        for d, d2 in prs:
+            p, q = mech.p(d, o), mech.p(d2, o)
+            if p == 0:
+                continue
+            cands.append((_log_ratio(p, q), (d, d2)))
+        if not cands:
+            continue
+        infinite = [c for c in cands if c[0] is sp.oo]
+        if infinite:
+            rows.append(RealizedLoss(o, sp.oo, infinite[0][1], True))
+            continue
+        ratios = [mech.p(d, o) / mech.p(d2, o) for _, (d, d2) in cands]
+        i, ok = exact_max(ratios, precision)
+        rows.append(RealizedLoss(o, sp.log(ratios[i]), cands[i][1], ok))
+    return RealizedTable(rows)
+
+
+def pure_epsilon(
+    mech: FiniteMechanism,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+) -> RealizedLoss:
+    """The smallest ε for which ``mech`` is ε-DP: ``max_o ε_M(o)`` (exact)."""
+    table = realized_ex_post_epsilon(mech, pairs, precision).rows
+    if not table:
+        raise InvalidParameter("the mechanism has no possible output")
+    inf = [r for r in table if r.value is sp.oo]
+    if inf:
+        return inf[0]
+    i, ok = exact_max([r.value for r in table], precision)
+    r = table[i]
+    value = sp.simplify(r.value) if sp.count_ops(r.value) < 50 else r.value
+    return RealizedLoss(r.output, value, r.pair, ok and all(t.certified for t in table))
+
+
+def check_ex_post(
+    mech: FiniteMechanism,
+    eps_tilde: Bound,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    over: Any = None,
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check ex-post ε̃-DP (Ghazi et al. 2025, Def 2): ``P_D(o) <= e^{ε̃(o)} P_D'(o)``.
+
+    ``eps_tilde`` is a function of the output, a mapping, or a constant (then this is
+    ex-ante ε-DP).  Findings carry, per output and pair, the realized loss
+    ``log(P_D(o)/P_D'(o))``, the claimed ``ε̃(o)`` and the slack.
+    """
+    rng = ParameterRange.of(over)
+    _require_bound(mech, rng)
+    bound = _bound_function(eps_tilde, precision, "the claimed ex-post bound")
+    prs = _pairs(mech, pairs)
+    findings: list[Finding] = []
+    for o in mech.outputs:
+        b = bound(o)
+        eb = sp.exp(b) if b is not sp.oo else sp.oo
+        for d, d2 in prs:
+            p, q = mech.p(d, o), mech.p(d2, o)
+            if p == 0:
+                continue
+            rhs = sp.oo if eb is sp.oo else (eb * q)
+            v, tight, failing = _decide(p, rhs, rng, precision)
+            findings.append(
+                Finding(v, o, (d, d2), _log_ratio(p, q), b, p, rhs, tight=tight, failing=failing)
+            )
+    verdict = combine_verdicts(f.verdict for f in findings)
+    where = f" for {rng}" if rng else ""
+    return CheckResult(
+        title or f"ex-post DP of {mech.name}{where}",
+        verdict,
+        findings,
+        quantity="realized eps(o)",
+    )
+
+
+def check_pure_dp(
+    mech: FiniteMechanism,
+    eps: Any,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    over: Any = None,
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check ε-DP (ex-ante): ``P_D(o) <= e^ε P_D'(o)`` for all pairs and outputs."""
+    e = check_epsilon(eps, precision=precision)
+    return check_ex_post(
+        mech,
+        e,
+        pairs=pairs,
+        over=over,
+        precision=precision,
+        title=title or f"{mech.name} is ({e})-DP",
+    )
+
+
+# ---------------------------------------------------------------------------
+# approximate DP: hockey-stick divergence
+# ---------------------------------------------------------------------------
+
+
+def hockey_stick(
+    P: Mapping[Output, Any],
+    Q: Mapping[Output, Any],
+    eps_tilde: Bound,
+    precision: Precision = DEFAULT_PRECISION,
+) -> sp.Expr:
+    """``Σ_o max(0, P(o) - e^{ε̃(o)} Q(o))`` exactly.
+
+    Terms whose sign is certified are kept or dropped; a term whose sign cannot be
+    decided stays as ``Max(0, term)`` so the value remains exact.
+    """
+    bound = _bound_function(eps_tilde, precision, "epsilon")
+    total = sp.Integer(0)
+    for o, pv in P.items():
+        p = exact(pv)
+        if p == 0:
+            continue
+        q = exact(Q.get(o, 0))
+        b = bound(o)
+        t = p - sp.exp(b) * q
+        s = decide_sign(t, precision).sign
+        if s is Sign.POSITIVE:
+            total += t
+        elif s is Sign.UNDECIDED:
+            total += sp.Max(0, t)
+    return total
+
+
+def _dist(mech: FiniteMechanism, d: Dataset) -> dict[Output, sp.Expr]:
+    return {o: mech.p(d, o) for o in mech.outputs if mech.p(d, o) != 0}
+
+
+def delta(
+    mech: FiniteMechanism,
+    eps: Bound,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+) -> tuple[sp.Expr, Pair]:
+    """The smallest δ with ``mech`` (ε, δ)-DP (or ex-post (ε̃, δ)): max over pairs of
+    the hockey-stick divergence, and a pair attaining it."""
+    _require_bound(mech, None)
+    prs = _pairs(mech, pairs)
+    vals = [hockey_stick(_dist(mech, d), _dist(mech, d2), eps, precision) for d, d2 in prs]
+    i, _ = exact_max(vals, precision)
+    return vals[i], prs[i]
+
+
+def check_ex_post_approx(
+    mech: FiniteMechanism,
+    eps_tilde: Bound,
+    delta_claim: Any,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check ex-post (ε̃, δ)-DP (Ghazi et al. 2025, Def 5) via the hockey-stick
+    divergence per ordered pair; with a constant ε̃ this is (ε, δ)-DP."""
+    _require_bound(mech, None)
+    dl = check_delta(delta_claim, precision)
+    findings: list[Finding] = []
+    for d, d2 in _pairs(mech, pairs):
+        hs = hockey_stick(_dist(mech, d), _dist(mech, d2), eps_tilde, precision)
+        c = decide_le(hs, dl, precision)
+        findings.append(Finding(c.verdict, None, (d, d2), hs, dl, hs, dl, tight=c.tight))
+    return CheckResult(
+        title or f"ex-post (eps~, {dl})-DP of {mech.name}",
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity="delta",
+    )
+
+
+def check_approx_dp(
+    mech: FiniteMechanism,
+    eps: Any,
+    delta_claim: Any,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check (ε, δ)-DP: ``Σ_o max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every pair."""
+    e = check_epsilon(eps, precision=precision)
+    return check_ex_post_approx(
+        mech,
+        e,
+        delta_claim,
+        pairs=pairs,
+        precision=precision,
+        title=title or f"{mech.name} is ({e}, {exact(delta_claim)})-DP",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Rényi DP
+# ---------------------------------------------------------------------------
+
+
+def _renyi_sum(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: sp.Expr) -> sp.Expr:
+    total = sp.Integer(0)
+    for o, pv in P.items():
+        p = exact(pv)
+        if p == 0:
+            continue
+        q = exact(Q.get(o, 0))
+        if q == 0:
+            return sp.oo
+        total += p**alpha * q ** (1 - alpha)
+    return total
+
+
+def renyi_divergence(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: Any) -> sp.Expr:
+    """``D_α(P‖Q) = log(Σ_o P(o)^α Q(o)^{1-α}) / (α - 1)`` exactly (α may be a symbol).
+
+    >>> half, third = sp.Rational(1, 2), sp.Rational(1, 3)
+    >>> renyi_divergence({0: half, 1: half}, {0: third, 1: 2 * third}, 2)
+    log(9/8)
+    """
+    a = check_alpha(alpha)
+    s = _renyi_sum(P, Q, a)
+    if s is sp.oo:
+        return sp.oo
+    return sp.log(s) / (a - 1)
+
+
+def rdp_epsilon(
+    mech: FiniteMechanism,
+    alpha: Any,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+) -> tuple[sp.Expr, Pair]:
+    """The RDP ε of ``mech`` at order α: ``max_{(D,D')} D_α(P_D ‖ P_D')`` and a pair
+    attaining it (numeric α)."""
+    _require_bound(mech, None)
+    a = check_alpha(alpha, precision)
+    if a.free_symbols:
+        raise UnboundSymbol("rdp_epsilon needs a numeric alpha to take the maximum over pairs")
+    prs = _pairs(mech, pairs)
+    vals = [renyi_divergence(_dist(mech, d), _dist(mech, d2), a) for d, d2 in prs]
+    if any(v is sp.oo for v in vals):
+        i = next(j for j, v in enumerate(vals) if v is sp.oo)
+        return sp.oo, prs[i]
+    i, _ = exact_max(vals, precision)
+    return vals[i], prs[i]
+
+
+def check_rdp(
+    mech: FiniteMechanism,
+    alpha: Any,
+    eps: Any,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check (α, ε)-RDP: ``Σ_o P_D(o)^α P_D'(o)^{1-α} <= e^{(α-1)ε}`` per pair."""
+    _require_bound(mech, None)
+    a = check_alpha(alpha, precision)
+    e = exact(eps)
+    if _numeric_sign(e, precision) is Sign.NEGATIVE:
+        raise InvalidParameter(f"RDP epsilon must be >= 0, got {format_number(e)}")
+    findings: list[Finding] = []
+    for d, d2 in _pairs(mech, pairs):
+        s = _renyi_sum(_dist(mech, d), _dist(mech, d2), a)
+        rhs = sp.exp((a - 1) * e)
+        c = decide_le(s, rhs, precision)
+        realized = sp.oo if s is sp.oo else sp.log(s) / (a - 1)
+        findings.append(Finding(c.verdict, None, (d, d2), realized, e, s, rhs, tight=c.tight))
+    return CheckResult(
+        title or f"{mech.name} is ({a}, {e})-RDP",
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity="D_alpha",
+    )
+
+
+def ex_post_rdp_sum(
+    P: Mapping[Output, Any],
+    Q: Mapping[Output, Any],
+    eps_tilde: Bound,
+    alpha: Any,
+    precision: Precision = DEFAULT_PRECISION,
+) -> sp.Expr:
+    """``Σ_o P(o)^α (e^{ε̃(o)} Q(o))^{1-α}`` (Ghazi et al. 2025, Def 6); ex-post
+    (α, ε̃)-RDP asks for it to be ``<= 1``."""
+    a = check_alpha(alpha, precision)
+    bound = _bound_function(eps_tilde, precision, "the claimed ex-post RDP bound")
+    total = sp.Integer(0)
+    for o, pv in P.items():
+        p = exact(pv)
+        if p == 0:
+            continue
+        q = exact(Q.get(o, 0))
+        if q == 0:
+            return sp.oo
+        total += p**a * (sp.exp(bound(o)) * q) ** (1 - a)
+    return total
+
+
+def check_ex_post_rdp(
+    mech: FiniteMechanism,
+    eps_tilde: Bound,
+    alpha: Any,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check ex-post (α, ε̃)-RDP (Ghazi et al. 2025, Def 6) for every ordered pair."""
+    _require_bound(mech, None)
+    a = check_alpha(alpha, precision)
+    findings: list[Finding] = []
+    for d, d2 in _pairs(mech, pairs):
+        s = ex_post_rdp_sum(_dist(mech, d), _dist(mech, d2), eps_tilde, a, precision)
+        c = decide_le(s, 1, precision)
+        findings.append(
+            Finding(c.verdict, None, (d, d2), s, sp.Integer(1), s, sp.Integer(1), tight=c.tight)
+        )
+    return CheckResult(
+        title or f"ex-post ({a}, eps~)-RDP of {mech.name}",
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity="ex-post RDP sum",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Lemma 7 (Ghazi et al. 2025): conversions
+# ---------------------------------------------------------------------------
+
+
+def lemma7_rdp_bound(eps_tilde: Bound) -> Callable[[Output], sp.Expr]:
+    """Lemma 7 (i): ex-post ε̃-DP ⇒ ex-post (α, ε̃)-RDP for every α > 1 — the same
+    function ε̃."""
+    f = _bound_function(eps_tilde, DEFAULT_PRECISION, "eps~")
+    return f
+
+
+def lemma7_dp_bound(eps_tilde: Bound, alpha: Any, delta_: Any) -> Callable[[Output], sp.Expr]:
+    """Lemma 7 (ii): ex-post (α, ε̃)-RDP ⇒ ex-post (ε̃ + log(1/δ)/(α-1), δ)-DP.
+
+    >>> f = lemma7_dp_bound(sp.Rational(1, 2), 3, sp.Rational(1, 100))
+    >>> f("any")
+    1/2 + log(100)/2
+    """
+    a = check_alpha(alpha)
+    dl = check_delta(delta_)
+    if dl == 0:
+        raise InvalidParameter("Lemma 7 (ii) needs delta > 0")
+    f = _bound_function(eps_tilde, DEFAULT_PRECISION, "eps~")
+    extra = sp.log(1 / dl) / (a - 1)
+    return lambda o: f(o) + extra
+
+
+def check_lemma7(
+    mech: FiniteMechanism,
+    eps_tilde: Bound,
+    alpha: Any,
+    delta_: Any,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+) -> CheckResult:
+    """Both implications of Lemma 7 on one instance, as checked claims.
+
+    (i) ex-post ε̃-DP ⇒ ex-post (α, ε̃)-RDP; (ii) ex-post (α, ε̃)-RDP ⇒ ex-post
+    (ε̃ + log(1/δ)/(α-1), δ)-DP.  Each is an implication: it holds vacuously when its
+    premise fails on the instance.
+    """
+    from .results import conjunction, implication
+
+    prs = None if pairs is None else list(pairs)
+    dp = check_ex_post(mech, eps_tilde, pairs=prs, precision=precision)
+    rdp = check_ex_post_rdp(
+        mech, lemma7_rdp_bound(eps_tilde), alpha, pairs=prs, precision=precision
+    )
+    conv = check_ex_post_approx(
+        mech, lemma7_dp_bound(eps_tilde, alpha, delta_), delta_, pairs=prs, precision=precision
+    )
+    return conjunction(
+        f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta_})",
+        [
+            implication("Lemma 7 (i): ex-post DP => ex-post RDP", dp, rdp),
+            implication("Lemma 7 (ii): ex-post RDP => ex-post (eps, delta)-DP", rdp, conv),
+        ],
+    )

@@ -1,0 +1,252 @@
+"""Result objects: the verdict of a check and the numbers behind it.
+
+A :class:`CheckResult` holds one :class:`Finding` per elementary inequality that
+was decided (per output and ordered neighbouring pair, or per pair for aggregate
+quantities such as δ or a Rényi sum).  It renders as a plain-text table, as a
+JSON-ready dict, and in notebooks as Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from .arithmetic import Verdict, approx, combine_verdicts, format_number
+
+__all__ = ["Finding", "CheckResult", "implication", "conjunction"]
+
+
+def _label(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, frozenset):
+        return "{" + ",".join(sorted(map(str, x))) + "}"
+    return str(x)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One decided inequality ``lhs <= rhs``.
+
+    ``realized`` and ``claimed`` are the quantity the claim bounds (ε(o) of a pair,
+    δ, a Rényi divergence, ...) and its bound; ``slack = claimed - realized``
+    (``oo`` when the bound is infinite, ``-oo`` when the realized value is).
+    ``tight`` is True when equality was proved exactly.  For claims over a
+    parameter range, ``failing`` lists the sub-intervals where the inequality fails.
+    """
+
+    verdict: Verdict
+    output: Hashable | None
+    pair: tuple[Hashable, Hashable] | None
+    realized: sp.Expr
+    claimed: sp.Expr
+    lhs: sp.Expr
+    rhs: sp.Expr
+    tight: bool = False
+    failing: tuple[Any, ...] = ()
+    note: str = ""
+
+    @property
+    def slack(self) -> sp.Expr:
+        if self.claimed is sp.oo or self.realized is -sp.oo:
+            return sp.oo
+        if self.realized is sp.oo:
+            return -sp.oo
+        if self.tight:
+            return sp.Integer(0)
+        return self.claimed - self.realized
+
+    def slack_value(self) -> float:
+        """Display value of the slack (for sorting and tables, never for verdicts)."""
+        s = self.slack
+        if s.free_symbols:
+            return float("nan")
+        return approx(s)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "verdict": self.verdict.value,
+            "output": _label(self.output),
+            "pair": None if self.pair is None else [_label(p) for p in self.pair],
+            "realized": str(self.realized),
+            "claimed": str(self.claimed),
+            "slack": str(self.slack),
+            "tight": self.tight,
+        }
+        if not self.slack.free_symbols and self.slack not in (sp.oo, -sp.oo):
+            d["slack_approx"] = self.slack_value()
+        if not self.realized.free_symbols and self.realized not in (sp.oo, -sp.oo):
+            d["realized_approx"] = approx(self.realized)
+        if self.failing:
+            d["failing"] = [str(f) for f in self.failing]
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+@dataclass
+class CheckResult:
+    """The verdict of a check with every finding behind it."""
+
+    title: str
+    verdict: Verdict
+    findings: list[Finding] = field(default_factory=list)
+    quantity: str = "value"
+    notes: list[str] = field(default_factory=list)
+    parts: list[CheckResult] = field(default_factory=list)
+
+    @property
+    def holds(self) -> bool:
+        return self.verdict is Verdict.HOLDS
+
+    @property
+    def violated(self) -> bool:
+        return self.verdict is Verdict.VIOLATED
+
+    def all_findings(self) -> list[Finding]:
+        out = list(self.findings)
+        for p in self.parts:
+            out.extend(p.all_findings())
+        return out
+
+    def violations(self) -> list[Finding]:
+        return [f for f in self.all_findings() if f.verdict is Verdict.VIOLATED]
+
+    def worst(self) -> Finding | None:
+        """The finding with the smallest slack (violations first)."""
+        fs = self.all_findings()
+        if not fs:
+            return None
+        bad = [f for f in fs if f.verdict is Verdict.VIOLATED]
+        pool = bad or fs
+
+        def key(f: Finding) -> float:
+            if f.slack is sp.oo:
+                return float("inf")
+            if f.slack is -sp.oo:
+                return float("-inf")
+            v = f.slack_value()
+            return v if v == v else float("inf")
+
+        return min(pool, key=key)
+
+    @property
+    def tight(self) -> bool:
+        """True when some finding attains its bound exactly."""
+        return any(f.tight for f in self.all_findings())
+
+    def per_output(self) -> list[Finding]:
+        """For each output, its worst finding (in output order of first appearance)."""
+        best: dict[Any, Finding] = {}
+        for f in self.all_findings():
+            cur = best.get(f.output)
+            if cur is None or _worse(f, cur):
+                best[f.output] = f
+        return list(best.values())
+
+    # -- rendering ----------------------------------------------------------
+    def summary(self) -> str:
+        w = self.worst()
+        slack = "-" if w is None else _fmt(w.slack)
+        tight = " (attained exactly)" if self.tight and self.verdict is Verdict.HOLDS else ""
+        return f"{self.title}: {self.verdict.value}; worst slack {slack}{tight}"
+
+    def table(self, max_rows: int = 40) -> str:
+        rows = [("output", "pair", self.quantity, "claimed", "slack", "verdict")]
+        for f in self.per_output()[:max_rows]:
+            pair = "-" if f.pair is None else f"{_label(f.pair[0])} -> {_label(f.pair[1])}"
+            rows.append(
+                (
+                    _label(f.output),
+                    pair,
+                    _fmt(f.realized),
+                    _fmt(f.claimed),
+                    "0 (tight)" if f.tight else _fmt(f.slack),
+                    f.verdict.value,
+                )
+            )
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = [self.summary()]
+        for j, r in enumerate(rows):
+            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+            if j == 0:
+                lines.append("  " + "  ".join("-" * w for w in widths))
+        extra = len(self.per_output()) - max_rows
+        if extra > 0:
+            lines.append(f"  ... {extra} more outputs")
+        for n in self.notes:
+            lines.append(f"  note: {n}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def _repr_markdown_(self) -> str:
+        return "```\n" + self.table() + "\n```"
+
+    def to_dict(self, max_findings: int = 200) -> dict[str, Any]:
+        w = self.worst()
+        fs = self.per_output()
+        return {
+            "title": self.title,
+            "verdict": self.verdict.value,
+            "quantity": self.quantity,
+            "worst": None if w is None else w.to_dict(),
+            "tight": self.tight,
+            "per_output": [f.to_dict() for f in fs[:max_findings]],
+            "truncated": max(0, len(fs) - max_findings),
+            "notes": list(self.notes),
+            "parts": [p.to_dict(max_findings) for p in self.parts],
+        }
+
+
+def _worse(a: Finding, b: Finding) -> bool:
+    order = {Verdict.VIOLATED: 0, Verdict.UNDECIDED: 1, Verdict.HOLDS: 2}
+    if order[a.verdict] != order[b.verdict]:
+        return order[a.verdict] < order[b.verdict]
+    return a.slack_value() < b.slack_value()
+
+
+def _fmt(x: sp.Expr) -> str:
+    if x is sp.oo:
+        return "inf"
+    if x is -sp.oo:
+        return "-inf"
+    if x.free_symbols:
+        s = str(x)
+        return s if len(s) <= 40 else s[:37] + "..."
+    return format_number(x, digits=6, max_len=24)
+
+
+def conjunction(
+    title: str, results: Sequence[CheckResult], notes: Iterable[str] = ()
+) -> CheckResult:
+    """All of ``results`` must hold."""
+    return CheckResult(
+        title,
+        combine_verdicts(r.verdict for r in results),
+        quantity="value",
+        notes=list(notes),
+        parts=list(results),
+    )
+
+
+def implication(title: str, premise: CheckResult, conclusion: CheckResult) -> CheckResult:
+    """``premise ⇒ conclusion`` on one instance.
+
+    Holds vacuously when the premise is violated (noted in the result); when the
+    premise holds the verdict is the conclusion's; when the premise is undecided
+    only a conclusion that holds decides the implication.
+    """
+    notes = [f"premise — {premise.summary()}"]
+    if premise.verdict is Verdict.VIOLATED:
+        v = Verdict.HOLDS
+        notes.append("premise does not hold on this instance (vacuous)")
+    elif premise.verdict is Verdict.HOLDS:
+        v = conclusion.verdict
+    else:
+        v = Verdict.HOLDS if conclusion.verdict is Verdict.HOLDS else Verdict.UNDECIDED
+    return CheckResult(title, v, notes=notes, parts=[conclusion])

@@ -191,8 +191,8 @@ class Enclosure:
 
     @classmethod
     def from_iv(cls, x: Any, bits: int) -> Enclosure:
-        a, b = x._mpi_
-        return cls(mpmath.mpf(a), mpmath.mpf(b), bits)
+        lo, hi = _ends(x)
+        return cls(lo, hi, bits)
 
     @property
     def mid(self) -> float:
@@ -205,14 +205,20 @@ class Enclosure:
         return f"[{mpmath.nstr(self.lo, 12)}, {mpmath.nstr(self.hi, 12)}]"
 
 
+def _ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The endpoints of an ``iv`` interval as exact mpf values (no rounding: the
+    raw mantissas are wrapped as they are, whatever ``mp.prec`` is)."""
+    a, b = x._mpi_
+    return mpmath.mp.make_mpf(a), mpmath.mp.make_mpf(b)
+
+
 def _iv_rational(p: int, q: int) -> Any:
     return iv.mpf(p) / iv.mpf(q)
 
 
 def _require_positive(x: Any, what: str) -> None:
-    lo, _ = x._mpi_
-    if mpmath.mpf(lo) <= 0:
-        hi = mpmath.mpf(x._mpi_[1])
+    lo, hi = _ends(x)
+    if lo <= 0:
         if hi <= 0:
             raise UnsupportedExpression(f"{what} of a non-positive number")
         raise _NeedMorePrecision
@@ -251,7 +257,7 @@ def _to_iv(expr: sp.Expr) -> Any:
             n = int(e)
             if n >= 0:
                 return b**n
-            lo, hi = (mpmath.mpf(t) for t in b._mpi_)
+            lo, hi = _ends(b)
             if lo <= 0 <= hi:
                 if lo == hi == 0:
                     raise UnsupportedExpression(f"division by zero in {expr}")
@@ -259,9 +265,9 @@ def _to_iv(expr: sp.Expr) -> Any:
             return iv.mpf(1) / (b ** (-n))
         if e == sp.Rational(1, 2):
             b = _to_iv(base)
-            lo = mpmath.mpf(b._mpi_[0])
+            lo, hi = _ends(b)
             if lo < 0:
-                if mpmath.mpf(b._mpi_[1]) < 0:
+                if hi < 0:
                     raise UnsupportedExpression(f"square root of a negative number in {expr}")
                 raise _NeedMorePrecision
             return iv.sqrt(b)
@@ -281,9 +287,9 @@ def _to_iv(expr: sp.Expr) -> Any:
         _require_positive(x, "logarithm")
         return iv.log(x)
     if isinstance(expr, (sp.Min, sp.Max, sp.Abs)):
-        parts = [_to_iv(a) for a in expr.args]
-        los = [mpmath.mpf(p._mpi_[0]) for p in parts]
-        his = [mpmath.mpf(p._mpi_[1]) for p in parts]
+        ends = [_ends(_to_iv(a)) for a in expr.args]
+        los = [e[0] for e in ends]
+        his = [e[1] for e in ends]
         if isinstance(expr, sp.Min):
             return iv.mpf([min(los), min(his)])
         if isinstance(expr, sp.Max):

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 import networkx as nx
@@ -30,7 +30,15 @@ import sympy as sp
 from .errors import InvalidMechanism, InvalidParameter
 from .mechanism import MAX_OUTPUTS, FiniteMechanism, Output, natural_order
 
-__all__ = ["independent", "repeat", "postprocess", "best_index", "same_neighbour_graph"]
+__all__ = [
+    "independent",
+    "repeat",
+    "postprocess",
+    "best_index",
+    "indicator",
+    "events",
+    "same_neighbour_graph",
+]
 
 
 def same_neighbour_graph(mechs: Sequence[FiniteMechanism]) -> nx.Graph:
@@ -158,3 +166,32 @@ def best_index(
         return max(range(len(t)), key=lambda i: (score(t[i]), sign * i))
 
     return pick
+
+
+def indicator(
+    mech: FiniteMechanism, event: Iterable[Output], name: str | None = None
+) -> FiniteMechanism:
+    """The Bernoulli mechanism ``[M(D) ∈ E]`` (outputs ``False < True``).
+
+    Checking pure DP of the indicator in both directions checks the event ``E``
+    and its complement.
+    """
+    ev = frozenset(event)
+    unknown = ev - set(mech.outputs)
+    if unknown:
+        raise InvalidMechanism(
+            f"event contains outputs not in the order: {sorted(map(repr, unknown))}"
+        )
+    return postprocess(mech, lambda o: o in ev, [False, True], name=name or f"[{mech.name} in E]")
+
+
+def events(outputs: Sequence[Output], max_outputs: int = 12) -> Iterator[frozenset[Output]]:
+    """Every non-empty proper subset of ``outputs`` (refused beyond ``max_outputs``)."""
+    outs = list(outputs)
+    if len(outs) > max_outputs:
+        raise InvalidParameter(
+            f"{len(outs)} outputs give 2^{len(outs)} events (limit {max_outputs})"
+        )
+    for r in range(1, len(outs)):
+        for c in itertools.combinations(outs, r):
+            yield frozenset(c)

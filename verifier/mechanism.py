@@ -77,6 +77,20 @@ def bind_values(values: Mapping[Any, Any] | None) -> dict[sp.Symbol, sp.Expr]:
     return out
 
 
+def _provably_nonnegative(x: sp.Expr) -> bool:
+    """Symbolic non-negativity from sympy's assumptions, after normalising forms
+    such as ``1 - 1/(1+e^t)`` that the assumptions cannot see through directly."""
+    if x.is_nonnegative:
+        return True
+    for form in (sp.together, sp.factor, sp.simplify):
+        try:
+            if form(x).is_nonnegative:
+                return True
+        except (NotImplementedError, TypeError, ValueError):
+            continue
+    return False
+
+
 def _label(x: Any) -> str:
     return repr(x) if not isinstance(x, str) else f"'{x}'"
 
@@ -188,7 +202,7 @@ class FiniteMechanism:
             total += pr
             where = f"probability of output {_label(o)} at dataset {_label(d)}"
             if pr.free_symbols:
-                if pr.is_nonnegative is not True:
+                if not _provably_nonnegative(pr):
                     raise InvalidMechanism(
                         f"{where} ({raw}) is not provably non-negative for all values of "
                         f"{sorted(map(str, pr.free_symbols))}; give the symbols values or "

@@ -33,7 +33,8 @@ class Finding:
 
     ``realized`` and ``claimed`` are the quantity the claim bounds (ε(o) of a pair,
     δ, a Rényi divergence, ...) and its bound; ``slack = claimed - realized``
-    (``oo`` when the bound is infinite, ``-oo`` when the realized value is).
+    (``realized - claimed`` for a lower bound; ``oo`` when the bound is infinite,
+    ``-oo`` when the realized value is), negative exactly when the claim fails.
     ``tight`` is True when equality was proved exactly.  For claims over a
     parameter range, ``failing`` lists the sub-intervals where the inequality fails.
     """
@@ -48,16 +49,20 @@ class Finding:
     tight: bool = False
     failing: tuple[Any, ...] = ()
     note: str = ""
+    lower_bound: bool = False  # the claim bounds ``realized`` from below
 
     @property
     def slack(self) -> sp.Expr:
-        if self.claimed is sp.oo or self.realized is -sp.oo:
-            return sp.oo
-        if self.realized is sp.oo:
-            return -sp.oo
         if self.tight:
             return sp.Integer(0)
-        return self.claimed - self.realized
+        hi, lo = (
+            (self.realized, self.claimed) if self.lower_bound else (self.claimed, self.realized)
+        )
+        if hi is sp.oo or lo is -sp.oo:
+            return sp.oo
+        if lo is sp.oo or hi is -sp.oo:
+            return -sp.oo
+        return hi - lo
 
     def slack_value(self) -> float:
         """Display value of the slack (for sorting and tables, never for verdicts)."""
@@ -177,6 +182,10 @@ class CheckResult:
         extra = len(self.per_output()) - max_rows
         if extra > 0:
             lines.append(f"  ... {extra} more outputs")
+        failing = [f for f in self.all_findings() if f.failing]
+        for f in failing[:5]:
+            where = ", ".join(str(x) for x in f.failing)
+            lines.append(f"  output {_label(f.output)} fails for the parameter in: {where}")
         for n in self.notes:
             lines.append(f"  note: {n}")
         return "\n".join(lines)

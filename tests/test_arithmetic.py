@@ -1,0 +1,139 @@
+"""Exact and certified arithmetic: three-valued comparisons, enclosures, zero tests."""
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier.arithmetic import (
+    Precision,
+    Sign,
+    Verdict,
+    combine_verdicts,
+    decide_eq,
+    decide_le,
+    decide_sign,
+    enclose,
+    exact,
+    exact_max,
+    is_exactly_zero,
+)
+from verifier.errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
+
+R = sp.Rational
+
+
+def test_exact_refuses_floats_and_strings():
+    with pytest.raises(InvalidParameter, match="float"):
+        exact(0.1)
+    with pytest.raises(InvalidParameter, match="float"):
+        exact(sp.Float("0.1") + sp.Symbol("x"))
+    with pytest.raises(InvalidParameter):
+        exact("1/2")
+    assert exact(Fraction(3, 9)) == R(1, 3)
+    assert exact(True) == 1
+
+
+def test_rational_comparisons_are_exact():
+    assert decide_le(R(1, 3), R(1, 3)).verdict is Verdict.HOLDS
+    assert decide_le(R(1, 3), R(1, 3)).tight
+    assert decide_le(R(1, 3) + R(1, 10**40), R(1, 3)).verdict is Verdict.VIOLATED
+    assert decide_le(R(1, 3), R(1, 3) + R(1, 10**40)).verdict is Verdict.HOLDS
+
+
+def test_equality_of_transcendental_expressions_is_proved_not_approximated():
+    e = R(1, 2)
+    # e^{1/2} e^{1/2} = e: intervals alone can never decide this
+    c = decide_le(sp.exp(e) * sp.exp(e), sp.E)
+    assert c.verdict is Verdict.HOLDS and c.tight
+    # log(6) = log(2) + log(3)
+    c = decide_le(sp.log(6), sp.log(2) + sp.log(3))
+    assert c.verdict is Verdict.HOLDS and c.tight
+    # algebraic identity
+    assert decide_eq(sp.sqrt(2) * sp.sqrt(3), sp.sqrt(6)) is Verdict.HOLDS
+
+
+def test_near_equalities_are_separated_by_raising_precision():
+    # e^{pi sqrt(163)} = 262537412640768743.99999999999925...: below the integer by 7.5e-13
+    x = sp.exp(sp.pi * sp.sqrt(163))
+    n = sp.Integer(262537412640768744)
+    assert decide_le(x, n).verdict is Verdict.HOLDS
+    assert decide_le(n, x).verdict is Verdict.VIOLATED
+    assert decide_sign(n - x).enclosure.bits >= 128
+    # with too little precision the answer is honestly undecided
+    low = Precision(start_bits=16, max_bits=32)
+    assert decide_le(x, n, low).verdict is Verdict.UNDECIDED
+    assert decide_sign(x - n, low).sign is Sign.UNDECIDED
+
+
+def test_infinities():
+    assert decide_le(sp.oo, 1).verdict is Verdict.VIOLATED
+    assert decide_le(1, sp.oo).verdict is Verdict.HOLDS
+    assert decide_le(-sp.oo, -5).verdict is Verdict.HOLDS
+
+
+def test_enclosures_contain_reference_values():
+    cases = [
+        (sp.log(2), lambda: mpmath.log(2)),
+        (sp.exp(R(-7, 3)), lambda: mpmath.exp(mpmath.mpf(-7) / 3)),
+        (sp.sqrt(R(2, 3)), lambda: mpmath.sqrt(mpmath.mpf(2) / 3)),
+        (R(2, 3) ** R(5, 7), lambda: (mpmath.mpf(2) / 3) ** (mpmath.mpf(5) / 7)),
+        (sp.Max(R(1, 3), sp.log(2)) - sp.Min(1, sp.pi), lambda: mpmath.log(2) - 1),
+    ]
+    for expr, ref in cases:
+        e = enclose(expr, 128)
+        assert e is not None
+        with mpmath.workdps(80):
+            assert e.lo <= ref() <= e.hi
+        assert e.hi - e.lo < mpmath.mpf(2) ** -100
+
+
+def test_enclosure_errors_name_the_problem():
+    with pytest.raises(UnboundSymbol, match="eps"):
+        enclose(sp.Symbol("eps") + 1)
+    with pytest.raises(UnsupportedExpression, match="gamma"):
+        enclose(sp.gamma(R(1, 3)))
+
+
+def test_zero_tests_are_proofs():
+    assert is_exactly_zero(sp.sqrt(8) - 2 * sp.sqrt(2)) is True
+    assert is_exactly_zero(sp.sqrt(2) - R(1414, 1000)) is False
+    assert is_exactly_zero(sp.exp(1) - R(27, 10)) in (False, None)
+
+
+def test_exact_max_and_combine():
+    assert exact_max([R(1, 2), sp.log(2), R(1, 3)]) == (1, True)
+    assert exact_max([sp.log(6), sp.log(2) + sp.log(3)]) == (0, True)
+    assert combine_verdicts([]) is Verdict.HOLDS
+    assert (
+        combine_verdicts([Verdict.HOLDS, Verdict.VIOLATED, Verdict.UNDECIDED]) is Verdict.VIOLATED
+    )
+    assert combine_verdicts([Verdict.HOLDS, Verdict.UNDECIDED]) is Verdict.UNDECIDED
+
+
+def test_precision_validation():
+    with pytest.raises(InvalidParameter):
+        Precision(start_bits=128, max_bits=64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.fractions(min_value=-100, max_value=100, max_denominator=10**6),
+    st.fractions(min_value=-100, max_value=100, max_denominator=10**6),
+)
+def test_certified_path_agrees_with_exact_path(a, b):
+    """Comparisons of exp/log expressions agree with the exact rational answer."""
+    x, y = exact(a), exact(b)
+    truth = Verdict.HOLDS if a <= b else Verdict.VIOLATED
+    # exp is increasing: e^x <= e^y iff x <= y, decided through enclosures
+    assert decide_le(sp.exp(x), sp.exp(y)).verdict is truth
+    assert decide_le(x, y).verdict is truth
+    # the enclosure of a rational contains it
+    e = enclose(x / 7, 64)
+    assert e is not None
+    with mpmath.workprec(200):
+        v = mpmath.mpf(a.numerator) / mpmath.mpf(7 * a.denominator)
+        assert e.lo <= v <= e.hi

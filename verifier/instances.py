@@ -53,17 +53,15 @@ def truncated_geometric(n: int, x: Any, name: str | None = None) -> FiniteMechan
     if not isinstance(n, int) or n < 1:
         raise InvalidParameter(f"n must be a positive integer, got {n!r}")
     xx = exact(x)
-    dists = {}
+    dists: dict[Hashable, dict[Hashable, sp.Expr]] = {}
     for k in range(n + 1):
-        row = {}
+        row: dict[Hashable, sp.Expr] = {}
         for o in range(n + 1):
             if o in (0, n):
                 row[o] = xx ** abs(o - k) / (1 + xx)
             else:
                 row[o] = (1 - xx) / (1 + xx) * xx ** abs(o - k)
         dists[k] = row
-    if n == 1:  # both outputs are ends: P_k(o) = x^{|o-k|}/(1+x)
-        dists = {k: {o: xx ** abs(o - k) / (1 + xx) for o in (0, 1)} for k in (0, 1)}
     return FiniteMechanism(path(n), dists, list(range(n + 1)), name=name or f"TGeom_{n}")
 
 

@@ -29,7 +29,7 @@ def _distance_mechanism(graph, n, dist_of):
     dists = {}
     for d in graph.nodes:
         k = dist_of(d)
-        p = x ** k / (1 + x ** k)
+        p = x**k / (1 + x**k)
         dists[d] = {0: p, 1: 1 - p}
     return FiniteMechanism(graph, dists, [0, 1])
 

@@ -336,19 +336,28 @@ def enclose(expr: Any, bits: int = 64) -> Enclosure | None:
 
 
 def approx(expr: Any, digits: int = 15) -> float:
-    """A float near the value of ``expr`` — for display only, never for verdicts."""
+    """A float near the value of ``expr`` — for display only, never for verdicts.
+
+    The precision is raised until the enclosure determines ``digits`` significant
+    digits, so values that are tiny differences of large terms print correctly.
+    """
     x = exact(expr)
     if x is sp.oo:
         return float("inf")
     if x is -sp.oo:
         return float("-inf")
     bits = max(64, int(digits * 3.33) + 16)
-    for _ in range(6):
+    last: Enclosure | None = None
+    while bits <= 8192:
         e = enclose(x, bits)
         if e is not None:
-            return e.mid
+            last = e
+            width = e.hi - e.lo
+            mag = max(abs(e.lo), abs(e.hi))
+            if width == 0 or width <= mag * mpmath.mpf(10) ** (-digits):
+                return e.mid
         bits *= 2
-    return float(sp.N(x, digits))
+    return last.mid if last is not None else float(sp.N(x, digits))
 
 
 def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:

@@ -123,7 +123,7 @@ class FiniteMechanism:
     def __init__(
         self,
         graph: nx.Graph,
-        distributions: Mapping[Dataset, Mapping[Output, Any]],
+        distributions: Mapping[Any, Mapping[Any, Any]],
         outputs: Sequence[Output] | None = None,
         *,
         values: Mapping[Any, Any] | None = None,

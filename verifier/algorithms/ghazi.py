@@ -1,0 +1,1344 @@
+"""Ghazi et al. 2025, Algorithms 1–3 as exact transformers, and their claimed bounds.
+
+Ghazi, Kamath, Knop, Kumar, Manurangsi, Zhang 2025, "Private Hyperparameter Tuning
+with Ex-Post Guarantee".  Every builder returns a
+:class:`~verifier.mechanism.FiniteMechanism` whose probabilities are the *exact*
+output distribution of the algorithm, computed from closed forms (SPEC §1), never by
+simulation:
+
+* :func:`above_threshold` — Algorithm 1 (ex-post AboveThreshold, geometric noise) on
+  a table of integer sensitivity-1 functions.  Its output set ``(Z≥0 × [d]) ∪ {⊥}``
+  is infinite; the tail ``{(o, i) : o ≥ o*_i}`` is lumped into one output
+  ``("≥", o*_i, i)`` — exact for every check (see the function's notes).
+* :func:`generalized_above_threshold` — Algorithm 2 (random dropping, threshold τ).
+* :func:`hyperparameter_tuning` — Algorithm 3 (the main algorithm), prior
+  ``Geom_{e^{-ε'}}`` or ``Exp_{ε'}``, with the repetition trick as *copies*: a
+  mechanism repeated ``T_i`` times costs a binomial power, never ``T_i`` factors.
+  :func:`hyperparameter_tuning_enclosures` is the certified path (summation over
+  ``k`` with the tail bound in the enclosure), for any number of copies.
+
+The claimed ex-post bounds are functions of the output (:func:`theorem8_bound`,
+:func:`theorem9_bound`, :func:`theorem10_bound`, :func:`theorem11_bound`,
+:func:`theorem13_bound` with the data-free optimiser :func:`optimal_ell`), ready for
+:func:`verifier.privacy.check_ex_post` / :func:`~verifier.privacy.check_ex_post_rdp`.
+Theorem 12 (utility) is :func:`theorem12_copies` and :func:`theorem12_failure`;
+Figure 1 is :func:`figure1_data`.
+
+Output labels: ``(o, i)`` with ``o`` an output of the ``i``-th mechanism (``i`` is
+1-based, so ``(o*, 0)`` of Theorem 12 lies below every ``(o*, i)``), and
+:data:`BOTTOM` (``"⊥"``), the lowest output.
+
+The realized ex-post ε of every output of Algorithm 3, as an exact table, is a
+one-liner:
+
+>>> import sympy as sp
+>>> from verifier.instances import randomized_response
+>>> from verifier.privacy import realized_ex_post_epsilon
+>>> rr = randomized_response(sp.log(3))                  # log 3-DP
+>>> A = hyperparameter_tuning([rr, rr], [sp.log(3), sp.log(3)], sp.log(2))
+>>> print(realized_ex_post_epsilon(A))                   # doctest: +NORMALIZE_WHITESPACE
+output  realized ex-post epsilon  pair
+⊥       0                        D -> D'
+(0, 1)  log(3) ≈ 1.09861         D' -> D
+(0, 2)  log(159/23) ≈ 1.93341    D' -> D
+(1, 1)  log(69/53) ≈ 0.263815    D -> D'
+(1, 2)  log(3) ≈ 1.09861         D -> D'
+
+and ``check_ex_post(A, theorem11_bound(...)).table()`` adds the claimed bound and the
+slack of each output.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+import sympy as sp
+
+from ..arithmetic import (
+    DEFAULT_PRECISION,
+    Enclosure,
+    Precision,
+    Sign,
+    approx,
+    decide_sign,
+    enclose,
+    exact,
+    is_exactly_zero,
+)
+from ..compose import same_neighbour_graph
+from ..errors import InvalidMechanism, InvalidParameter
+from ..mechanism import Dataset, FiniteMechanism, Output
+from ..privacy import pure_epsilon
+from .ghazi_series import (
+    CertifiedSum,
+    Factor,
+    Key,
+    Prior,
+    certified_expectation,
+    expand,
+    expectation,
+    make_basis,
+    subset_expansion,
+)
+
+__all__ = [
+    "BOTTOM",
+    "Prior",
+    "output_index",
+    "check_sensitivity",
+    "is_monotone",
+    "monotone_order",
+    "above_threshold",
+    "generalized_above_threshold",
+    "hyperparameter_tuning",
+    "hyperparameter_tuning_enclosures",
+    "selection_bound",
+    "theorem8_bound",
+    "theorem9_bound",
+    "theorem10_bound",
+    "theorem11_bound",
+    "expected_runs",
+    "theorem13_bound",
+    "theorem13_objective",
+    "optimal_ell",
+    "exact_ceiling",
+    "theorem12_copies",
+    "theorem12_failure",
+    "theorem11_run_moments",
+    "papernot_steinke_moments",
+    "figure1_data",
+    "lemma14_sides",
+    "lemma15_sides",
+]
+
+#: The output "nothing selected" (Ghazi et al. 2025, Algorithms 1–3), below everything.
+BOTTOM = "⊥"
+
+SOURCE = "Ghazi et al. 2025"
+
+
+def output_index(o: Output) -> int | None:
+    """The mechanism index ``i`` of an output ``(o, i)`` / ``("≥", o*, i)``; ``None``
+    for :data:`BOTTOM`."""
+    if o == BOTTOM:
+        return None
+    if isinstance(o, tuple) and o and isinstance(o[-1], int):
+        return o[-1]
+    raise InvalidParameter(f"{o!r} is not an output (o, i) of Ghazi et al.'s algorithms")
+
+
+# ---------------------------------------------------------------------------
+# input normalisation
+# ---------------------------------------------------------------------------
+
+
+def _budget(e: Any, what: str, *, positive: bool) -> sp.Expr:
+    v = exact(e)
+    if v.free_symbols:
+        if v.is_negative or (positive and v.is_zero):
+            raise InvalidParameter(f"{what} must be {'> 0' if positive else '>= 0'}, got {v}")
+        return v
+    s = decide_sign(v).sign
+    if s is Sign.NEGATIVE or (positive and s is Sign.ZERO):
+        raise InvalidParameter(f"{what} must be {'> 0' if positive else '>= 0'}, got {v}")
+    if s is Sign.UNDECIDED:
+        raise InvalidParameter(f"could not decide the sign of {what} = {v}")
+    return v
+
+
+def _budgets(
+    mechs: Sequence[FiniteMechanism], epsilons: Sequence[Any] | None, *, positive: bool = False
+) -> list[sp.Expr]:
+    if epsilons is None:
+        out = []
+        for i, m in enumerate(mechs):
+            v = pure_epsilon(m).value
+            if v is sp.oo:
+                raise InvalidParameter(
+                    f"mechanism {i + 1} ({m.name}) is not eps-DP for any finite eps; "
+                    f"give its budget epsilon_{i + 1} explicitly"
+                )
+            out.append(v)
+        return out
+    eps = list(epsilons)
+    if len(eps) != len(mechs):
+        raise InvalidParameter(
+            f"{len(eps)} budgets given for {len(mechs)} mechanisms (one epsilon_i per mechanism)"
+        )
+    return [_budget(e, f"epsilon_{i + 1}", positive=positive) for i, e in enumerate(eps)]
+
+
+def _copies(copies: Sequence[int] | None, d: int) -> list[int]:
+    if copies is None:
+        return [1] * d
+    cs = list(copies)
+    if len(cs) != d:
+        raise InvalidParameter(f"{len(cs)} copy counts given for {d} mechanisms")
+    for i, t in enumerate(cs):
+        if isinstance(t, bool) or not isinstance(t, int) or t < 1:
+            raise InvalidParameter(f"copies[{i}] must be a positive integer, got {t!r}")
+    return cs
+
+
+def _common_order(mechs: Sequence[FiniteMechanism], order: Sequence[Output] | None) -> list[Output]:
+    """One total order on the outputs of all base mechanisms (lowest first)."""
+    union: list[Output] = []
+    seen: set[Output] = set()
+    for m in mechs:
+        for o in m.outputs:
+            if o not in seen:
+                seen.add(o)
+                union.append(o)
+    if order is not None:
+        out = list(order)
+        missing = [o for o in union if o not in set(out)]
+        if missing:
+            raise InvalidParameter(f"output {missing[0]!r} is missing from the given order")
+        if len(set(out)) != len(out):
+            raise InvalidParameter("an output appears twice in the given order")
+        return out
+    if all(m.outputs == mechs[0].outputs for m in mechs):
+        return list(mechs[0].outputs)
+    try:
+        return sorted(union)  # type: ignore[type-var]
+    except TypeError:
+        raise InvalidParameter(
+            "the base mechanisms have different output sets whose labels cannot be "
+            "compared; pass order=[...] (lowest first)"
+        ) from None
+
+
+@dataclass
+class _Tables:
+    """Per base mechanism and dataset: ``Q_j(o)`` by rank and the upper tails
+    ``Q_j(> rank r)`` (a list of length ``n``, exact sums)."""
+
+    point: list[dict[Dataset, list[sp.Expr]]]
+    above: list[dict[Dataset, list[sp.Expr]]]
+
+
+def _tables(mechs: Sequence[FiniteMechanism], order: Sequence[Output]) -> _Tables:
+    n = len(order)
+    point: list[dict[Dataset, list[sp.Expr]]] = []
+    above: list[dict[Dataset, list[sp.Expr]]] = []
+    for m in mechs:
+        own = set(m.outputs)
+        pm: dict[Dataset, list[sp.Expr]] = {}
+        am: dict[Dataset, list[sp.Expr]] = {}
+        for d in m.graph.nodes:
+            row = [m.p(d, o) if o in own else sp.Integer(0) for o in order]
+            gt = [sp.Integer(0)] * n
+            acc = sp.Integer(0)
+            for r in range(n - 1, -1, -1):
+                gt[r] = acc
+                acc = acc + row[r]
+            pm[d] = row
+            am[d] = gt
+        point.append(pm)
+        above.append(am)
+    return _Tables(point, above)
+
+
+def _merged_values(mechs: Sequence[FiniteMechanism]) -> dict[sp.Symbol, sp.Expr]:
+    out: dict[sp.Symbol, sp.Expr] = {}
+    for m in mechs:
+        for s, v in m.values.items():
+            if s in out and out[s] != v:
+                raise InvalidMechanism(f"symbol '{s}' has two different values in the inputs")
+            out[s] = v
+    return out
+
+
+def _check_method(method: str) -> None:
+    if method not in ("polynomial", "subsets"):
+        raise InvalidParameter(f"method must be 'polynomial' or 'subsets', got {method!r}")
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 1: ex-post AboveThreshold with geometric noise
+# ---------------------------------------------------------------------------
+
+
+def _int_value(v: Any, where: str) -> int:
+    if isinstance(v, bool):
+        raise InvalidParameter(f"{where}: expected an integer, got {v!r}")
+    if isinstance(v, int):
+        return v
+    if isinstance(v, sp.Integer):
+        return int(v)
+    raise InvalidParameter(f"{where}: expected an integer function value, got {v!r}")
+
+
+def _function_table(
+    graph: nx.Graph, table: Mapping[Dataset, Sequence[Any]]
+) -> dict[Dataset, list[int]]:
+    if not isinstance(graph, nx.Graph) or graph.is_directed():
+        raise InvalidMechanism("the neighbour graph must be an undirected networkx.Graph")
+    out: dict[Dataset, list[int]] = {}
+    width: int | None = None
+    for d in graph.nodes:
+        if d not in table:
+            raise InvalidParameter(f"the function table has no row for dataset {d!r}")
+        row = [_int_value(v, f"f_{i + 1}({d!r})") for i, v in enumerate(table[d])]
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            raise InvalidParameter(
+                f"dataset {d!r} has {len(row)} function values, others have {width}"
+            )
+        out[d] = row
+    extra = [d for d in table if d not in graph]
+    if extra:
+        raise InvalidParameter(f"dataset {extra[0]!r} of the table is not a node of the graph")
+    if not width:
+        raise InvalidParameter("Algorithm 1 needs at least one function f_1")
+    return out
+
+
+def check_sensitivity(graph: nx.Graph, table: Mapping[Dataset, Sequence[Any]]) -> None:
+    """Raise :class:`~verifier.errors.InvalidParameter` unless every ``f_i`` has
+    sensitivity 1: ``|f_i(D) - f_i(D')| <= 1`` on every edge (Ghazi et al. 2025,
+    Algorithm 1's input)."""
+    f = _function_table(graph, table)
+    for u, v in graph.edges:
+        for i, (a, b) in enumerate(zip(f[u], f[v], strict=True)):
+            if abs(a - b) > 1:
+                raise InvalidParameter(
+                    f"f_{i + 1} has sensitivity > 1: f_{i + 1}({u!r}) = {a} and "
+                    f"f_{i + 1}({v!r}) = {b} on the edge {u!r} ~ {v!r}"
+                )
+
+
+def _rank_function(
+    graph: nx.Graph, order: Sequence[Dataset] | Callable[[Dataset], Any] | str
+) -> Callable[[Dataset], Any]:
+    if isinstance(order, str):
+        if order != "size":
+            raise InvalidParameter(
+                f"order must be a sequence, a key function or 'size', got {order!r}"
+            )
+
+        def by_size(d: Dataset) -> Any:
+            attr = graph.nodes[d].get("size") if d in graph else None
+            if attr is not None:
+                return attr
+            try:
+                return len(d)  # type: ignore[arg-type]
+            except TypeError:
+                raise InvalidParameter(
+                    f"order='size' needs datasets with a length or a 'size' attribute, got {d!r}"
+                ) from None
+
+        return by_size
+    if callable(order):
+        return order
+    seq = list(order)
+    pos = {d: i for i, d in enumerate(seq)}
+    missing = [d for d in graph.nodes if d not in pos]
+    if missing:
+        raise InvalidParameter(f"dataset {missing[0]!r} is missing from the order")
+    return pos.__getitem__
+
+
+def is_monotone(
+    graph: nx.Graph,
+    table: Mapping[Dataset, Sequence[Any]],
+    order: Sequence[Dataset] | Callable[[Dataset], Any] | str,
+) -> tuple[bool, str]:
+    """Whether every ``f_i`` is monotone w.r.t. ``order`` (Ghazi et al. 2025,
+    §3.1.1): ``f_i(D) >= f_i(D')`` whenever ``D ~ D'`` and ``D ⪰ D'``.
+
+    ``order`` is a sequence of datasets (lowest first), a key function, or
+    ``"size"`` (the node attribute ``size`` or ``len(D)``: add/remove graphs ordered
+    by size).  Returns ``(ok, reason)``; neighbours the order does not separate are
+    reported.
+    """
+    f = _function_table(graph, table)
+    rank = _rank_function(graph, order)
+    for u, v in graph.edges:
+        ru, rv = rank(u), rank(v)
+        if ru == rv:
+            return False, f"the order does not separate the neighbours {u!r} and {v!r}"
+        hi, lo = (u, v) if ru > rv else (v, u)
+        for i, (a, b) in enumerate(zip(f[hi], f[lo], strict=True)):
+            if a < b:
+                return False, (
+                    f"f_{i + 1}({hi!r}) = {a} < f_{i + 1}({lo!r}) = {b} although {hi!r} ⪰ {lo!r}"
+                )
+    return True, ""
+
+
+def monotone_order(graph: nx.Graph, table: Mapping[Dataset, Sequence[Any]]) -> list[Dataset] | None:
+    """A total order on datasets making every ``f_i`` monotone, or ``None`` if none
+    exists.
+
+    Sorting by ``(Σ_i f_i(D), position)`` orients every edge whose value vectors are
+    comparable in the right direction; if it fails, some edge has
+    ``f_i(u) > f_i(v)`` and ``f_j(u) < f_j(v)``, which no order can repair.
+    """
+    f = _function_table(graph, table)
+    pos = {d: i for i, d in enumerate(graph.nodes)}
+    seq = sorted(graph.nodes, key=lambda d: (sum(f[d]), pos[d]))
+    ok, _ = is_monotone(graph, f, seq)
+    return seq if ok else None
+
+
+def above_threshold(
+    graph: nx.Graph,
+    table: Mapping[Dataset, Sequence[Any]],
+    epsilons: Sequence[Any],
+    eps_prime: Any,
+    *,
+    monotone: Sequence[Dataset] | Callable[[Dataset], Any] | str | None = None,
+    method: str = "polynomial",
+    explicit: int = 0,
+    name: str = "AboveThreshold",
+) -> FiniteMechanism:
+    """Ghazi et al. 2025, Algorithm 1 (ex-post AboveThreshold), exact.
+
+    Sample ``k ~ Geom_{p'}`` (``p' = e^{-ε'}``); for ``i = 1..d`` sample
+    ``y_i ~ Geom_{x_i}`` (``x_i = e^{-ε_i}``) and return ``(f_i(D) + y_i - k, i)`` at
+    the first ``i`` with ``f_i(D) + y_i >= k``; else ``⊥``.
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+        Datasets and neighbours.
+    table : mapping
+        ``{dataset: [f_1(D), ..., f_d(D)]}``, integers of sensitivity 1 (checked on
+        every edge).
+    epsilons, eps_prime :
+        ``ε_1..ε_d > 0`` and ``ε' > 0`` (exact numbers or symbols).
+    monotone : order, optional
+        If given (a sequence of datasets, a key function, or ``"size"``), the
+        functions are checked to be monotone w.r.t. it (Theorem 9's premise);
+        ``"auto"`` checks that some total order makes them monotone
+        (:func:`monotone_order`).
+    method : {"polynomial", "subsets"}
+        How the product over ``j < i`` is expanded (merged exponents, or the
+        literal subset expansion — the reference).
+    explicit : int
+        List ``explicit`` more outputs ``(o*_i, i), (o*_i + 1, i), ...`` before the
+        lumped tail, which then starts at ``o*_i + explicit`` (to inspect, or test,
+        the lumping; the checks' answers do not change).
+
+    Notes
+    -----
+    Exact closed form (Ghazi et al. 2025, eq. (2)): the factor of ``f_j`` (``j < i``)
+    is ``Geom_{x_j}(< k - f_j) = 1 - x_j^{k - f_j}`` for ``k >= f_j + 1`` and 0 below;
+    that of ``f_i`` is ``(1 - x_i) x_i^{o + k - f_i}`` for ``k >= f_i - o``.  So
+    with ``k_0 = max(0, f_i - o, max_{j<i} (f_j + 1))``
+
+        ``A_D(o, i) = (1 - x_i) x_i^{o - f_i} Σ_{k >= k_0} (1-p') (p' x_i)^k Π_{j<i} (1 - x_j^{-f_j} x_j^k)``,
+
+    and expanding the product gives finitely many geometric series
+    ``Σ_{k>=k_0} (1-p') (p'w)^k = (1-p')(p'w)^{k_0}/(1-p'w)``: no truncation.
+    ``A_D(⊥) = Σ_{k >= k_0} (1-p') p'^k Π_j (1 - x_j^{k - f_j})`` with
+    ``k_0 = max(0, max_j f_j + 1)``.
+
+    *Lumping the tail.*  Let ``o*_i = max(0, max_D f_i(D))``.  For ``o >= o*_i``,
+    ``k_0`` does not depend on ``o``, so ``A_D(o, i) = x_i^o C_i(D)`` for every
+    dataset ``D``.  For a neighbouring pair the ratio ``A_D(o,i)/A_D'(o,i) =
+    C_i(D)/C_i(D')`` is constant on the tail, and so is every claimed ``ε̃(o, i)``
+    of Theorems 8–9.  Hence each per-output inequality on the tail is the same
+    inequality multiplied by ``x_i^o > 0``: the pure/ex-post inequality holds for
+    one tail output iff it holds for their sum; the hockey-stick terms
+    ``max(0, A_D - e^c A_D')`` and the Rényi terms ``A_D^α A_D'^{1-α}`` are
+    ``x_i^o`` times a constant and sum to the term of the lumped output.  The
+    mechanism therefore has outputs ``(o, i)`` for ``0 <= o < o*_i``, one output
+    ``("≥", o*_i, i)`` of probability ``Σ_{o >= o*_i} A_D(o, i) =
+    A_D(o*_i, i)/(1 - x_i)``, and ``⊥``.
+
+    Examples
+    --------
+    >>> from verifier.neighbours import pair
+    >>> R = sp.Rational
+    >>> A = above_threshold(pair(), {"D": [0], "D'": [1]}, [sp.log(2)], sp.log(2))
+    >>> A.outputs
+    ('⊥', (0, 1), ('≥', 1, 1))
+    >>> A.p("D", BOTTOM), A.p("D'", BOTTOM)
+    (1/3, 1/6)
+    """
+    _check_method(method)
+    f = _function_table(graph, table)
+    check_sensitivity(graph, f)
+    d = len(next(iter(f.values())))
+    eps = [_budget(e, f"epsilon_{i + 1}", positive=True) for i, e in enumerate(epsilons)]
+    if len(eps) != d:
+        raise InvalidParameter(f"{len(eps)} budgets given for {d} functions")
+    prior = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
+    if isinstance(monotone, str) and monotone == "auto":
+        if monotone_order(graph, f) is None:
+            raise InvalidParameter(
+                "the functions are not monotone w.r.t. any total order: some edge has "
+                "f_i increasing and f_j decreasing"
+            )
+    elif monotone is not None:
+        ok, why = is_monotone(graph, f, monotone)
+        if not ok:
+            raise InvalidParameter(f"the functions are not monotone: {why}")
+    basis, keys = make_basis(eps)
+    xs = [sp.exp(-e) for e in eps]
+    if isinstance(explicit, bool) or not isinstance(explicit, int) or explicit < 0:
+        raise InvalidParameter(f"explicit must be a non-negative integer, got {explicit!r}")
+    o_star = [max(0, max(f[D][i] for D in f)) + explicit for i in range(d)]
+    outputs: list[Output] = [BOTTOM]
+    for i in range(d):
+        outputs += [(o, i + 1) for o in range(o_star[i])] + [("≥", o_star[i], i + 1)]
+    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
+    for D, fv in f.items():
+        row: dict[Output, sp.Expr] = {}
+        # ⊥ (Ghazi et al. 2025, proof of Theorem 8)
+        k0 = max(0, max(fv) + 1)
+        qs = [xs[j] ** (-fv[j]) for j in range(d)]
+        row[BOTTOM] = _alg1_sum(qs, keys, eps, basis, prior, k0, None, 1, method)
+        for i in range(d):
+            below = [fv[j] + 1 for j in range(i)]
+            for o in [*range(o_star[i]), o_star[i]]:
+                k0 = max(0, fv[i] - o, *below)
+                tail = o == o_star[i]
+                lead = xs[i] ** (o - fv[i]) * (1 if tail else (1 - xs[i]))
+                label: Output = ("≥", o, i + 1) if tail else (o, i + 1)
+                row[label] = _alg1_sum(
+                    qs[:i], keys[:i], eps[:i], basis, prior, k0, (keys[i], eps[i]), lead, method
+                )
+        dists[D] = row
+    return FiniteMechanism(graph, dists, outputs, name=name, validate=False)
+
+
+def _alg1_sum(
+    qs: Sequence[sp.Expr],
+    keys: Sequence[Key],
+    eps: Sequence[sp.Expr],
+    basis: Any,
+    prior: Prior,
+    k0: int,
+    shift: tuple[Key, sp.Expr] | None,
+    lead: Any,
+    method: str,
+) -> sp.Expr:
+    """``lead · Σ_{k >= k0} (1-p') p'^k e^{-shift·k} Π_j (1 - q_j e^{-ε_j k})``."""
+    if method == "polynomial":
+        poly = expand(
+            [Factor(q, key) for q, key in zip(qs, keys, strict=True)],
+            basis,
+            scale=lead,
+            shift=None if shift is None else shift[0],
+        )
+        return expectation(poly, basis, prior, start=k0)
+    # subset expansion with a start index: Σ_{k>=k0} is the moment with start k0
+    c0 = 0 if shift is None else shift[1]
+    total = []
+    for r in range(len(qs) + 1):
+        for T in itertools.combinations(range(len(qs)), r):
+            coef = sp.Integer(-1) ** r * sp.Mul(*(qs[j] for j in T))
+            c = exact(c0) + sp.Add(*(eps[j] for j in T))
+            total.append(coef * prior.moment(c, sp.exp(-c), k0))
+    return exact(lead) * sp.Add(*total)
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 2: generalized AboveThreshold with random dropping
+# ---------------------------------------------------------------------------
+
+
+def generalized_above_threshold(
+    mechanisms: Sequence[FiniteMechanism],
+    epsilons: Sequence[Any] | None,
+    eps_prime: Any,
+    threshold: Output,
+    *,
+    copies: Sequence[int] | None = None,
+    order: Sequence[Output] | None = None,
+    method: str = "polynomial",
+    name: str = "GeneralizedAboveThreshold",
+) -> FiniteMechanism:
+    """Ghazi et al. 2025, Algorithm 2 (random dropping with a threshold τ), exact.
+
+    Sample ``k ~ Geom_{p'}``; for ``i = 1..d``, with probability ``x_i^k`` run
+    ``o_i ← M_i(D)`` and return ``(o_i, i)`` if ``o_i >= τ``; else ``⊥``.  (The
+    pseudo-code's "Distribution E" and ``M_i(D_i)`` are typos for the geometric
+    prior and ``M_i(D)``, SPEC §1.2.)
+
+    Exact (Ghazi et al. 2025, proof of Theorem 10), with ``s_j = Q_j(>= τ)``:
+    ``A_D(o, i) = Q_i(o) E_k[x_i^k Π_{j<i} (1 - x_j^k s_j)]`` for ``o >= τ``;
+    ``A_D(⊥) = E_k[Π_j (1 - x_j^k s_j)]``.  With ``copies`` (``T_g`` runs of the
+    ``g``-th mechanism in a row), the output ``(o, g)`` is "some copy of ``g``
+    returned ``o``": ``Q_g(o) E_k[Π_{h<g}(1 - x_h^k s_h)^{T_h} Σ_{c<T_g}
+    (1 - x_g^k s_g)^c x_g^k]`` (a finite geometric sum, expanded exactly).
+
+    ``epsilons=None`` takes each ``ε_i`` as the exact pure ε of ``M_i``.
+
+    >>> from verifier.instances import randomized_response
+    >>> rr = randomized_response(sp.log(3))
+    >>> A = generalized_above_threshold([rr], None, sp.log(2), 1)
+    >>> A.outputs, A.p("D", (1, 1)), A.p("D", BOTTOM)
+    (('⊥', (1, 1)), 9/20, 11/20)
+    """
+    _check_method(method)
+    mechs = list(mechanisms)
+    if not mechs:
+        raise InvalidParameter("Algorithm 2 needs at least one mechanism")
+    graph = same_neighbour_graph(mechs)
+    eps = _budgets(mechs, epsilons)
+    ts = _copies(copies, len(mechs))
+    if method == "subsets" and any(t > 1 for t in ts):
+        raise InvalidParameter("the subset expansion takes no copies; use method='polynomial'")
+    prior = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
+    outs = _common_order(mechs, order)
+    if threshold not in outs:
+        raise InvalidParameter(f"the threshold {threshold!r} is not an output of the mechanisms")
+    rank = {o: r for r, o in enumerate(outs)}
+    tau = rank[threshold]
+    tab = _tables(mechs, outs)
+    basis, keys = make_basis(eps)
+    labels: list[tuple[Output, int]] = [
+        (o, i + 1) for o in outs[tau:] for i, m in enumerate(mechs) if o in set(m.outputs)
+    ]
+    outputs: list[Output] = [BOTTOM, *labels]
+    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
+    for D in graph.nodes:
+        s = [tab.point[j][D][tau] + tab.above[j][D][tau] for j in range(len(mechs))]
+        row: dict[Output, sp.Expr] = {}
+        if method == "polynomial":
+            poly = expand([Factor(s[j], keys[j], ts[j]) for j in range(len(mechs))], basis)
+            row[BOTTOM] = expectation(poly, basis, prior)
+        else:
+            row[BOTTOM] = subset_expansion(s, eps, prior)
+        for o, i1 in labels:
+            i = i1 - 1
+            qo = tab.point[i][D][rank[o]]
+            if qo == 0:
+                continue
+            before = [Factor(s[j], keys[j], ts[j]) for j in range(i)]
+            if method == "subsets":
+                row[(o, i1)] = subset_expansion(s[:i], eps[:i], prior, c0=eps[i], scale=qo)
+                continue
+            if ts[i] == 1:
+                poly = expand(before, basis, scale=qo, shift=keys[i])
+            else:
+                # Σ_{c=0}^{T-1} (1 - s X)^c X = Σ_{t=1}^{T} C(T,t) (-1)^{t+1} s^{t-1} X^t
+                T = ts[i]
+                grp = {
+                    tuple(t * n for n in keys[i]): sp.Integer(math.comb(T, t) * (-1) ** (t + 1))
+                    * s[i] ** (t - 1)
+                    for t in range(1, T + 1)
+                }
+                poly = expand(before, basis, extra=[grp], scale=qo)
+            row[(o, i1)] = expectation(poly, basis, prior)
+        dists[D] = row
+    return FiniteMechanism(
+        graph, dists, outputs, values=_merged_values(mechs), name=name, validate=False
+    )
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 3: hyperparameter tuning with random dropping
+# ---------------------------------------------------------------------------
+
+
+def _alg3_factors(
+    i: int, r: int, D: Dataset, tab: _Tables, keys: Sequence[Key], ts: Sequence[int]
+) -> list[Factor]:
+    """``(1 - x_j^k Q_j(U^j_{o,i}))^{T_j}`` for ``j != i``, with
+    ``Q_j(U^j_{o,i}) = Q_j(> o) + [j > i] Q_j(o)`` (Ghazi et al. 2025, proof of
+    Theorem 11; SPEC §1.3)."""
+    out = []
+    for j in range(len(keys)):
+        if j == i:
+            continue
+        q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
+        out.append(Factor(q, keys[j], ts[j]))
+    return out
+
+
+def hyperparameter_tuning(
+    mechanisms: Sequence[FiniteMechanism],
+    epsilons: Sequence[Any] | None,
+    eps_prime: Any,
+    *,
+    prior: str = "geometric",
+    copies: Sequence[int] | None = None,
+    order: Sequence[Output] | None = None,
+    method: str = "polynomial",
+    name: str = "HyperparameterTuning",
+) -> FiniteMechanism:
+    """Ghazi et al. 2025, Algorithm 3 (hyperparameter tuning with random dropping), exact.
+
+    ``S ← {⊥}``; sample ``k ~ E``; for ``i = 1..d``, with probability ``e^{-ε_i k}``
+    run ``o ← M_i(D)`` and add ``(o, i)`` to ``S``; return ``max S`` (``(o, i)``
+    ordered lexicographically, ``⊥`` lowest).
+
+    Parameters
+    ----------
+    mechanisms : sequence of FiniteMechanism
+        ``M_1..M_d`` on the same neighbour graph.  Their outputs are compared in one
+        total order: ``order`` if given, else their common output order, else the
+        natural order of the labels.
+    epsilons : sequence or None
+        ``ε_1..ε_d >= 0`` (exact numbers or symbols); ``None``: the exact pure ε of
+        each ``M_i`` (:func:`verifier.privacy.pure_epsilon`).
+    eps_prime : number
+        ``ε' > 0``: the prior is ``Geom_{e^{-ε'}}`` (``prior="geometric"``, Theorems
+        11–12) or ``Exp_{ε'}`` (``prior="exponential"``, Theorem 13).
+    copies : sequence of int, optional
+        The repetition trick (§4.1): ``M_g`` appears ``T_g`` times in a row.  The
+        output ``(o, g)`` then means "some copy of ``M_g`` won with ``o``" — the
+        post-processing that forgets which copy; its probability is
+        ``E_k[Π_{h<g} (1 - x_h^k Q_h(>o))^{T_h} ((1 - x_g^k Q_g(>o))^{T_g} -
+        (1 - x_g^k Q_g(>=o))^{T_g}) Π_{h>g} (1 - x_h^k Q_h(>=o))^{T_h}]`` (the sum
+        over copies telescopes); powers are binomial expansions, never lists of
+        copies.  For per-copy outputs pass the copies as separate mechanisms.
+    method : {"polynomial", "subsets"}
+        ``"polynomial"``: the product is expanded with merged exponents (budgets on
+        a common grid give a polynomial in ``z = e^{-uk}``; equal mechanisms merge
+        into binomial powers) — the scalable exact path.  ``"subsets"``: the literal
+        subset expansion of SPEC §1.3 — the symbolic reference (small ``d``).
+
+    Notes
+    -----
+    Exact (Ghazi et al. 2025, proof of Theorem 11; SPEC §1.3):
+    ``A_D(o, i) = Q_i(o) E_k[e^{-ε_i k} Π_{j≠i} (1 - e^{-ε_j k} Q_j(U^j_{o,i}))]``
+    with ``Q_j(U^j_{o,i}) = Q_j(>o) + [j > i] Q_j(o)``, and
+    ``A(⊥) = E_k[Π_j (1 - e^{-ε_j k})]`` computed from its own closed form — the
+    same expression object at every dataset, so its ratio is exactly 1, never a
+    complement ``1 - Σ``.  ``E_k[e^{-ck}] = (1-p')/(1 - p' e^{-c})`` (geometric) or
+    ``ε'/(ε' + c)`` (exponential).
+    """
+    _check_method(method)
+    mechs = list(mechanisms)
+    if not mechs:
+        raise InvalidParameter("Algorithm 3 needs at least one mechanism")
+    graph = same_neighbour_graph(mechs)
+    eps = _budgets(mechs, epsilons)
+    ts = _copies(copies, len(mechs))
+    if method == "subsets" and any(t > 1 for t in ts):
+        raise InvalidParameter("the subset expansion takes no copies; use method='polynomial'")
+    pr = Prior(prior, _budget(eps_prime, "eps_prime", positive=True))
+    outs = _common_order(mechs, order)
+    rank = {o: r for r, o in enumerate(outs)}
+    tab = _tables(mechs, outs)
+    basis, keys = make_basis(eps)
+    d = len(mechs)
+    labels: list[tuple[Output, int]] = [
+        (o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)
+    ]
+    outputs: list[Output] = [BOTTOM, *labels]
+    # A(⊥): independent of the dataset (Ghazi et al. 2025, proof of Theorem 11)
+    if method == "polynomial":
+        bottom = expectation(
+            expand([Factor(1, keys[j], ts[j]) for j in range(d)], basis), basis, pr
+        )
+    else:
+        bottom = subset_expansion([1] * d, eps, pr)
+    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
+    for D in graph.nodes:
+        row: dict[Output, sp.Expr] = {BOTTOM: bottom}
+        for o, i1 in labels:
+            i = i1 - 1
+            r = rank[o]
+            qo = tab.point[i][D][r]
+            if qo == 0:
+                continue
+            factors = _alg3_factors(i, r, D, tab, keys, ts)
+            if method == "subsets":
+                row[(o, i1)] = subset_expansion(
+                    [f.q for f in factors],
+                    [eps[j] for j in range(d) if j != i],
+                    pr,
+                    c0=eps[i],
+                    scale=qo,
+                )
+                continue
+            if ts[i] == 1:
+                poly = expand(factors, basis, scale=qo, shift=keys[i])
+            else:
+                a = tab.above[i][D][r]
+                b = a + qo
+                T = ts[i]
+                grp = {
+                    tuple(t * n for n in keys[i]): sp.Integer(math.comb(T, t) * (-1) ** t)
+                    * (a**t - b**t)
+                    for t in range(1, T + 1)
+                }
+                poly = expand(factors, basis, extra=[grp])
+            row[(o, i1)] = expectation(poly, basis, pr)
+        dists[D] = row
+    return FiniteMechanism(
+        graph, dists, outputs, values=_merged_values(mechs), name=name, validate=False
+    )
+
+
+def hyperparameter_tuning_enclosures(
+    mechanisms: Sequence[FiniteMechanism],
+    epsilons: Sequence[Any] | None,
+    eps_prime: Any,
+    *,
+    copies: Sequence[int] | None = None,
+    order: Sequence[Output] | None = None,
+    bits: int = 80,
+) -> dict[Dataset, dict[Output, Enclosure]]:
+    """Certified enclosures of Algorithm 3's output distribution (geometric prior).
+
+    The certified path of Ghazi et al. 2025, Algorithm 3: each probability is the
+    series over ``k`` of the closed form in :func:`hyperparameter_tuning`, summed in
+    interval arithmetic until the explicit tail bound (the ``k``-th term is at most
+    ``(1-p') Q_i(o) (p' x_i)^k``, times ``T_i`` for a group) is below ``2^{-bits}``
+    of the partial sum; the tail is added to the enclosure.  Any number of copies
+    (a power is ``exp(T log(1 - y))`` with a certified ``log(1 - y)``).
+    """
+    mechs = list(mechanisms)
+    graph = same_neighbour_graph(mechs)
+    eps = _budgets(mechs, epsilons)
+    ts = _copies(copies, len(mechs))
+    pr = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
+    outs = _common_order(mechs, order)
+    tab = _tables(mechs, outs)
+    xs = [sp.exp(-e) for e in eps]
+    d = len(mechs)
+    bottom = certified_expectation(pr, [(1, xs[j], ts[j]) for j in range(d)], bits=bits)
+    out: dict[Dataset, dict[Output, Enclosure]] = {}
+    for D in graph.nodes:
+        row: dict[Output, Enclosure] = {BOTTOM: bottom.enclosure}
+        for r, o in enumerate(outs):
+            for i, m in enumerate(mechs):
+                if o not in set(m.outputs):
+                    continue
+                qo = tab.point[i][D][r]
+                if qo == 0:
+                    continue
+                fs = []
+                for j in range(d):
+                    if j != i:
+                        q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
+                        fs.append((q, xs[j], ts[j]))
+                if ts[i] == 1:
+                    s = certified_expectation(pr, fs, leading=(qo, xs[i]), bits=bits)
+                else:
+                    a = tab.above[i][D][r]
+                    s = certified_expectation(
+                        pr, fs, difference=(a, a + qo, xs[i], ts[i]), bits=bits
+                    )
+                row[(o, i + 1)] = s.enclosure
+        out[D] = row
+    return out
+
+
+# ---------------------------------------------------------------------------
+# claimed bounds (Theorems 8–11, 13)
+# ---------------------------------------------------------------------------
+
+
+def selection_bound(
+    epsilons: Sequence[Any], eps_prime: Any, *, factor: Any = 2, bottom: Any = None
+) -> Callable[[Output], sp.Expr]:
+    """``ε̃(o, i) = factor·ε_i + ε'`` and ``ε̃(⊥) = bottom`` (default ``ε'``) — the
+    shape of Theorems 8–11 (Ghazi et al. 2025).  Works on every output label of
+    :func:`above_threshold`, :func:`generalized_above_threshold` and
+    :func:`hyperparameter_tuning`."""
+    eps = [exact(e) for e in epsilons]
+    ep = exact(eps_prime)
+    fac = exact(factor)
+    bot = ep if bottom is None else exact(bottom)
+
+    def bound(o: Output) -> sp.Expr:
+        i = output_index(o)
+        if i is None:
+            return bot
+        return fac * eps[i - 1] + ep
+
+    return bound
+
+
+def theorem8_bound(epsilons: Sequence[Any], eps_prime: Any) -> Callable[[Output], sp.Expr]:
+    """Ghazi et al. 2025, Theorem 8: ``ε̃(o, i) = 2ε_i + ε'``, ``ε̃(⊥) = ε'``."""
+    return selection_bound(epsilons, eps_prime, factor=2)
+
+
+def theorem9_bound(epsilons: Sequence[Any], eps_prime: Any) -> Callable[[Output], sp.Expr]:
+    """Ghazi et al. 2025, Theorem 9 (monotone ``f``): ``ε̃(o, i) = ε_i + ε'``,
+    ``ε̃(⊥) = ε'``."""
+    return selection_bound(epsilons, eps_prime, factor=1)
+
+
+def theorem10_bound(
+    epsilons: Sequence[Any], eps_prime: Any, *, bottom: Any = None
+) -> Callable[[Output], sp.Expr]:
+    """Ghazi et al. 2025, Theorem 10: ``ε̃(o, i) = 2ε_i + ε'``, ``ε̃(⊥) = ε'``
+    (``bottom`` overrides ``ε̃(⊥)``, e.g. 0 to test Theorem 11's improvement)."""
+    return selection_bound(epsilons, eps_prime, factor=2, bottom=bottom)
+
+
+def theorem11_bound(
+    epsilons: Sequence[Any], eps_prime: Any, *, factor: Any = 2
+) -> Callable[[Output], sp.Expr]:
+    """Ghazi et al. 2025, Theorem 11: ``ε̃(o, i) = 2ε_i + ε'``, ``ε̃(⊥) = 0``
+    (``factor`` overrides the 2, e.g. 1 for the refuted variant)."""
+    return selection_bound(epsilons, eps_prime, factor=factor, bottom=0)
+
+
+def expected_runs(
+    epsilons: Sequence[Any], eps_prime: Any, prior: str = "exponential"
+) -> list[sp.Expr]:
+    """``τ_i = E_k[e^{-ε_i k}]``, the expected number of runs of copy ``i`` of
+    Algorithm 3 (Ghazi et al. 2025, Theorem 13): ``ε'/(ε' + ε_i)`` for ``Exp_{ε'}``,
+    ``(1-p')/(1-p' e^{-ε_i})`` for ``Geom_{p'}``."""
+    pr = Prior(prior, eps_prime)
+    return [pr.moment(exact(e), sp.exp(-exact(e))) for e in epsilons]
+
+
+def _others(i: int, eps: Sequence[sp.Expr], ts: Sequence[int]) -> list[tuple[sp.Expr, int]]:
+    """The budgets of every *other copy* than one copy of mechanism ``i``."""
+    out = [(e, t) for j, (e, t) in enumerate(zip(eps, ts, strict=True)) if j != i]
+    if ts[i] > 1:
+        out.append((eps[i], ts[i] - 1))
+    return [(e, t) for e, t in out if t > 0]
+
+
+def theorem13_objective(
+    i: int,
+    ell: Any,
+    epsilons: Sequence[Any],
+    eps_prime: Any,
+    alpha: Any,
+    copies: Sequence[int] | None = None,
+) -> sp.Expr:
+    """``ε̃(o, i)`` of Ghazi et al. 2025, Theorem 13 for one ``ℓ_i`` (0-based ``i``):
+    ``(2+ℓ_i)ε_i + (1+ℓ_i)ε' + (log(τ+1) + Σ_{j≠i} e^{-ε_j(1+αℓ_i)})/(α-1)``, with
+    ``τ = Σ_j T_j ε'/(ε' + ε_j)`` and the sum over every other copy."""
+    eps = [exact(e) for e in epsilons]
+    ts = _copies(copies, len(eps))
+    ep, a, ell_e = exact(eps_prime), exact(alpha), exact(ell)
+    tau = sp.Add(*(t * r for t, r in zip(ts, expected_runs(eps, ep), strict=True)))
+    others = sp.Add(*(t * sp.exp(-e * (1 + a * ell_e)) for e, t in _others(i, eps, ts)))
+    return (2 + ell_e) * eps[i] + (1 + ell_e) * ep + (sp.log(tau + 1) + others) / (a - 1)
+
+
+def optimal_ell(
+    i: int,
+    epsilons: Sequence[Any],
+    eps_prime: Any,
+    alpha: Any,
+    copies: Sequence[int] | None = None,
+    *,
+    tolerance: Any = None,
+) -> sp.Expr:
+    """The ``ℓ_i >= 0`` minimising Theorem 13's ``ε̃(o, i)`` (0-based ``i``).
+
+    It depends on no data (Ghazi et al. 2025, §4.2 and the authors' response):
+    ``g(ℓ) = ℓ(ε_i + ε') + Σ_{j≠i} e^{-ε_j(1+αℓ)}/(α-1)`` is convex with
+    ``g'(ℓ) = (ε_i + ε') - (α/(α-1)) Σ_{j≠i} ε_j e^{-ε_j(1+αℓ)}``.  If
+    ``g'(0) >= 0`` the minimiser is 0.  If every other copy has the same budget
+    ``e`` (``n`` of them) it is, exactly,
+    ``ℓ = (log(α n e / ((α-1)(ε_i + ε'))) - e) / (α e)``.  Otherwise the root of
+    ``g'`` is bracketed with certified signs and a rational within ``tolerance`` of
+    it is returned (any ``ℓ_i >= 0`` is valid for the theorem).
+
+    >>> optimal_ell(0, [1, 1], 1, 2)                      # g'(0) > 0
+    0
+    >>> sp.simplify(optimal_ell(0, [sp.Rational(1, 10)] * 3, sp.Rational(1, 100), 2))
+    -1/2 + log(102400000/161051)
+    """
+    eps = [exact(e) for e in epsilons]
+    ts = _copies(copies, len(eps))
+    ep, a = exact(eps_prime), exact(alpha)
+    others = _others(i, eps, ts)
+    others = [(e, t) for e, t in others if e != 0]
+    if not others:
+        return sp.Integer(0)
+    lin = eps[i] + ep
+
+    def dg(ell: sp.Expr) -> sp.Expr:
+        s = sp.Add(*(t * e * sp.exp(-e * (1 + a * ell)) for e, t in others))
+        return lin - a / (a - 1) * s
+
+    s0 = decide_sign(dg(sp.Integer(0))).sign
+    if s0 in (Sign.POSITIVE, Sign.ZERO):
+        return sp.Integer(0)
+    if len({e for e, _ in others}) == 1:
+        e = others[0][0]
+        n = sum(t for _, t in others)
+        return (sp.log(a * n * e / ((a - 1) * lin)) - e) / (a * e)
+    lo, hi = sp.Integer(0), sp.Integer(1)
+    while decide_sign(dg(hi)).sign is Sign.NEGATIVE:
+        lo, hi = hi, 2 * hi
+    tol = sp.Rational(1, 2**40) if tolerance is None else exact(tolerance)
+    while hi - lo > tol:
+        mid = (lo + hi) / 2
+        sg = decide_sign(dg(mid)).sign
+        if sg is Sign.ZERO:
+            return mid
+        if sg is Sign.NEGATIVE:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def theorem13_bound(
+    epsilons: Sequence[Any],
+    eps_prime: Any,
+    alpha: Any,
+    ells: Sequence[Any] | str = "optimal",
+    copies: Sequence[int] | None = None,
+) -> Callable[[Output], sp.Expr]:
+    """Ghazi et al. 2025, Theorem 13 (ex-post RDP of Algorithm 3 with ``Exp_{ε'}``):
+    ``ε̃(o, i) = (2+ℓ_i)ε_i + (1+ℓ_i)ε' + (log(τ+1) + Σ_{j≠i} e^{-ε_j(1+αℓ_i)})/(α-1)``,
+    ``ε̃(⊥) = log(τ+1)/(α-1)``, ``τ = Σ_i τ_i``, ``τ_i = ε'/(ε'+ε_i)``.
+    ``ells="optimal"`` uses :func:`optimal_ell` for each ``i``."""
+    eps = [exact(e) for e in epsilons]
+    ts = _copies(copies, len(eps))
+    ep, a = exact(eps_prime), exact(alpha)
+    if isinstance(ells, str):
+        if ells != "optimal":
+            raise InvalidParameter(f"ells must be a sequence or 'optimal', got {ells!r}")
+        ls = [optimal_ell(i, eps, ep, a, ts) for i in range(len(eps))]
+    else:
+        ls = [exact(v) for v in ells]
+        if len(ls) != len(eps):
+            raise InvalidParameter("one ell_i per mechanism is needed")
+    values = [theorem13_objective(i, ls[i], eps, ep, a, ts) for i in range(len(eps))]
+    tau = sp.Add(*(t * r for t, r in zip(ts, expected_runs(eps, ep), strict=True)))
+    bot = sp.log(tau + 1) / (a - 1)
+
+    def bound(o: Output) -> sp.Expr:
+        i = output_index(o)
+        return bot if i is None else values[i - 1]
+
+    return bound
+
+
+# ---------------------------------------------------------------------------
+# Theorem 12 (utility)
+# ---------------------------------------------------------------------------
+
+
+def exact_ceiling(expr: Any, precision: Precision = DEFAULT_PRECISION) -> int:
+    """``⌈expr⌉`` for a constant expression, decided with certified enclosures: an
+    enclosure strictly between two integers decides it; an integer inside the
+    enclosure is tested exactly (``expr`` may be that integer) before refining.
+
+    >>> exact_ceiling(sp.log(8) / sp.log(2)), exact_ceiling(sp.pi)
+    (3, 4)
+    """
+    x = exact(expr)
+    if x.is_Rational:
+        return int(sp.ceiling(x))
+    tested: set[int] = set()
+    for bits in precision.schedule():
+        e = enclose(x, bits)
+        if e is None:
+            continue
+        n = int(math.floor(e.hi))
+        if n < e.lo:
+            return n + 1
+        if n not in tested:
+            tested.add(n)
+            if is_exactly_zero(x - n) is True:
+                return n
+    raise InvalidParameter(f"could not decide the ceiling of {x}")
+
+
+def theorem12_copies(alpha: Any, beta: Any, eps_i: Any, eps_prime: Any) -> int:
+    """``T_i = ⌈(1/α)(2/β)^{ε_i/ε'} ln(2/β)⌉`` (Ghazi et al. 2025, Theorem 12),
+    exactly.
+
+    >>> theorem12_copies(sp.Rational(1, 10), sp.Rational(1, 10), 1, 1)   # 10·20·ln 20
+    600
+    """
+    a, b = exact(alpha), exact(beta)
+    return exact_ceiling((2 / b) ** (exact(eps_i) / exact(eps_prime)) * sp.log(2 / b) / a)
+
+
+def theorem12_failure(
+    mechanisms: Sequence[FiniteMechanism],
+    epsilons: Sequence[Any] | None,
+    eps_prime: Any,
+    copies: Sequence[int],
+    dataset: Dataset,
+    o_star: Output,
+    *,
+    order: Sequence[Output] | None = None,
+    bits: int = 80,
+) -> CertifiedSum:
+    """Certified enclosure of ``Pr[A(D) < (o*, 0)]`` for Algorithm 3 with
+    ``Geom_{e^{-ε'}}`` and ``T_g`` copies of ``M_g`` (Ghazi et al. 2025, Theorem 12).
+
+    The output is below ``(o*, 0)`` iff every candidate that was not dropped scored
+    below ``o*``: ``Pr = E_k[Π_g (1 - e^{-ε_g k} Q_g(>= o*))^{T_g}]`` — powers with
+    ``T_g`` in the billions are exact powers of one factor, summed over ``k`` with
+    the tail bound ``p'^K`` folded into the enclosure.
+    """
+    mechs = list(mechanisms)
+    eps = _budgets(mechs, epsilons)
+    ts = _copies(copies, len(mechs))
+    pr = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
+    outs = _common_order(mechs, order)
+    if o_star not in outs:
+        raise InvalidParameter(f"o* = {o_star!r} is not an output of the mechanisms")
+    tab = _tables(mechs, outs)
+    r = outs.index(o_star)
+    fs = [
+        (tab.point[g][dataset][r] + tab.above[g][dataset][r], sp.exp(-eps[g]), ts[g])
+        for g in range(len(mechs))
+    ]
+    return certified_expectation(pr, fs, bits=bits)
+
+
+# ---------------------------------------------------------------------------
+# Figure 1: number of runs, Theorem 11's prior versus Papernot–Steinke
+# ---------------------------------------------------------------------------
+
+
+def theorem11_run_moments(d: int, eps: Any, eps_prime: Any) -> tuple[sp.Expr, sp.Expr]:
+    """Exact ``(E[N], std(N))`` of the number ``N`` of runs of ``Q`` when Algorithm 3
+    runs ``d`` copies of one ε-DP ``Q`` with ``k ~ Geom_{e^{-ε'}}`` (Ghazi et al.
+    2025, Figure 1): ``N | k ~ Binomial(d, x^k)``, ``x = e^{-ε}``, so
+    ``E[N] = d m_1`` and ``E[N²] = d m_1 + d(d-1) m_2`` with
+    ``m_r = E[x^{rk}] = (1-p')/(1-p'x^r)``.
+
+    >>> m, s = theorem11_run_moments(1, sp.log(2), sp.log(2))
+    >>> m, s
+    (2/3, sqrt(2)/3)
+    """
+    if not isinstance(d, int) or d < 1:
+        raise InvalidParameter(f"d must be a positive integer, got {d!r}")
+    pr = Prior("geometric", eps_prime)
+    e = exact(eps)
+    m1 = pr.moment(e, sp.exp(-e))
+    m2 = pr.moment(2 * e, sp.exp(-2 * e))
+    mean = d * m1
+    second = d * m1 + d * (d - 1) * m2
+    return sp.simplify(mean), sp.sqrt(sp.simplify(second - mean**2))
+
+
+def papernot_steinke_moments(gamma: Any, eta: Any) -> tuple[sp.Expr, sp.Expr]:
+    """Exact ``(E[K], std(K))`` of Papernot–Steinke's truncated negative binomial
+    (``P[K=k] ∝ C(k+η-1, k)(1-γ)^k``, ``k >= 1``), as restated in SPEC §1.3:
+    ``E[K] = η(1-γ)/(γ(1-γ^η))``,
+    ``E[K²] = (η(1-γ)/γ² + η²(1-γ)²/γ²)/(1-γ^η)``.
+
+    >>> papernot_steinke_moments(sp.Rational(1, 2), 1)   # geometric on k >= 1
+    (2, sqrt(2))
+    """
+    g, n = exact(gamma), exact(eta)
+    mean = n * (1 - g) / (g * (1 - g**n))
+    second = (n * (1 - g) / g**2 + n**2 * (1 - g) ** 2 / g**2) / (1 - g**n)
+    return sp.simplify(mean), sp.sqrt(sp.simplify(second - mean**2))
+
+
+@dataclass(frozen=True)
+class MomentPoint:
+    """One point of Figure 1: the parameter, exact mean and std, and float views."""
+
+    parameter: sp.Expr
+    mean: sp.Expr
+    std: sp.Expr
+
+    @property
+    def mean_float(self) -> float:
+        return approx(self.mean)
+
+    @property
+    def std_float(self) -> float:
+        return approx(self.std)
+
+
+def figure1_data(
+    ds: Sequence[int] = tuple(range(10, 1301, 30)),
+    gammas: Sequence[Any] | None = None,
+    eps: Any = None,
+    eps_prime: Any = None,
+) -> dict[str, list[MomentPoint]]:
+    """The data of Ghazi et al. 2025, Figure 1: std versus mean of the number of runs.
+
+    ``"theorem11"``: one point per ``d`` (:func:`theorem11_run_moments`, ``ε = 1/10``,
+    ``ε' = 1/100``); ``"papernot_steinke"``: one point per ``γ``
+    (:func:`papernot_steinke_moments`, ``η = ε'/ε``).  Exact values with float
+    views for plotting::
+
+        data = figure1_data()
+        plt.plot([p.mean_float for p in data["theorem11"]],
+                 [p.std_float for p in data["theorem11"]])
+    """
+    eps = sp.Rational(1, 10) if eps is None else exact(eps)
+    eps_prime = sp.Rational(1, 100) if eps_prime is None else exact(eps_prime)
+    if gammas is None:
+        gammas = [sp.Rational(1, 2**k) for k in range(1, 25)]
+    eta = eps_prime / eps
+    t11 = [MomentPoint(sp.Integer(d), *theorem11_run_moments(d, eps, eps_prime)) for d in ds]
+    ps = [MomentPoint(exact(g), *papernot_steinke_moments(g, eta)) for g in gammas]
+    return {"theorem11": t11, "papernot_steinke": ps}
+
+
+# ---------------------------------------------------------------------------
+# Lemmas 14 and 15 as pointwise inequalities
+# ---------------------------------------------------------------------------
+
+
+def lemma14_sides(
+    probs: Sequence[Any], f: Sequence[Any], g: Sequence[Any], alpha: Any
+) -> tuple[sp.Expr, sp.Expr]:
+    """Both sides of Ghazi et al. 2025, Lemma 14 (reverse Hölder) for a finite
+    random variable: ``(E[f]^α E[g]^{1-α}, E[f^α g^{1-α}])`` (``f, g > 0``)."""
+    a = exact(alpha)
+    P = [exact(p) for p in probs]
+    F = [exact(v) for v in f]
+    G = [exact(v) for v in g]
+    ef = sp.Add(*(p * x for p, x in zip(P, F, strict=True)))
+    eg = sp.Add(*(p * y for p, y in zip(P, G, strict=True)))
+    rhs = sp.Add(*(p * x**a * y ** (1 - a) for p, x, y in zip(P, F, G, strict=True)))
+    return ef**a * eg ** (1 - a), rhs
+
+
+def lemma15_sides(
+    eps: Any, alpha: Any, a: Any, b: Any, ell: Any
+) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """Ghazi et al. 2025, Lemma 15: returns ``(premise_lhs, premise_rhs, lhs, rhs)``
+    with premise ``a^{1-α} b^α <= e^{ε(α-1)}`` and conclusion
+    ``(1-a)^α (1 - e^{-ε(1+ℓ)} b)^{1-α} <= exp(e^{-ε(1+αℓ)})``."""
+    e, al, A, B, L = (exact(v) for v in (eps, alpha, a, b, ell))
+    return (
+        A ** (1 - al) * B**al,
+        sp.exp(e * (al - 1)),
+        (1 - A) ** al * (1 - sp.exp(-e * (1 + L)) * B) ** (1 - al),
+        sp.exp(sp.exp(-e * (1 + al * L))),
+    )
+
+
+# ---------------------------------------------------------------------------
+# transformer registration (spec files: algorithm = "ghazi_...")
+# ---------------------------------------------------------------------------
+
+
+def _register() -> None:
+    from . import (
+        Param,
+        Transformer,
+        choice,
+        exact_number,
+        output_score,
+        register_transformer,
+    )
+
+    def number_list(raw: Any, values: Any) -> list[sp.Expr] | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, (list, tuple)):
+            raise InvalidParameter(f"expected a list of numbers, got {raw!r}")
+        return [exact_number(v, values) for v in raw]
+
+    def int_list(raw: Any, values: Any) -> list[int] | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, (list, tuple)):
+            raise InvalidParameter(f"expected a list of positive integers, got {raw!r}")
+        out = []
+        for v in raw:
+            n = exact_number(v, values)
+            if not n.is_Integer or n < 1:
+                raise InvalidParameter(f"copies must be positive integers, got {n}")
+            out.append(int(n))
+        return out
+
+    def positive_number(raw: Any, values: Any) -> sp.Expr:
+        return _budget(exact_number(raw, values), "eps_prime", positive=True)
+
+    def raw_value(raw: Any, values: Any) -> Any:
+        return raw
+
+    def alg1(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
+        graph = same_neighbour_graph(inputs)
+        table: dict[Hashable, list[int]] = {}
+        for D in graph.nodes:
+            row = []
+            for i, m in enumerate(inputs):
+                supp = [o for o in m.outputs if m.p(D, o) != 0]
+                if len(supp) != 1:
+                    raise InvalidParameter(
+                        f"input {i + 1} ({m.name}) must be deterministic (one output of "
+                        f"probability 1 per dataset): it is the function f_{i + 1}"
+                    )
+                score = output_score(supp[0])
+                if int(score) != score:
+                    raise InvalidParameter(f"f_{i + 1}({D!r}) = {supp[0]!r} is not an integer")
+                row.append(int(score))
+            table[D] = row
+        eps = params["epsilons"]
+        if eps is None:
+            raise InvalidParameter("Algorithm 1 needs epsilons = [...] (one per function)")
+        return above_threshold(graph, table, eps, params["eps_prime"])
+
+    def _threshold(inputs: list[FiniteMechanism], raw: Any) -> Output:
+        for m in inputs:
+            for o in m.outputs:
+                if o == raw or str(o) == str(raw):
+                    return o
+        raise InvalidParameter(f"the threshold {raw!r} is not an output of the inputs")
+
+    def alg2(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
+        return generalized_above_threshold(
+            inputs,
+            params["epsilons"],
+            params["eps_prime"],
+            _threshold(inputs, params["threshold"]),
+            copies=params["copies"],
+        )
+
+    def alg3(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
+        return hyperparameter_tuning(
+            inputs,
+            params["epsilons"],
+            params["eps_prime"],
+            prior=params["prior"],
+            copies=params["copies"],
+        )
+
+    eps_doc = "budgets epsilon_1..epsilon_d (default: the exact pure epsilon of each input)"
+    common = [
+        Param("epsilons", number_list, eps_doc, None),
+        Param("eps_prime", positive_number, "the additional budget epsilon' > 0"),
+    ]
+    copies = Param("copies", int_list, "copies T_i of each input (repetition trick)", None)
+    for t in (
+        Transformer(
+            "ghazi_above_threshold",
+            alg1,
+            (
+                Param("epsilons", number_list, "budgets epsilon_1..epsilon_d of the query noise"),
+                common[1],
+            ),
+            (1, None),
+            f"{SOURCE}, Algorithm 1 / Theorems 8-9",
+            "ex-post AboveThreshold; inputs are the deterministic integer functions f_i",
+        ),
+        Transformer(
+            "ghazi_generalized_above_threshold",
+            alg2,
+            (*common, Param("threshold", raw_value, "the threshold tau (an output label)"), copies),
+            (1, None),
+            f"{SOURCE}, Algorithm 2 / Theorem 10",
+            "generalized AboveThreshold with random dropping",
+        ),
+        Transformer(
+            "ghazi_hyperparameter_tuning",
+            alg3,
+            (
+                *common,
+                Param("prior", choice("geometric", "exponential"), "the prior of k", "geometric"),
+                copies,
+            ),
+            (1, None),
+            f"{SOURCE}, Algorithm 3 / Theorems 11-13",
+            "hyperparameter tuning with random dropping",
+        ),
+    ):
+        register_transformer(t, replace=True)
+
+
+_register()

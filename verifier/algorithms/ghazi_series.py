@@ -1,0 +1,504 @@
+"""Exact and certified expectations over the shared dropping variable ``k``.
+
+Ghazi, Kamath, Knop, Kumar, Manurangsi, Zhang 2025, "Private Hyperparameter Tuning
+with Ex-Post Guarantee" — every output probability of Algorithms 1–3 has the form
+
+    ``E_k[ e^{-c_0 k} · Π_j (1 - q_j e^{-ε_j k})^{T_j} ]``
+
+(Ghazi et al. 2025, eq. (2) and the proofs of Theorems 10, 11 and 13), where ``k``
+follows the prior ``E`` — ``Geom_{p'}`` with ``p' = e^{-ε'}`` (``Geom_p(k) = (1-p)
+p^k``, ``p`` the *failure* probability, SPEC §0) or ``Exp_{ε'}``.  This module
+evaluates such expectations in three ways:
+
+``expand`` + :meth:`Prior.moment` (exact, "polynomial" path)
+    The product is expanded into an *exponential polynomial*
+    ``Σ_n c_n e^{-⟨n, ε⟩ k}`` whose exponents are integer combinations of the
+    distinct budgets (or, when all budgets are rational multiples of one unit
+    ``u``, integer multiples ``n·u``: a polynomial in ``z = e^{-uk}``).  Equal
+    exponents merge, so repeated mechanisms and budgets on a common grid cost
+    ``O(Σ_j m_j T_j)`` terms instead of ``2^d``; a factor repeated ``T`` times is a
+    binomial power, never ``T`` copies.  Then, term by term,
+    ``E_k[e^{-ck}] = (1-p')/(1 - p' e^{-c})`` (geometric) or ``ε'/(ε' + c)``
+    (exponential), and ``Σ_{k≥k_0} Geom_{p'}(k) w^k = (1-p')(p'w)^{k_0}/(1 - p'w)``.
+``subset_expansion`` (exact, symbolic reference path)
+    The literal expansion over subsets ``T ⊆ J`` of SPEC §1.3,
+    ``Σ_T (-1)^{|T|} Π_{j∈T} q_j · E_k[e^{-(c_0 + Σ_{j∈T} ε_j) k}]``: exponential in
+    ``d``, kept as an independent implementation to test the polynomial path.
+``certified_expectation`` (certified enclosure, geometric prior)
+    Summation over ``k`` in interval arithmetic with the tail bound folded into the
+    enclosure: every term is at most ``bound · r^k`` for an explicit ratio ``r < 1``,
+    so the tail after ``K`` terms is at most ``bound · r^K / (1 - r)`` and the
+    enclosure of the full infinite sum is ``[S_K, S_K + tail]``.  It handles any
+    number of copies (powers are computed as ``exp(T·log(1 - y))`` with a certified
+    enclosure of ``log(1-y)``), e.g. the ``T_i`` in the billions of Theorem 12.
+
+Coefficients are computed in the smallest exact sympy domain holding the ``q_j``
+(rationals when the base mechanisms have rational probabilities), so exact
+cancellation happens during the expansion, not later in a simplifier.
+
+>>> half, third = sp.Rational(1, 2), sp.Rational(1, 3)
+>>> prior = Prior("geometric", sp.log(2))           # p' = 1/2
+>>> basis, keys = make_basis([sp.log(3), sp.log(3)])
+>>> poly = expand([Factor(third, keys[0], 2)], basis)  # (1 - e^{-ε k}/3)^2
+>>> expectation(poly, basis, prior)                 # Σ_k 2^{-k-1} (1 - 3^{-k}/3)^2
+56/85
+>>> expectation(poly, basis, prior) == subset_expansion(
+...     [third, third], [sp.log(3), sp.log(3)], prior)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import sympy as sp
+from mpmath import iv
+from sympy.polys.constructor import construct_domain
+
+from ..arithmetic import Enclosure, exact
+from ..errors import InvalidParameter
+
+__all__ = [
+    "Prior",
+    "Basis",
+    "Factor",
+    "ExpPoly",
+    "make_basis",
+    "expand",
+    "expectation",
+    "subset_expansion",
+    "certified_expectation",
+    "iv_of",
+]
+
+Key = tuple[int, ...]
+
+
+# ---------------------------------------------------------------------------
+# the prior on k
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prior:
+    """The distribution ``E`` of the shared variable ``k`` (Ghazi et al. 2025,
+    Algorithm 3): ``"geometric"`` — ``Geom_{p'}`` on ``Z≥0`` with failure
+    probability ``p' = e^{-ε'}`` — or ``"exponential"`` — ``Exp_{ε'}`` on ``R>0``.
+
+    >>> Prior("geometric", sp.log(2)).moment(sp.log(3), sp.Rational(1, 3))
+    3/5
+    >>> Prior("exponential", 1).moment(2, sp.exp(-2))
+    1/3
+    """
+
+    kind: str
+    eps_prime: sp.Expr
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("geometric", "exponential"):
+            raise InvalidParameter(
+                f"the prior must be 'geometric' or 'exponential', got {self.kind!r}"
+            )
+        object.__setattr__(self, "eps_prime", exact(self.eps_prime))
+
+    @property
+    def p(self) -> sp.Expr:
+        """``p' = e^{-ε'}``, the failure probability of ``Geom_{p'}``."""
+        return sp.exp(-self.eps_prime)
+
+    def moment(self, c: Any, w: Any, start: int = 0) -> sp.Expr:
+        """``E_k[e^{-ck} 1{k ≥ start}]`` where ``w = e^{-c}``.
+
+        Geometric (Ghazi et al. 2025, eq. (2) summed in closed form):
+        ``Σ_{k≥start} (1-p') p'^k w^k = (1-p') (p'w)^start / (1 - p'w)``.
+        Exponential (SPEC §0): ``E[e^{-cx}] = ε'/(ε' + c)`` (``start`` must be 0).
+        """
+        if self.kind == "geometric":
+            p = self.p
+            pw = p * exact(w)
+            return (1 - p) * pw**start / (1 - pw)
+        if start:
+            raise InvalidParameter("a start index applies to the geometric prior only")
+        return self.eps_prime / (self.eps_prime + exact(c))
+
+    def __str__(self) -> str:
+        return (
+            f"Geom_(e^-{self.eps_prime})" if self.kind == "geometric" else f"Exp_({self.eps_prime})"
+        )
+
+
+# ---------------------------------------------------------------------------
+# exponents: integer combinations of the distinct budgets (or of one grid unit)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Basis:
+    """Exponents ``e^{-⟨n, ε⟩ k}`` are keyed by integer vectors ``n`` over ``eps``.
+
+    ``x[b] = e^{-eps[b]}`` (kept as sympy evaluates it: ``e^{-log 2} = 1/2``).
+    """
+
+    eps: tuple[sp.Expr, ...]
+    x: tuple[sp.Expr, ...]
+
+    def zero(self) -> Key:
+        return (0,) * len(self.eps)
+
+    def c(self, key: Key) -> sp.Expr:
+        """The additive exponent ``Σ_b n_b ε_b``."""
+        return sp.Add(*(n * e for n, e in zip(key, self.eps, strict=True) if n))
+
+    def w(self, key: Key) -> sp.Expr:
+        """The multiplicative weight ``Π_b x_b^{n_b} = e^{-Σ n_b ε_b}``."""
+        return sp.Mul(*(xb**n for n, xb in zip(key, self.x, strict=True) if n))
+
+
+def _add(a: Key, b: Key) -> Key:
+    return tuple(i + j for i, j in zip(a, b, strict=True))
+
+
+def _scale(a: Key, t: int) -> Key:
+    return tuple(i * t for i in a)
+
+
+def _grid_ratio(e: sp.Expr, ref: sp.Expr) -> Fraction | None:
+    r = e / ref
+    if not r.is_Rational:
+        try:
+            r = sp.simplify(r)
+        except (TypeError, ValueError, NotImplementedError):  # pragma: no cover
+            return None
+    if r.is_Rational and r > 0:
+        return Fraction(int(r.p), int(r.q))
+    return None
+
+
+def make_basis(budgets: Sequence[Any], grid: bool = True) -> tuple[Basis, list[Key]]:
+    """A basis for the exponents of ``budgets`` and the key of each budget.
+
+    With ``grid`` and all positive budgets rational multiples of one another, the
+    basis is one unit ``u`` (``ε_j = m_j u``, integers ``m_j``; ``u`` is the
+    largest such unit), so products become polynomials in ``z = e^{-uk}``.
+    Otherwise one basis element per distinct budget.  A zero budget has the zero
+    key.
+
+    >>> R = sp.Rational
+    >>> b, keys = make_basis([R(1, 10), R(3, 10), R(1, 4)])
+    >>> b.eps, keys
+    ((1/20,), [(2,), (6,), (5,)])
+    >>> b, keys = make_basis([sp.log(2), sp.log(3)])
+    >>> b.eps, keys
+    ((log(2), log(3)), [(1, 0), (0, 1)])
+    """
+    es = [exact(e) for e in budgets]
+    distinct: list[sp.Expr] = []
+    for e in es:
+        if e != 0 and e not in distinct:
+            distinct.append(e)
+    if not distinct:
+        return Basis((), ()), [() for _ in es]
+    if grid and len(distinct) > 1:
+        ratios = [_grid_ratio(e, distinct[0]) for e in distinct]
+        if all(r is not None for r in ratios):
+            rs = [r for r in ratios if r is not None]
+            num = 0
+            den = 1
+            for r in rs:
+                num = math.gcd(num, r.numerator)
+                den = den * r.denominator // math.gcd(den, r.denominator)
+            g = Fraction(num, den)
+            unit = distinct[0] * sp.Rational(g.numerator, g.denominator)
+            mult = {e: int(r / g) for e, r in zip(distinct, rs, strict=True)}
+            basis = Basis((unit,), (sp.exp(-unit),))
+            return basis, [((mult[e],) if e != 0 else (0,)) for e in es]
+    basis = Basis(tuple(distinct), tuple(sp.exp(-e) for e in distinct))
+    index = {e: i for i, e in enumerate(distinct)}
+    keys: list[Key] = []
+    for e in es:
+        k = [0] * len(distinct)
+        if e != 0:
+            k[index[e]] = 1
+        keys.append(tuple(k))
+    return basis, keys
+
+
+# ---------------------------------------------------------------------------
+# exponential polynomials
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Factor:
+    """The factor ``(1 - q e^{-⟨key, ε⟩ k})^power`` (``power`` copies of one
+    mechanism: Ghazi et al. 2025, §4.1, the repetition trick)."""
+
+    q: Any
+    key: Key
+    power: int = 1
+
+
+@dataclass
+class ExpPoly:
+    """``Σ_n c_n e^{-⟨n, ε⟩ k}``: coefficients ``terms[n]`` in the exact domain
+    ``domain`` (a sympy polys domain: ``QQ`` for rational data)."""
+
+    terms: dict[Key, Any]
+    domain: Any
+
+    def to_sympy(self, c: Any) -> sp.Expr:
+        return self.domain.to_sympy(c)
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+
+def _domain(values: Iterable[Any]) -> tuple[Any, list[Any]]:
+    vals = [exact(v) for v in values] or [sp.Integer(1)]
+    dom, elems = construct_domain(vals, field=True)
+    return dom, list(elems)
+
+
+def _mul(a: dict[Key, Any], b: dict[Key, Any], zero: Any) -> dict[Key, Any]:
+    out: dict[Key, Any] = {}
+    for ka, ca in a.items():
+        for kb, cb in b.items():
+            k = _add(ka, kb)
+            out[k] = out.get(k, zero) + ca * cb
+    return {k: c for k, c in out.items() if c != zero}
+
+
+def expand(
+    factors: Sequence[Factor],
+    basis: Basis,
+    *,
+    extra: Sequence[Mapping[Key, Any]] = (),
+    scale: Any = 1,
+    shift: Key | None = None,
+) -> ExpPoly:
+    """Expand ``scale · e^{-⟨shift, ε⟩ k} · Π extra · Π_j (1 - q_j e^{-⟨key_j, ε⟩ k})^{T_j}``.
+
+    ``extra`` are further exponential polynomials given as ``{key: coefficient}``
+    with sympy coefficients (used for the ``A^T - B^T`` factor of a group of copies).
+    Powers are expanded with the binomial theorem (``T + 1`` terms, never ``T``
+    factors); equal exponents merge as they appear.
+    """
+    extra_vals = [c for e in extra for c in e.values()]
+    dom, elems = _domain([f.q for f in factors] + extra_vals + [exact(scale)])
+    qs = elems[: len(factors)]
+    ev = elems[len(factors) : len(factors) + len(extra_vals)]
+    sc = elems[-1]
+    zero = dom.zero
+    acc: dict[Key, Any] = {shift or basis.zero(): sc}
+    if sc == zero:
+        return ExpPoly({}, dom)
+    # merge equal factors first: (1 - qX)^a (1 - qX)^b = (1 - qX)^{a+b}
+    merged: dict[tuple[Key, Any], int] = {}
+    for f, q in zip(factors, qs, strict=True):
+        if f.power < 0:
+            raise InvalidParameter(f"a factor power must be >= 0, got {f.power}")
+        if q == zero or f.power == 0:
+            continue
+        merged[(f.key, q)] = merged.get((f.key, q), 0) + f.power
+    it = iter(ev)
+    for e in extra:
+        poly = {k: next(it) for k in e}
+        acc = _mul(acc, {k: c for k, c in poly.items() if c != zero}, zero)
+    for (key, q), power in merged.items():
+        if not any(key):  # e^{0}: a constant factor (1 - q)^power
+            acc = {k: c * (dom.one - q) ** power for k, c in acc.items()}
+            acc = {k: c for k, c in acc.items() if c != zero}
+            continue
+        binom: dict[Key, Any] = {}
+        coef = dom.one
+        for t in range(power + 1):
+            if t:
+                coef = coef * (-q) * dom.convert(power - t + 1) / dom.convert(t)
+            binom[_scale(key, t)] = coef
+        acc = _mul(acc, binom, zero)
+    return ExpPoly(acc, dom)
+
+
+def expectation(poly: ExpPoly, basis: Basis, prior: Prior, start: int = 0) -> sp.Expr:
+    """``E_k[Σ_n c_n e^{-⟨n, ε⟩ k} 1{k ≥ start}]`` exactly, term by term with
+    :meth:`Prior.moment` (Ghazi et al. 2025, eq. (2); SPEC §1.3 closed forms)."""
+    terms = []
+    for key, c in sorted(poly.terms.items()):
+        terms.append(poly.to_sympy(c) * prior.moment(basis.c(key), basis.w(key), start))
+    return sp.Add(*terms)
+
+
+def subset_expansion(
+    qs: Sequence[Any],
+    budgets: Sequence[Any],
+    prior: Prior,
+    *,
+    c0: Any = 0,
+    scale: Any = 1,
+) -> sp.Expr:
+    """``scale · E_k[e^{-c0 k} Π_j (1 - q_j e^{-ε_j k})]`` by the literal subset
+    expansion (SPEC §1.3): ``Σ_{T⊆J} (-1)^{|T|} Π_{j∈T} q_j E_k[e^{-(c0 + Σ_T ε_j)k}]``.
+
+    Exponential in ``len(qs)``; the reference implementation for small instances,
+    symbols allowed.
+    """
+    if len(qs) != len(budgets):
+        raise InvalidParameter("subset_expansion needs one budget per factor")
+    if len(qs) > 16:
+        raise InvalidParameter(
+            f"the subset expansion of {len(qs)} factors has 2^{len(qs)} terms; "
+            f"use the polynomial method"
+        )
+    c0e = exact(c0)
+    out = []
+    idx = range(len(qs))
+    for r in range(len(qs) + 1):
+        for T in itertools.combinations(idx, r):
+            coef = sp.Integer(-1) ** r * sp.Mul(*(exact(qs[j]) for j in T))
+            if coef == 0:
+                continue
+            c = c0e + sp.Add(*(exact(budgets[j]) for j in T))
+            out.append(coef * prior.moment(c, sp.exp(-c)))
+    return exact(scale) * sp.Add(*out)
+
+
+# ---------------------------------------------------------------------------
+# certified summation over k (geometric prior)
+# ---------------------------------------------------------------------------
+
+
+def iv_of(expr: Any, bits: int) -> Any:
+    """An ``mpmath.iv`` interval enclosing the exact value ``expr`` at ``bits``."""
+    from ..arithmetic import enclose
+
+    e = enclose(exact(expr), bits)
+    if e is None:
+        raise InvalidParameter(f"could not enclose {expr} at {bits} bits")
+    return iv.mpf([e.lo, e.hi])
+
+
+def _log1m_point(y: Any, upper: bool) -> Any:
+    """A certified bound of ``log(1 - y)`` for a point ``0 <= y < 1``: for tiny
+    ``y`` (below ``2^{-prec/2}``) the bounds ``-y/(1-y) <= log(1-y) <= -y``, whose
+    gap ``y^2/(1-y)`` is below the working precision and which avoid forming
+    ``1 - y``; otherwise the corresponding end of ``iv.log(1 - y)``."""
+    if y <= iv.mpf(2) ** (-(iv.prec // 2)):
+        return (-y) if upper else (-y / (1 - y))
+    v = iv.log(1 - y)
+    return iv.mpf(v.b) if upper else iv.mpf(v.a)
+
+
+def _iv_pow1m(y: Any, t: int) -> Any:
+    """Certified enclosure of ``(1 - y)^t`` for an interval ``y`` enclosing a value
+    in ``[0, 1]`` (``t >= 1``): ``(1-y)^t`` decreases in ``y``, so the ends are
+    ``(1 - y_hi)^t`` and ``(1 - y_lo)^t``, each from a bound on ``log(1 - y)``."""
+    lo = iv.mpf(y.a) if y.a >= 0 else iv.mpf(0)
+    hi = iv.mpf(y.b) if y.b <= 1 else iv.mpf(1)
+    if t == 1:
+        return iv.mpf([(1 - hi).a, (1 - lo).b])
+    top = iv.mpf(0) if lo >= 1 else iv.exp(t * _log1m_point(lo, upper=True))
+    bottom = iv.mpf(0) if hi >= 1 else iv.exp(t * _log1m_point(hi, upper=False))
+    return iv.mpf([bottom.a, top.b])
+
+
+@dataclass(frozen=True)
+class CertifiedSum:
+    """An enclosure of an infinite sum and how it was obtained."""
+
+    enclosure: Enclosure
+    terms: int
+    tail: mpmath.mpf
+
+
+def certified_expectation(
+    prior: Prior,
+    factors: Sequence[tuple[Any, Any, int]],
+    *,
+    leading: tuple[Any, Any] | None = None,
+    difference: tuple[Any, Any, Any, int] | None = None,
+    bits: int = 80,
+    max_terms: int = 2_000_000,
+) -> CertifiedSum:
+    """Certified enclosure of ``E_{k~Geom_{p'}}[L(k) · Π_j (1 - q_j x_j^k)^{T_j}]``.
+
+    ``factors`` are ``(q_j, x_j, T_j)`` with ``x_j = e^{-ε_j}``; ``leading`` is
+    ``(a, x)`` for a leading factor ``a x^k``; ``difference`` is ``(a, b, x, T)``
+    for the group factor ``(1 - a x^k)^T - (1 - b x^k)^T`` (``a <= b``) of a
+    mechanism repeated ``T`` times (Ghazi et al. 2025, §4.1).
+
+    Every factor lies in ``[0, 1]``; the leading factor is at most ``a x^k`` and the
+    group factor at most ``T (b - a) x^k``, so the ``k``-th term is at most
+    ``(1-p') B r^k`` with ``r = p' x`` and the tail after ``K`` terms at most
+    ``B r^K`` — added to the upper end of the enclosure.  Summation stops when the
+    tail is below ``2^{-bits}`` times the partial sum (or ``max_terms``).
+    """
+    if prior.kind != "geometric":
+        raise InvalidParameter("certified summation over k needs the geometric prior")
+    old = iv.prec
+    iv.prec = bits
+    try:
+        p = iv_of(prior.p, bits)
+        one_m_p = 1 - p
+        fs = [(iv_of(q, bits), iv_of(x, bits), int(t)) for q, x, t in factors]
+        bound = iv.mpf(1)
+        r = p
+        lead = None
+        if leading is not None:
+            a, x = iv_of(leading[0], bits), iv_of(leading[1], bits)
+            lead = (a, x)
+            bound = bound * a
+            r = r * x
+        diff = None
+        if difference is not None:
+            a, b, x, T = difference
+            ai, bi, xi = iv_of(a, bits), iv_of(b, bits), iv_of(x, bits)
+            diff = (ai, bi, xi, int(T))
+            bound = bound * int(T) * (bi - ai)
+            r = r * xi
+        r_hi = iv.mpf(r.b)
+        if r_hi.b >= 1:
+            raise InvalidParameter("the summand does not decay geometrically")
+        total = iv.mpf(0)
+        pk = iv.mpf(1)  # p'^k
+        xs = [iv.mpf(1) for _ in fs]  # x_j^k
+        lead_x = iv.mpf(1)
+        diff_x = iv.mpf(1)
+        rk = iv.mpf(1)  # r^k (upper ends)
+        eps = mpmath.mpf(2) ** (-bits)
+        k = 0
+        while True:
+            term = one_m_p * pk
+            if lead is not None:
+                term = term * lead[0] * lead_x
+            if diff is not None:
+                ai, bi, _, T = diff
+                gap = _iv_pow1m(ai * diff_x, T) - _iv_pow1m(bi * diff_x, T)
+                term = term * iv.mpf([max(gap.a, 0), gap.b])
+            for (q, _, t), xk in zip(fs, xs, strict=True):
+                term = term * _iv_pow1m(q * xk, t)
+            total = total + iv.mpf([max(term.a, 0), term.b])
+            k += 1
+            pk = pk * p
+            rk = rk * r_hi
+            if lead is not None:
+                lead_x = lead_x * lead[1]
+            if diff is not None:
+                diff_x = diff_x * diff[2]
+            xs = [xk * x for (_, x, _), xk in zip(fs, xs, strict=True)]
+            tail = (bound * rk).b
+            if total.a > 0 and tail <= eps * total.a:
+                break
+            if tail <= eps * eps:
+                break
+            if k >= max_terms:
+                break
+        enc = iv.mpf([total.a, (total + tail).b])
+        return CertifiedSum(Enclosure.from_iv(enc, bits), k, Enclosure.from_iv(tail, bits).hi)
+    finally:
+        iv.prec = old

@@ -1,0 +1,579 @@
+"""Output differential privacy (ODP): partitions, per-cell budgets, subset DP, and
+the ODP composition experiment — Hartmann, Bindschaedler, Bentkamp, West 2022,
+"Privacy accounting εconomics: Improving differential privacy composition via a
+posteriori bounds" (PoPETs 2023).
+
+Definitions (SPEC.md §4, reconstructed from the seed; see "Reading of Def 2" below):
+
+* **ODP (Def 2).** A countable partition ``{S_j}`` of the output set, values
+  ``e(j) >= 0`` and ``δ``: ``M`` is ``(P, e, δ)``-ODP if for all ``S ⊆ O`` and all
+  neighbours ``D, D'``: ``Pr[M(D) ∈ S] <= Σ_j e^{e(j)} Pr[M(D') ∈ S ∩ S_j] + δ``.
+  For finite outputs the supremum over ``S`` is attained at ``S = {o : P_D(o) >
+  e^{e(j(o))} P_D'(o)}``, so the condition is ``Σ_o max(0, P_D(o) - e^{e(j(o))}
+  P_D'(o)) <= δ`` — the ex-post ``(ε̃, δ)`` condition of Ghazi et al. 2025 (Def 5)
+  with ``ε̃ = e ∘ cell``.  With singleton cells and ``δ = 0`` it *is* ex-post DP
+  (Ghazi et al. Def 2).
+* **Subset DP (Def 5).** ``M`` is ``(S, ε, δ)``-subset DP if for all ``S' ⊆ S``:
+  ``Pr[M(D) ∈ S'] <= e^ε Pr[M(D') ∈ S'] + δ``, i.e. ``Σ_{o∈S} max(0, P_D(o) - e^ε
+  P_D'(o)) <= δ``.
+* **Lemma 3.** ``(ε, δ)``-DP ⇒ ``(P, e ≡ ε, δ)``-ODP for every partition ``P``.
+* **Lemma 4.** ``(P, e, δ)``-ODP ⇒ ``(max_j e(j), δ)``-DP.
+* **Lemma 6.** ``(S_j, e(j), δ(j))``-subset DP for every cell ⇒ ``(P, e, Σ_j δ(j))``-ODP.
+* **Composition (Alg. 1, Theorem 7).** A budget ``(ε_g, δ_g)``; in each round the
+  adversary picks neighbours ``(D^0, D^1)``, a mechanism ``M_i`` and an ODP
+  guarantee ``(P_i, e_i, δ_i)`` whose DP guarantee (Lemma 4) fits the remaining
+  budget; the curator releases ``o_i ← M_i(D^b)`` and subtracts ``e_i(j)`` for the
+  cell ``j ∋ o_i`` and ``δ_i``.  Theorem 7: for every set ``S`` of views,
+  ``Pr[V^0 ∈ S] <= e^{ε_g} Pr[V^1 ∈ S] + δ_g``.  The paper reports that a previous
+  version, in which the amount subtracted could depend on the output beyond its
+  cell, is false (found while formalising the proof in Lean).
+
+Reading of Def 2.  SPEC.md §4 words Def 2 per cell ("for every j and every
+``S ⊆ S_j``: ``Pr[M(D) ∈ S] <= e^{e(j)} Pr[M(D') ∈ S] + δ``").  With ``δ = 0`` both
+readings coincide.  With ``δ > 0`` the per-cell reading lets every cell spend its own
+``δ``, and Lemma 4 (``δ`` unchanged) fails for it — :func:`check_odp` takes
+``reading="per_cell"`` so that the toolkit can exhibit the counterexample; the seed's
+Lemma 6 (a *function* ``δ(j)`` assembled into one ``δ``) and Lemma 4 fit the
+sum reading, which is the default.
+
+>>> import sympy as sp
+>>> from verifier.mechanism import FiniteMechanism
+>>> from verifier.neighbours import pair
+>>> half = sp.Rational(1, 2)
+>>> toy = FiniteMechanism(pair(), {"D": {"bot": half, 0: half / 2, 1: half / 2},
+...                               "D'": {"bot": half, 0: half * 3 / 4, 1: half / 4}})
+>>> g = ODPGuarantee.of(Partition.from_key(toy.outputs, lambda o: o == "bot"),
+...                     {True: 0, False: sp.log(3)})
+>>> check_odp(toy, g).verdict.value
+'holds'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from .arithmetic import (
+    DEFAULT_PRECISION,
+    Precision,
+    Sign,
+    Verdict,
+    combine_verdicts,
+    decide_le,
+    decide_sign,
+    exact,
+    exact_max,
+)
+from .errors import InvalidMechanism, InvalidParameter
+from .mechanism import Dataset, FiniteMechanism, Output, natural_order
+from .neighbours import pair as pair_graph
+from .privacy import (
+    check_approx_dp,
+    check_ex_post,
+    check_pure_dp,
+    hockey_stick,
+    realized_ex_post_epsilon,
+)
+from .results import CheckResult, Finding, conjunction, implication
+
+__all__ = [
+    "Partition",
+    "ODPGuarantee",
+    "check_odp",
+    "check_subset_dp",
+    "subset_dp_epsilon",
+    "lemma3",
+    "lemma4",
+    "lemma6",
+    "realized_odp",
+    "ex_post_as_odp",
+    "expected_charge",
+    "Move",
+    "Adversary",
+    "CompositionRun",
+    "odp_composition",
+    "cell_charge",
+    "singleton_subset_charge",
+    "check_theorem7",
+]
+
+Pair = tuple[Dataset, Dataset]
+
+
+# ---------------------------------------------------------------------------
+# partitions and guarantees
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Partition:
+    """A partition of a finite output set into named cells (Hartmann et al. Def 2)."""
+
+    cells: tuple[frozenset[Output], ...]
+    names: tuple[Hashable, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != len(self.names):
+            raise InvalidParameter("a partition needs one name per cell")
+        if len(set(self.names)) != len(self.names):
+            raise InvalidParameter("cell names must be distinct")
+        seen: set[Output] = set()
+        for c in self.cells:
+            if not c:
+                raise InvalidParameter("a partition cell is empty")
+            if seen & c:
+                raise InvalidParameter(f"outputs {sorted(map(repr, seen & c))} lie in two cells")
+            seen |= c
+
+    @classmethod
+    def from_key(cls, outputs: Iterable[Output], key: Callable[[Output], Hashable]) -> Partition:
+        """Cells are the level sets of ``key``."""
+        groups: dict[Hashable, list[Output]] = {}
+        for o in outputs:
+            groups.setdefault(key(o), []).append(o)
+        names = natural_order(groups)
+        return cls(tuple(frozenset(groups[n]) for n in names), tuple(names))
+
+    @classmethod
+    def singletons(cls, outputs: Iterable[Output]) -> Partition:
+        outs = list(outputs)
+        return cls(tuple(frozenset([o]) for o in outs), tuple(outs))
+
+    @classmethod
+    def trivial(cls, outputs: Iterable[Output], name: Hashable = "O") -> Partition:
+        return cls((frozenset(outputs),), (name,))
+
+    @property
+    def outputs(self) -> frozenset[Output]:
+        out: frozenset[Output] = frozenset()
+        for c in self.cells:
+            out |= c
+        return out
+
+    def cell_index(self, o: Output) -> int:
+        for i, c in enumerate(self.cells):
+            if o in c:
+                return i
+        raise InvalidParameter(f"output {o!r} lies in no cell of the partition")
+
+    def name_of(self, o: Output) -> Hashable:
+        return self.names[self.cell_index(o)]
+
+    def covers(self, outputs: Iterable[Output]) -> None:
+        missing = [o for o in outputs if o not in self.outputs]
+        if missing:
+            raise InvalidParameter(f"outputs {missing[:5]!r} lie in no cell of the partition")
+
+
+@dataclass(frozen=True)
+class ODPGuarantee:
+    """``(P, e, δ)``: a partition, one budget ``e(j) >= 0`` per cell, and ``δ``."""
+
+    partition: Partition
+    e: tuple[sp.Expr, ...]
+    delta: sp.Expr = sp.Integer(0)
+
+    def __post_init__(self) -> None:
+        if len(self.e) != len(self.partition.cells):
+            raise InvalidParameter("one budget e(j) per cell is needed")
+        es = tuple(exact(x) for x in self.e)
+        for x in es:
+            if not x.free_symbols and decide_sign(x).sign is Sign.NEGATIVE:
+                raise InvalidParameter(f"a cell budget is negative: {x}")
+        d = exact(self.delta)
+        if not d.free_symbols and decide_sign(d).sign is Sign.NEGATIVE:
+            raise InvalidParameter(f"delta is negative: {d}")
+        object.__setattr__(self, "e", es)
+        object.__setattr__(self, "delta", d)
+
+    @classmethod
+    def of(
+        cls, partition: Partition, e: Mapping[Hashable, Any] | Any, delta: Any = 0
+    ) -> ODPGuarantee:
+        """From a mapping cell name → budget (or one budget for every cell)."""
+        if isinstance(e, Mapping):
+            missing = [n for n in partition.names if n not in e]
+            if missing:
+                raise InvalidParameter(f"no budget for cells {missing!r}")
+            es = tuple(exact(e[n]) for n in partition.names)
+        else:
+            es = tuple(exact(e) for _ in partition.names)
+        return cls(partition, es, exact(delta))
+
+    def e_of(self, o: Output) -> sp.Expr:
+        """The budget of the cell containing ``o``."""
+        return self.e[self.partition.cell_index(o)]
+
+    def dp_guarantee(self) -> tuple[sp.Expr, sp.Expr]:
+        """Lemma 4: the ``(max_j e(j), δ)``-DP guarantee implied by the ODP guarantee."""
+        return lemma4(self)
+
+    def __str__(self) -> str:
+        cells = ", ".join(f"{n}: {e}" for n, e in zip(self.partition.names, self.e, strict=True))
+        return f"ODP({cells}; delta={self.delta})"
+
+
+def lemma3(eps: Any, delta: Any, partition: Partition) -> ODPGuarantee:
+    """Hartmann et al. Lemma 3: an ``(ε, δ)``-DP mechanism is ``(P, e ≡ ε, δ)``-ODP
+    for every partition ``P``."""
+    return ODPGuarantee.of(partition, exact(eps), exact(delta))
+
+
+def lemma4(g: ODPGuarantee) -> tuple[sp.Expr, sp.Expr]:
+    """Hartmann et al. Lemma 4: ``(P, e, δ)``-ODP ⇒ ``(max_j e(j), δ)``-DP (the
+    maximum is taken exactly)."""
+    i, _ = exact_max(list(g.e))
+    return g.e[i], g.delta
+
+
+def lemma6(
+    partition: Partition, eps: Mapping[Hashable, Any], deltas: Mapping[Hashable, Any]
+) -> ODPGuarantee:
+    """Hartmann et al. Lemma 6: ``(S_j, e(j), δ(j))``-subset DP for every cell ⇒
+    ``(P, e, Σ_j δ(j))``-ODP."""
+    total = sp.Add(*[exact(deltas[n]) for n in partition.names])
+    return ODPGuarantee.of(partition, eps, total)
+
+
+# ---------------------------------------------------------------------------
+# checks
+# ---------------------------------------------------------------------------
+
+
+def _pairs(mech: FiniteMechanism, pairs: Iterable[Pair] | None) -> list[Pair]:
+    return list(mech.ordered_pairs()) if pairs is None else list(pairs)
+
+
+def _dist(mech: FiniteMechanism, d: Dataset, outs: Iterable[Output]) -> dict[Output, sp.Expr]:
+    return {o: mech.p(d, o) for o in outs if mech.p(d, o) != 0}
+
+
+def check_odp(
+    mech: FiniteMechanism,
+    g: ODPGuarantee,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    reading: str = "sum",
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check ``(P, e, δ)``-ODP (Hartmann et al. Def 2) on every ordered pair.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    g : ODPGuarantee
+        The partition, the cell budgets ``e(j)`` and ``δ``.
+    pairs : iterable of (dataset, dataset), optional
+        Default: both directions of every edge.
+    reading : {"sum", "per_cell"}
+        ``"sum"`` (default): ``Σ_o max(0, P_D(o) - e^{e(j(o))} P_D'(o)) <= δ`` per
+        pair; with ``δ = 0`` the findings are per output (the pointwise ex-post form,
+        decided by :func:`verifier.privacy.check_ex_post`).  ``"per_cell"``: the same
+        sum restricted to each cell, each ``<= δ`` (SPEC §4's wording).
+
+    Returns
+    -------
+    CheckResult
+    """
+    if reading not in ("sum", "per_cell"):
+        raise InvalidParameter(f"reading must be 'sum' or 'per_cell', got {reading!r}")
+    g.partition.covers(mech.outputs)
+    prs = _pairs(mech, pairs)
+    name = title or f"{mech.name} is {g}"
+    if g.delta == 0:
+        # both readings coincide: the pointwise (ex-post) form, per output
+        r = check_ex_post(mech, g.e_of, pairs=prs, precision=precision, title=name)
+        r.quantity = "realized eps(o) vs e(cell)"
+        return r
+    findings: list[Finding] = []
+    groups: list[tuple[Hashable, Sequence[Output]]]
+    if reading == "sum":
+        groups = [(None, list(mech.outputs))]
+    else:
+        groups = [
+            (n, [o for o in mech.outputs if o in c])
+            for n, c in zip(g.partition.names, g.partition.cells, strict=True)
+        ]
+    for d, d2 in prs:
+        for cell, outs in groups:
+            hs = hockey_stick(_dist(mech, d, outs), _dist(mech, d2, outs), g.e_of, precision)
+            c = decide_le(hs, g.delta, precision)
+            findings.append(
+                Finding(c.verdict, cell, (d, d2), hs, g.delta, hs, g.delta, tight=c.tight)
+            )
+    return CheckResult(
+        name,
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity="delta needed" + ("" if reading == "sum" else " (per cell)"),
+    )
+
+
+def check_subset_dp(
+    mech: FiniteMechanism,
+    subset: Iterable[Output],
+    eps: Any,
+    delta: Any = 0,
+    *,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check ``(S, ε, δ)``-subset DP (Hartmann et al. Def 5):
+    ``Σ_{o∈S} max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every ordered pair."""
+    S = [o for o in mech.outputs if o in set(subset)]
+    e, dl = exact(eps), exact(delta)
+    findings = []
+    name = title or f"{mech.name} is ({sorted(map(str, S))}, {e}, {dl})-subset DP"
+    if dl == 0:
+        # pointwise: P_D(o) <= e^ε P_D'(o) for every o in S
+        for o in S:
+            for d, d2 in _pairs(mech, pairs):
+                p, q = mech.p(d, o), mech.p(d2, o)
+                if p == 0:
+                    continue
+                c = decide_le(p, sp.exp(e) * q, precision)
+                realized = sp.oo if q == 0 else sp.log(p / q)
+                findings.append(
+                    Finding(c.verdict, o, (d, d2), realized, e, p, sp.exp(e) * q, tight=c.tight)
+                )
+        return CheckResult(
+            name, combine_verdicts(f.verdict for f in findings), findings, "realized eps(o)"
+        )
+    for d, d2 in _pairs(mech, pairs):
+        hs = hockey_stick(_dist(mech, d, S), _dist(mech, d2, S), e, precision)
+        c = decide_le(hs, dl, precision)
+        findings.append(Finding(c.verdict, None, (d, d2), hs, dl, hs, dl, tight=c.tight))
+    return CheckResult(
+        name,
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity="delta needed",
+    )
+
+
+def subset_dp_epsilon(
+    mech: FiniteMechanism,
+    subset: Iterable[Output],
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+) -> sp.Expr:
+    """The smallest ``ε`` with ``(S, ε, 0)``-subset DP: the largest realized ex-post
+    loss over ``S`` (``0`` when no output of ``S`` has a positive loss)."""
+    S = set(subset)
+    table = realized_ex_post_epsilon(mech, None if pairs is None else list(pairs), precision)
+    vals = [r.value for r in table.rows if r.output in S]
+    if not vals:
+        return sp.Integer(0)
+    if any(v is sp.oo for v in vals):
+        return sp.oo
+    i, _ = exact_max([*vals, sp.Integer(0)], precision)
+    return [*vals, sp.Integer(0)][i]
+
+
+def realized_odp(
+    mech: FiniteMechanism,
+    partition: Partition,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+) -> ODPGuarantee:
+    """The smallest ``e`` with ``(P, e, 0)``-ODP: per cell, the largest realized
+    ex-post loss in the cell (exact; ``0`` for cells whose outputs leak nothing)."""
+    prs = None if pairs is None else list(pairs)
+    es = [subset_dp_epsilon(mech, c, prs, precision) for c in partition.cells]
+    return ODPGuarantee(partition, tuple(es), sp.Integer(0))
+
+
+def ex_post_as_odp(outputs: Iterable[Output], eps_tilde: Callable[[Output], Any]) -> ODPGuarantee:
+    """Ghazi et al.'s ex-post ``ε̃``-DP as ODP with singleton cells: ``e({o}) = ε̃(o)``,
+    ``δ = 0`` (Hartmann et al. §3; SPEC §4)."""
+    outs = list(outputs)
+    return ODPGuarantee(Partition.singletons(outs), tuple(exact(eps_tilde(o)) for o in outs))
+
+
+def expected_charge(mech: FiniteMechanism, dataset: Dataset, g: ODPGuarantee) -> sp.Expr:
+    """``E[e(cell of M(D))]``: the budget the ODP accounting of Alg. 1 subtracts on
+    average at ``dataset`` (the DP accounting always subtracts ``max_j e(j)``)."""
+    return sp.Add(*[mech.p(dataset, o) * g.e_of(o) for o in mech.outputs])
+
+
+# ---------------------------------------------------------------------------
+# the composition experiment (Hartmann et al. Alg. 1, Theorem 7)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """One round of the adversary: a mechanism, the neighbours ``(D^0, D^1)`` it is
+    run on (an edge of its graph), and the ODP guarantee claimed for it."""
+
+    mechanism: FiniteMechanism
+    pair: Pair
+    guarantee: ODPGuarantee
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        a, b = self.pair
+        if not self.mechanism.graph.has_edge(a, b):
+            raise InvalidMechanism(
+                f"({a!r}, {b!r}) is not a neighbouring pair of {self.mechanism.name}"
+            )
+        self.guarantee.partition.covers(self.mechanism.outputs)
+
+
+#: A deterministic adversary: (outputs so far, remaining ε, remaining δ) -> next move
+#: (``None`` ends the game).  Randomised adversaries are mixtures of these.
+Adversary = Callable[[tuple[Output, ...], sp.Expr, sp.Expr], Move | None]
+#: How much ε a round is charged after output ``o``: Alg. 1 charges e(cell of o).
+Charge = Callable[[Move, Output], sp.Expr]
+
+
+def cell_charge(move: Move, o: Output) -> sp.Expr:
+    """Alg. 1, line 15: subtract ``e_i(j)`` for the cell ``j`` containing ``o``."""
+    return move.guarantee.e_of(o)
+
+
+def singleton_subset_charge(move: Move, o: Output) -> sp.Expr:
+    """The *fallacious* variant: subtract the smallest ``e`` for which ``M_i`` is
+    ``({o}, e, δ_i)``-subset DP (Def 5) — an amount depending on the output itself,
+    not only on its cell.  Computed exactly over both directions of ``(D^0, D^1)``:
+    ``max(0, max log((P_D(o) - δ_i)/P_D'(o)))``.  With ``δ_i = 0`` this is the
+    realized ex-post loss of ``o`` (and the variant is sound: singleton ODP)."""
+    m = move.mechanism
+    a, b = move.pair
+    best = sp.Integer(0)
+    for d, d2 in ((a, b), (b, a)):
+        p, q = m.p(d, o), m.p(d2, o)
+        excess = p - move.guarantee.delta
+        if decide_sign(excess).sign in (Sign.NEGATIVE, Sign.ZERO):
+            continue
+        if q == 0:
+            return sp.oo
+        cand = sp.log(excess / q)
+        if decide_le(cand, best).verdict is Verdict.VIOLATED:
+            best = cand
+    return best
+
+
+@dataclass
+class CompositionRun:
+    """The unfolded composition game: the transcript's law under ``b = 0`` and
+    ``b = 1`` as a two-dataset mechanism over views, and what each round claimed."""
+
+    transcript: FiniteMechanism
+    moves: list[tuple[tuple[Output, ...], Move]]
+    remaining: dict[tuple[Output, ...], tuple[sp.Expr, sp.Expr]]
+    eps_total: sp.Expr
+    delta_total: sp.Expr
+    notes: list[str] = field(default_factory=list)
+
+
+def odp_composition(
+    adversary: Adversary,
+    eps_total: Any,
+    delta_total: Any = 0,
+    *,
+    rounds: int,
+    charge: Charge = cell_charge,
+    precision: Precision = DEFAULT_PRECISION,
+) -> CompositionRun:
+    """Unfold Hartmann et al.'s Alg. 1 against a deterministic adversary, exactly.
+
+    In each round the adversary's move must fit the remaining budget (Lemma 4:
+    ``max_j e(j) <= ε_rem`` and ``δ_i <= δ_rem``; an illegal move raises
+    :class:`InvalidParameter`).  After output ``o`` the budget becomes ``ε_rem -
+    charge(move, o)`` and ``δ_rem - δ_i``.  The view is the tuple of outputs; its law
+    under ``b`` is the product of the rounds' laws at ``D_i^b``.
+
+    Parameters
+    ----------
+    adversary : callable ``(view, ε_rem, δ_rem) -> Move | None``
+        A deterministic adversary (a finite decision tree given as a function).
+    eps_total, delta_total : exact numbers
+        The budget ``(ε_g, δ_g)``.
+    rounds : int
+        The maximal number of rounds ``k`` of Alg. 1.
+    charge : callable ``(move, output) -> ε``
+        :func:`cell_charge` (Alg. 1) or a variant such as
+        :func:`singleton_subset_charge`.
+
+    Returns
+    -------
+    CompositionRun
+        The view's law under ``b = 0`` and ``b = 1`` as a two-dataset mechanism, the
+        moves played and the budget left at every leaf.
+    """
+    eg, dg = exact(eps_total), exact(delta_total)
+    if not isinstance(rounds, int) or rounds < 1:
+        raise InvalidParameter(f"rounds must be a positive integer, got {rounds!r}")
+    P0: dict[tuple[Output, ...], sp.Expr] = {}
+    P1: dict[tuple[Output, ...], sp.Expr] = {}
+    moves: list[tuple[tuple[Output, ...], Move]] = []
+    remaining: dict[tuple[Output, ...], tuple[sp.Expr, sp.Expr]] = {}
+
+    def fits(x: sp.Expr, budget: sp.Expr) -> bool:
+        return decide_le(x, budget, precision).verdict is Verdict.HOLDS
+
+    def rec(view: tuple[Output, ...], p0: sp.Expr, p1: sp.Expr, er: sp.Expr, dr: sp.Expr) -> None:
+        move = adversary(view, er, dr) if len(view) < rounds else None
+        if move is None:
+            P0[view] = P0.get(view, sp.Integer(0)) + p0
+            P1[view] = P1.get(view, sp.Integer(0)) + p1
+            remaining[view] = (er, dr)
+            return
+        eps_i, delta_i = lemma4(move.guarantee)
+        if not (fits(eps_i, er) and fits(delta_i, dr)):
+            raise InvalidParameter(
+                f"illegal move after {view!r}: {move.label or move.mechanism.name} claims "
+                f"({eps_i}, {delta_i})-DP but only ({er}, {dr}) remains (Alg. 1)"
+            )
+        moves.append((view, move))
+        m = move.mechanism
+        d0, d1 = move.pair
+        for o in m.outputs:
+            q0, q1 = m.p(d0, o), m.p(d1, o)
+            if q0 == 0 and q1 == 0:
+                continue
+            rec(view + (o,), p0 * q0, p1 * q1, er - charge(move, o), dr - delta_i)
+
+    rec((), sp.Integer(1), sp.Integer(1), eg, dg)
+    views = natural_order(P0)
+    g = pair_graph("b=0", "b=1")
+    mech = FiniteMechanism(g, {"b=0": P0, "b=1": P1}, views, name="view of Alg. 1", validate=False)
+    return CompositionRun(mech, moves, remaining, eg, dg)
+
+
+def check_theorem7(
+    run: CompositionRun,
+    *,
+    precision: Precision = DEFAULT_PRECISION,
+    check_moves: bool = True,
+    title: str | None = None,
+) -> CheckResult:
+    """Theorem 7 on one unfolded game: if every move's ODP claim holds (checked
+    exactly on all neighbours of its mechanism), the view is
+    ``(ε_g, δ_g)``-indistinguishable in both directions."""
+    what = f"views are ({run.eps_total}, {run.delta_total})-indistinguishable"
+    if run.delta_total == 0:
+        conclusion = check_pure_dp(run.transcript, run.eps_total, precision=precision, title=what)
+    else:
+        conclusion = check_approx_dp(
+            run.transcript, run.eps_total, run.delta_total, precision=precision, title=what
+        )
+    if not check_moves:
+        return conclusion
+    seen: dict[tuple[int, int], CheckResult] = {}
+    claims = []
+    for _, mv in run.moves:
+        key = id(mv.mechanism), id(mv.guarantee)
+        if key in seen:
+            continue
+        r = check_odp(mv.mechanism, mv.guarantee, precision=precision)
+        seen[key] = r
+        claims.append(r)
+    premise = conjunction("every move's ODP claim holds", claims)
+    return implication(title or "Theorem 7 on this adversary", premise, conclusion)

@@ -1,4 +1,5 @@
-"""Command-line interface: ``verifier check``, ``verifier casestudies``.
+"""Command-line interface: ``verifier check``, ``verifier casestudies``,
+``verifier tradeoff``.
 
 Exit codes (the same for every subcommand):
 
@@ -534,6 +535,107 @@ register_command(
             "Run the claims registered by the casestudies package and compare each\n"
             "verdict with its expected outcome.\n\n"
             "exit 0: every outcome matches; 1: some outcome does not; 2: unknown name."
+        ),
+    )
+)
+
+
+# ---------------------------------------------------------------------------
+# verifier tradeoff
+# ---------------------------------------------------------------------------
+
+
+def _configure_tradeoff(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "setting",
+        choices=["repetition", "metaselection", "both"],
+        help="left panel of Figure 1 (repetition), right panel (metaselection), or both",
+    )
+    p.add_argument(
+        "--gamma",
+        nargs="+",
+        metavar="G",
+        default=None,
+        help="target failure probabilities, exact (1e-30, 1/1000, 2^-100); "
+        "default: 1e-2 down to 1e-40",
+    )
+    p.add_argument("--K", type=int, default=4, help="number of settings (metaselection)")
+    p.add_argument(
+        "--c",
+        nargs="+",
+        type=int,
+        default=None,
+        metavar="C",
+        help="repetition counts of the hybrids (overhead 3c); default: 2 3 4 6 8",
+    )
+    p.add_argument("--eps", default="1", help="epsilon of the lower-bound instances (exact)")
+    p.add_argument(
+        "--no-hard", action="store_true", help="skip the evaluation on the lower-bound instances"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        default=None,
+        help="write Figure 1 (the computed panels) to FILE (.png, .pdf, .svg); needs matplotlib",
+    )
+
+
+def _run_tradeoff(args: argparse.Namespace) -> int:
+    from .errors import InvalidParameter
+    from .expressions import parse_number
+    from .tradeoff import DEFAULT_CS, plot_tradeoff, tradeoff
+
+    gammas = None if args.gamma is None else [parse_number(g, {}) for g in args.gamma]
+    eps = parse_number(args.eps, {})
+    cs = tuple(args.c) if args.c else DEFAULT_CS
+    if any(c < 2 for c in cs):
+        raise InvalidParameter(f"--c: hybrid repetition counts must be >= 2, got {list(cs)}")
+    settings = ["repetition", "metaselection"] if args.setting == "both" else [args.setting]
+    panels = [
+        tradeoff(s, gammas, K=args.K, cs=cs, eps=eps, hard_instances=not args.no_hard)
+        for s in settings
+    ]
+    if args.plot:
+        plot_tradeoff(panels, args.plot)
+    verdict = panels[0].check().verdict
+    for panel in panels[1:]:
+        v = panel.check().verdict
+        if v is Verdict.VIOLATED or (v is Verdict.UNDECIDED and verdict is Verdict.HOLDS):
+            verdict = v
+    if args.json:
+        _json_dump(
+            {
+                "panels": [panel.to_dict() for panel in panels],
+                "plot": args.plot,
+                "verdict": verdict.value,
+            }
+        )
+    else:
+        for panel in panels:
+            print(panel.table())
+        if args.plot:
+            print(f"Figure 1 written to {args.plot}")
+    if verdict is Verdict.HOLDS:
+        return EXIT_OK
+    return EXIT_VIOLATED if verdict is Verdict.VIOLATED else EXIT_UNDECIDED
+
+
+register_command(
+    Command(
+        "tradeoff",
+        "Talwar 2025's privacy-computation trade-off (Figure 1), computed exactly",
+        _configure_tradeoff,
+        _run_tradeoff,
+        description=(
+            "For A_max^T, A_LT and the hybrids of Talwar 2025 (Theorems 11-14), tuned to\n"
+            "each target failure probability gamma: the privacy overhead c, the exact\n"
+            "expected number of oracle calls T, the exact failure probability, their\n"
+            "values on the lower-bound instances (Theorems 7 and 10), and a certified\n"
+            "comparison of T with the lower bound.\n\n"
+            "exit 0: every point lies on the allowed side of the lower bound and fails\n"
+            "with probability <= gamma; 1: some point does not; 2: bad input;\n"
+            "3: undecided."
         ),
     )
 )

@@ -1,0 +1,205 @@
+"""Small exact helpers shared by the selection algorithms and the constructions.
+
+* :func:`certified_ceil` / :func:`certified_floor` — the integer part of a real
+  expression such as ``ln(4T)/ε`` (Talwar 2025, Theorem 7's ``Δ``), decided with
+  certified enclosures (raising the precision until the enclosure lies strictly
+  between two integers, or an exact test proves the value is an integer).
+* :func:`certified_min` — the minimum of finitely many non-negative exact
+  expressions, each comparison decided exactly or with enclosures.
+* :func:`check_le` / :func:`check_eq` — one inequality (or identity) between exact
+  expressions as a :class:`~verifier.results.CheckResult`, for proof-step checks.
+
+>>> import sympy as sp
+>>> certified_ceil(sp.log(4000) * 6)
+50
+>>> certified_min([sp.exp(1), sp.Rational(27, 10), sp.Integer(3)])
+27/10
+>>> check_le(sp.Rational(1, 4), sp.exp(-1)).verdict
+<Verdict.HOLDS: 'holds'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import mpmath
+import sympy as sp
+
+from ..arithmetic import (
+    DEFAULT_PRECISION,
+    Precision,
+    Verdict,
+    decide_eq,
+    decide_le,
+    enclose,
+    exact,
+    is_exactly_zero,
+)
+from ..errors import InvalidParameter, VerifierError
+from ..results import CheckResult, Finding
+
+__all__ = [
+    "certified_ceil",
+    "certified_floor",
+    "certified_min",
+    "check_le",
+    "check_eq",
+    "identically_zero",
+    "Undecidable",
+]
+
+
+class Undecidable(VerifierError, ValueError):
+    """A comparison needed to *construct* an object (not to check a claim) could not
+    be decided within the precision limit."""
+
+
+def certified_floor(expr: Any, precision: Precision = DEFAULT_PRECISION) -> int:
+    """``floor(expr)`` for a real constant expression, certified.
+
+    >>> certified_floor(sp.log(8) / sp.log(2))   # exactly 3: proved, not guessed
+    3
+    """
+    x = exact(expr)
+    if x.is_Rational:
+        return int(sp.floor(x))
+    if x.free_symbols:
+        raise InvalidParameter(f"cannot take the integer part of {x}: it has free symbols")
+    for bits in precision.schedule():
+        enc = enclose(x, bits)
+        if enc is None:
+            continue
+        lo, hi = int(mpmath.floor(enc.lo)), int(mpmath.floor(enc.hi))
+        if lo == hi and enc.lo != lo:
+            return lo
+        # the enclosure touches an integer: is the value that integer?
+        n = int(mpmath.nint(enc.mid))
+        if is_exactly_zero(x - n) is True:
+            return n
+    raise Undecidable(f"could not decide the integer part of {x}")
+
+
+def certified_ceil(expr: Any, precision: Precision = DEFAULT_PRECISION) -> int:
+    """``ceil(expr)`` for a real constant expression, certified (see
+    :func:`certified_floor`)."""
+    return -certified_floor(-exact(expr), precision)
+
+
+def certified_min(values: Sequence[Any], precision: Precision = DEFAULT_PRECISION) -> sp.Expr:
+    """The least of ``values`` (exact expressions), with certified comparisons.
+
+    Values proved equal are interchangeable; when two values can be neither
+    separated nor proved equal within the precision limit the result is the exact
+    (unevaluated) ``Min`` of the undecided candidates, which the certified evaluator
+    still encloses correctly.
+    """
+    if not values:
+        raise InvalidParameter("certified_min of an empty sequence")
+    vals = [exact(v) for v in values]
+    best = vals[0]
+    tied: list[sp.Expr] = []
+    for v in vals[1:]:
+        if v == best:
+            continue
+        c = decide_le(v, best, precision)
+        if c.verdict is Verdict.HOLDS:
+            best, tied = v, [t for t in tied if decide_le(t, v).verdict is Verdict.HOLDS]
+        elif c.verdict is Verdict.UNDECIDED:
+            tied.append(v)
+    if tied:
+        return sp.Min(best, *tied, evaluate=False)
+    return best
+
+
+def _finding(
+    verdict: Verdict,
+    lhs: sp.Expr,
+    rhs: sp.Expr,
+    tight: bool,
+    note: str,
+    output: Hashable | None,
+    pair: tuple[Hashable, Hashable] | None,
+) -> Finding:
+    return Finding(verdict, output, pair, lhs, rhs, lhs, rhs, tight=tight, note=note)
+
+
+def check_le(
+    lhs: Any,
+    rhs: Any,
+    title: str | None = None,
+    *,
+    note: str = "",
+    output: Hashable | None = None,
+    pair: tuple[Hashable, Hashable] | None = None,
+    quantity: str = "lhs",
+    precision: Precision = DEFAULT_PRECISION,
+) -> CheckResult:
+    """The inequality ``lhs <= rhs`` as a one-finding :class:`CheckResult`.
+
+    The finding's ``realized`` is ``lhs`` and ``claimed`` is ``rhs`` (slack
+    ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.
+    """
+    a, b = exact(lhs), exact(rhs)
+    c = decide_le(a, b, precision)
+    f = _finding(c.verdict, a, b, c.tight, note, output, pair)
+    return CheckResult(title or f"{a} <= {b}", c.verdict, [f], quantity=quantity)
+
+
+def identically_zero(expr: Any) -> bool:
+    """A fast *sound* proof that ``expr == 0``: every ``exp(a)`` with rational ``a`` is
+    written ``w^{a·L}`` for one positive symbol ``w`` (``L`` the common denominator),
+    other transcendental atoms become independent symbols, and the result is
+    cancelled as a rational function.  ``True`` is a proof; ``False`` only means this
+    route found none (the value may still be zero).
+
+    >>> e = sp.exp(sp.Rational(1, 2))
+    >>> identically_zero(e / (1 + e) + 1 / (1 + e) - 1)
+    True
+    """
+    x = exact(expr)
+    if x.is_Rational:
+        return bool(x == 0)
+    exps = [a for a in x.atoms(sp.exp) if a.args[0].is_Rational]
+    subs: dict[sp.Expr, sp.Expr] = {}
+    if exps:
+        L = sp.ilcm(*[int(a.args[0].q) for a in exps]) if len(exps) > 1 else int(exps[0].args[0].q)
+        w = sp.Dummy("w", positive=True)
+        for a in exps:
+            subs[a] = w ** int(a.args[0] * L)
+    for a in x.atoms(sp.exp, sp.log, sp.Pow):
+        if a in subs or (isinstance(a, sp.Pow) and a.exp.is_Integer):
+            continue
+        if isinstance(a, sp.exp) and a.args[0].is_Rational:
+            continue
+        if not a.free_symbols:
+            subs[a] = sp.Dummy(positive=True)
+    try:
+        return bool(sp.cancel(x.xreplace(subs)) == 0)
+    except (sp.PolynomialError, TypeError, ValueError):  # pragma: no cover
+        return False
+
+
+def check_eq(
+    lhs: Any,
+    rhs: Any,
+    title: str | None = None,
+    *,
+    note: str = "",
+    output: Hashable | None = None,
+    pair: tuple[Hashable, Hashable] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+) -> CheckResult:
+    """The identity ``lhs == rhs`` (holds only on an exact proof of equality).
+
+    A proved identity is recorded as a note, not as a finding, so that it does not
+    mask the slacks of the inequalities it is combined with (its slack is 0 by
+    definition); a refuted or undecided identity is a finding.
+    """
+    a, b = exact(lhs), exact(rhs)
+    v = Verdict.HOLDS if (a == b or identically_zero(a - b)) else decide_eq(a, b, precision)
+    t = title or f"{a} == {b}"
+    if v is Verdict.HOLDS:
+        return CheckResult(t, v, [], quantity="value", notes=[f"identity proved exactly: {t}"])
+    f = _finding(v, a, b, False, note, output, pair)
+    return CheckResult(t, v, [f], quantity="value")

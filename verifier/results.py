@@ -92,7 +92,7 @@ class Finding:
         return d
 
 
-@dataclass
+@dataclass(repr=False)
 class CheckResult:
     """The verdict of a check with every finding behind it."""
 
@@ -192,6 +192,10 @@ class CheckResult:
 
     def __str__(self) -> str:
         return self.table()
+
+    def __repr__(self) -> str:
+        n = len(self.all_findings())
+        return f"<CheckResult {self.summary()} ({n} findings)>"
 
     def _repr_markdown_(self) -> str:
         return "```\n" + self.table() + "\n```"

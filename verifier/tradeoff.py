@@ -534,15 +534,14 @@ def plot_tradeoff(
     (``pip install 'verifier[plot]'``).
     """
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        # the object-oriented API: no pyplot state, no change of the global backend
+        from matplotlib.figure import Figure
     except ImportError as err:  # pragma: no cover - depends on the environment
         raise InvalidParameter("plotting needs matplotlib: pip install 'verifier[plot]'") from err
     if not panels:
         raise InvalidParameter("nothing to plot")
-    fig, axes = plt.subplots(1, len(panels), figsize=(6.2 * len(panels), 5.0), squeeze=False)
+    fig = Figure(figsize=(6.2 * len(panels), 5.0))
+    axes = fig.subplots(1, len(panels), squeeze=False)
     for ax, panel in zip(axes[0], panels, strict=True):
         pts = panel.points
         gmin = min(_f(g) for g in panel.gammas)

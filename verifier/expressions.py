@@ -31,13 +31,36 @@ Grammar
   attribute access, subscripts, keywords, ``;``, ...) is not part of the grammar and
   is refused with a :class:`~verifier.errors.SpecError` that shows where.
 
-Resource limits keep parsing fast on hostile input: the text is at most
-:data:`MAX_TEXT_LENGTH` characters, nesting at most :data:`MAX_DEPTH` levels,
-number literals at most :data:`MAX_LITERAL_DIGITS` digits, exponents at most
-:data:`MAX_EXPONENT` in absolute value, every exact number at most
-:data:`MAX_NUMBER_BITS` bits and the numbers under fractional powers (roots, whose
-simplification factors integers) at most :data:`MAX_ROOT_BITS` bits.  The bounds
-are conservative estimates checked *before* sympy evaluates anything.
+Results
+-------
+Rational arithmetic is carried out (``1/3 + 1/6`` is ``1/2``); ``log(x, b)`` of
+rationals is simplified (``log(8, 2)`` is ``3``); ``floor`` and ``ceil`` of constants
+are computed exactly (with certified enclosures).  ``min``, ``max`` and ``abs`` of
+anything but rationals, and ``log`` of anything but a rational, are kept unevaluated
+(``Max(1, log(3))``, ``log(x + 1)``): sympy's own evaluation of those compares
+irrational numbers numerically, which can take very long on crafted input.
+A result is refused when it is undefined or infinite (``1/0``, ``0^-1``,
+``log(0)``) or visibly not real (``sqrt(-1)``, ``log(-2)``, ``(-8)^(1/3)``).
+
+Resource limits
+---------------
+Hostile text must not make parsing slow, so conservative bounds are checked *before*
+sympy evaluates anything:
+
+* the text has at most :data:`MAX_TEXT_LENGTH` characters and nests at most
+  :data:`MAX_DEPTH` levels (parentheses, calls, signs, exponents);
+* a number literal has at most :data:`MAX_LITERAL_DIGITS` digits;
+* a rational exponent is at most :data:`MAX_EXPONENT` in absolute value (unless the
+  base is 0, 1 or -1), and no exact number may exceed :data:`MAX_NUMBER_BITS` bits
+  (so ``10^10^10`` and ``2^(10^9)`` are refused, ``2^-10000`` is fine; a symbol
+  counts as one bit, so ``x^12000`` is the largest power of a symbol);
+* the numbers under roots and fractional powers total at most :data:`MAX_ROOT_BITS`
+  bits (sympy simplifies ``sqrt(n)`` by partly factoring ``n``);
+* functions and non-integer powers nest at most :data:`MAX_FUNCTION_DEPTH` deep and
+  occur at most :data:`MAX_FUNCTION_CALLS` times (sympy's evaluation of nested
+  ones is exponential in the depth);
+* the argument of ``exp`` (and an irrational exponent) is at most ``2^64`` in
+  absolute value, so ``exp(10^9)`` is fine but ``exp(exp(exp(10)))`` is refused.
 
 Examples
 --------
@@ -55,12 +78,14 @@ exp(-eps)/(1 + exp(-eps))
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn
 
+import mpmath
 import sympy as sp
 
 from .arithmetic import enclose, is_exactly_zero
@@ -76,6 +101,8 @@ __all__ = [
     "MAX_EXPONENT",
     "MAX_NUMBER_BITS",
     "MAX_ROOT_BITS",
+    "MAX_FUNCTION_DEPTH",
+    "MAX_FUNCTION_CALLS",
     "MAX_NAME_LENGTH",
     "parse_expression",
     "parse_number",
@@ -96,6 +123,12 @@ MAX_NUMBER_BITS = 12_000
 #: Largest total size, in bits, of the numbers under fractional powers: sympy
 #: simplifies roots by partly factoring their argument, which is slow for big ones.
 MAX_ROOT_BITS = 1_000
+#: Deepest nesting of functions and non-integer powers: sympy's numerical
+#: evaluation (used when it compares or prints numbers) takes time exponential in it.
+MAX_FUNCTION_DEPTH = 8
+#: Most function applications and non-integer powers in one expression (sympy's
+#: automatic simplification of many nested ones takes seconds).
+MAX_FUNCTION_CALLS = 256
 #: Longest symbol name.
 MAX_NAME_LENGTH = 64
 #: Largest magnitude (a power of two) whose floor or ceiling is computed.
@@ -185,7 +218,7 @@ def validate_symbol_name(name: object, *, what: str = "symbol name") -> str:
     >>> validate_symbol_name("exp")
     Traceback (most recent call last):
     ...
-    verifier.errors.SpecError: name 'exp' is reserved (it is a function or a constant); choose another symbol name
+    verifier.errors.SpecError: name 'exp' is reserved (exp() is a function); choose another name
     """
     if not isinstance(name, str):
         raise SpecError(f"{what} must be a string, got {type(name).__name__} {name!r}")
@@ -202,10 +235,17 @@ def validate_symbol_name(name: object, *, what: str = "symbol name") -> str:
         raise SpecError(f"{what} {_show(name)} is not allowed: names may not start with '__'")
     if name in RESERVED_NAMES:
         raise SpecError(
-            f"name {name!r} is reserved (it is a function or a constant); choose another "
-            f"symbol name"
+            f"name {name!r} is reserved ({_reserved_reason(name)}); choose another name"
         )
     return name
+
+
+def _reserved_reason(name: str) -> str:
+    if name in ALLOWED_FUNCTIONS:
+        return f"{name}() is a function"
+    if name in CONSTANTS:
+        return f"{name} is a constant"
+    return "sympy prints a special value with this name"
 
 
 # ---------------------------------------------------------------------------
@@ -295,29 +335,36 @@ class _Value(NamedTuple):
     """A parsed subexpression with conservative bounds on the numbers behind it.
 
     ``size`` bounds the bits of any exact number sympy may compute from it;
-    ``rad`` bounds the total bits of the numbers under fractional powers.
+    ``rad`` bounds the total bits of the numbers under fractional powers; ``nest``
+    is the nesting depth of functions and non-integer powers.
     """
 
     expr: sp.Expr
     size: int
     rad: int
+    nest: int = 0
 
 
 def _bits(r: sp.Rational) -> int:
     return max(abs(int(r.p)).bit_length(), int(r.q).bit_length(), 1)
 
 
-def _measure(expr: sp.Expr) -> tuple[int, int]:
-    """``(size, rad)`` of an expression given from outside (a symbol's value)."""
-    size, has_root = 0, False
-    for node in _walk(expr):
+def _measure(expr: sp.Expr) -> _Value:
+    """The bookkeeping of an expression given from outside (a symbol's value)."""
+    size, has_root, nest = 0, False, 0
+    stack: list[tuple[Any, int]] = [(expr, 0)]
+    while stack:
+        node, depth = stack.pop()
         if node.is_Rational:
             size += _bits(node)
         elif node.is_Atom:
             size += 1
-        elif node.is_Pow and node.exp.is_Rational and not node.exp.is_Integer:
-            has_root = True
-    return size, (size if has_root else 0)
+        elif not (node.is_Add or node.is_Mul or (node.is_Pow and node.exp.is_Integer)):
+            depth += 1
+            has_root = has_root or (node.is_Pow and node.exp.is_Rational)
+        nest = max(nest, depth)
+        stack.extend((a, depth) for a in node.args)
+    return _Value(expr, size, size if has_root else 0, nest)
 
 
 def _walk(expr: sp.Basic) -> Iterator[Any]:
@@ -384,6 +431,7 @@ class _Parser:
         self.tokens = _tokenize(text)
         self.i = 0
         self.depth = 0
+        self.calls = 0
 
     # -- errors ------------------------------------------------------------
 
@@ -528,7 +576,9 @@ class _Parser:
         if name in CONSTANTS:
             if calls:
                 self.fail(f"{name!r} is a constant, not a function", tok.pos)
-            return _Value(CONSTANTS[name], 1, 0)
+            return _Value(CONSTANTS[name], 1, 0, 0)
+        if name in RESERVED_NAMES:
+            self.fail(f"name {name!r} is reserved ({_reserved_reason(name)})", tok.pos)
         try:
             value = self.lookup(name)
         except _LookupProblem as problem:
@@ -538,8 +588,6 @@ class _Parser:
                 self.fail(f"{name!r} is a symbol, not a function", tok.pos)
             self.fail(f"unknown function {name!r}{_dunder_hint(name)}", tok.pos)
         if value is None:
-            if name in RESERVED_NAMES:
-                self.fail(f"name {name!r} is reserved", tok.pos)
             if self.number_mode and _NAME_RE.fullmatch(name) and not name.startswith("__"):
                 self.fail(f"symbol {name!r} has no value", tok.pos, UnboundSymbol)
             self.fail(f"unknown name {name!r}{_dunder_hint(name)}", tok.pos)
@@ -642,34 +690,57 @@ class _Parser:
         return bound
 
     def check_magnitude(self, x: sp.Expr, bits: int, what: str, pos: int) -> None:
-        """Refuse a constant ``x`` with ``|x| > 2**bits`` (checked with a cheap
-        floating-point estimate: towers like exp(exp(exp(10))) overflow later)."""
+        """Refuse a constant ``x`` with ``|x| > 2**bits``, checked with a certified
+        enclosure (towers such as exp(exp(exp(10))) would overflow later)."""
         if x.is_Rational:
             if abs(x) > sp.Integer(2) ** bits:
                 self.fail(f"{what} is too large (more than 2^{bits})", pos)
             return
-        approx = self.build(pos, lambda: x.evalf(15))
-        if not approx.is_Float or not approx.is_finite:
-            self.fail(f"cannot evaluate {what} as a real number", pos)
-        if abs(approx) > sp.Integer(2) ** bits:
-            self.fail(f"{what} is too large (more than 2^{bits})", pos)
+        limit = sp.Integer(2) ** bits
+        for precision in (64, 256):
+            try:
+                enc = enclose(x, precision)
+            except Exception:
+                break
+            if enc is not None:
+                if max(abs(enc.lo), abs(enc.hi)) <= limit:
+                    return
+                if min(abs(enc.lo), abs(enc.hi)) > limit:
+                    self.fail(f"{what} is too large (more than 2^{bits})", pos)
+        self.fail(f"cannot evaluate {what} as a real number", pos)
+
+    def check_nest(self, nest: int, pos: int) -> None:
+        """Count one function application (or non-integer power) nested ``nest``
+        deep, and check both the nesting and the total count."""
+        self.calls += 1
+        if self.calls > MAX_FUNCTION_CALLS:
+            self.fail(
+                f"too many function calls and fractional powers (more than {MAX_FUNCTION_CALLS})",
+                pos,
+            )
+        if nest > MAX_FUNCTION_DEPTH:
+            self.fail(
+                f"functions and fractional powers are nested too deeply (more than "
+                f"{MAX_FUNCTION_DEPTH} levels)",
+                pos,
+            )
 
     def check_real(self, expr: sp.Expr, pos: int | None) -> None:
         if expr.has(sp.I):
             self.fail("the value is not a real number", pos)
 
-    def rational_result(self, expr: sp.Expr, size: int, rad: int) -> _Value:
+    def value(self, expr: sp.Expr, size: int, rad: int, nest: int) -> _Value:
         if expr.is_Rational:
-            return _Value(expr, _bits(expr), 0)
-        return _Value(expr, size, rad)
+            return _Value(expr, _bits(expr), 0, 0)
+        return _Value(expr, size, rad, nest)
 
     def negate(self, v: _Value) -> _Value:
-        return _Value(self.build(None, lambda x: -x, v.expr), v.size, v.rad)
+        return self.value(self.build(None, lambda x: -x, v.expr), v.size, v.rad, v.nest)
 
     def reciprocal(self, v: _Value, pos: int) -> _Value:
-        if v.expr.is_zero is True and v.expr.is_Number:
+        if v.expr.is_Number and v.expr.is_zero:
             self.fail("division by zero", pos)
-        return _Value(self.build(pos, sp.Pow, v.expr, -1), v.size, v.rad)
+        return self.value(self.build(pos, sp.Pow, v.expr, -1), v.size, v.rad, v.nest)
 
     def add(self, terms: list[_Value], pos: int) -> _Value:
         acc: sp.Rational = sp.Integer(0)
@@ -681,12 +752,12 @@ class _Parser:
             else:
                 others.append(t)
         if not others:
-            return _Value(acc, _bits(acc), 0)
+            return self.value(acc, 0, 0, 0)
         size = _bits(acc) + sum(t.size for t in others) + len(others)
-        rad = sum(t.rad for t in others)
         self.check_size(size, pos)
         expr = self.build(pos, sp.Add, acc, *(t.expr for t in others))
-        return self.rational_result(expr, size, rad)
+        rad = sum(t.rad for t in others)
+        return self.value(expr, size, rad, max(t.nest for t in others))
 
     def multiply(self, factors: list[_Value], pos: int) -> _Value:
         acc: sp.Rational = sp.Integer(1)
@@ -698,40 +769,51 @@ class _Parser:
             else:
                 others.append(f)
         if not others:
-            return _Value(acc, _bits(acc), 0)
+            return self.value(acc, 0, 0, 0)
         size = _bits(acc) + sum(f.size for f in others)
         rad = sum(f.rad for f in others)
         self.check_size(size, pos)
-        self.check_rad(rad, pos)
+        self.check_rad(rad, pos)  # sympy merges roots: sqrt(a)*sqrt(b) -> sqrt(a*b)
         expr = self.build(pos, sp.Mul, acc, *(f.expr for f in others))
-        return self.rational_result(expr, size, rad)
+        return self.value(expr, size, rad, max(f.nest for f in others))
 
     def pow(self, base: _Value, exponent: _Value, pos: int) -> _Value:
         b, e = base.expr, exponent.expr
         if b is sp.E:
             return self.exp(exponent, pos)
+        if e.is_Integer:
+            nest = max(base.nest, exponent.nest)
+        else:
+            nest = max(base.nest, exponent.nest) + 1
+            self.check_nest(nest, pos)
         if e.is_Rational:
             if b.is_Rational and b in (0, 1, -1):
                 if b == 0 and e < 0:
                     self.fail("division by zero (0 raised to a negative power)", pos)
                 if b == -1 and not e.is_Integer:
                     self.fail("fractional power of a negative number is not real", pos)
-                return _Value(self.build(pos, sp.Pow, b, e), 1, 0)
+                return self.value(self.build(pos, sp.Pow, b, e), 1, 0, 0)
             if abs(e) > MAX_EXPONENT:
                 self.fail(f"exponent {e} is too large (at most {MAX_EXPONENT})", pos)
-            if b.is_Rational and b < 0 and not e.is_Integer:
-                self.fail("fractional power of a negative number is not real", pos)
+            if not e.is_Integer and not b.free_symbols:
+                sign = (-1 if b < 0 else 1) if b.is_Rational else _certified_sign(b)
+                if sign is not None and sign < 0:
+                    self.fail("fractional power of a negative number is not real", pos)
             times = max(1, -(-abs(int(e.p)) // int(e.q)))
-            size = base.size * times
+            if b.is_Rational:
+                size = int(times * math.log2(max(abs(int(b.p)), int(b.q)))) + 2
+            else:
+                size = base.size * times
             self.check_size(size, pos)
             rad = base.rad
-            if not e.is_Integer:
+            if not e.is_Integer and (b.is_Rational or b.is_Mul):
+                # sympy factors rational bases (and rational coefficients) of roots
                 rad += base.size
                 self.check_rad(rad, pos)
             expr = self.build(pos, sp.Pow, b, e)
             if not e.is_Integer:
                 self.check_real(expr, pos)
-            return self.rational_result(expr, size, rad)
+            return self.value(expr, size, rad, nest)
         # sympy may expand b^(c + ...) into b^c * b^(...) (e.g. when comparing
         # numbers), computing b^c for every rational c the exponent can produce.
         spread = _rational_bits(e)
@@ -747,34 +829,42 @@ class _Parser:
         self.check_size(size, pos)
         expr = self.build(pos, sp.Pow, b, e)
         self.check_real(expr, pos)
-        return self.rational_result(expr, size, rad)
+        return self.value(expr, size, rad, nest)
 
     def exp(self, arg: _Value, pos: int) -> _Value:
+        x = arg.expr
+        if isinstance(x, sp.log):  # exp(log(y)) = y
+            return self.value(x.args[0], arg.size, arg.rad, arg.nest)
+        nest = arg.nest + 1
+        self.check_nest(nest, pos)
         size, rad = arg.size, arg.rad
-        if not arg.expr.free_symbols:
-            self.check_magnitude(arg.expr, _MAX_EXP_ARG_BITS, "the argument of exp()", pos)
-        if arg.expr.has(sp.log):
-            bound = self.check_log_power(arg.expr, rad, pos)
+        if not x.free_symbols:
+            self.check_magnitude(x, _MAX_EXP_ARG_BITS, "the argument of exp()", pos)
+        if x.has(sp.log):
+            bound = self.check_log_power(x, rad, pos)
             size, rad = size + bound, rad + bound
             self.check_size(size, pos)
-        expr = self.build(pos, sp.exp, arg.expr)
-        return self.rational_result(expr, size, rad)
+        return self.value(self.build(pos, sp.exp, x), size, rad, nest)
 
     def log(self, arg: _Value, pos: int, problem: str) -> _Value:
         x = arg.expr
         if x.is_Rational:
             if x <= 0:
                 self.fail(problem, pos)
-            return self.rational_result(self.build(pos, sp.log, x), arg.size, arg.rad)
+            return self.value(self.build(pos, sp.log, x), arg.size, arg.rad, 1)
         if x is sp.E:
-            return _Value(sp.Integer(1), 1, 0)
-        if isinstance(x, sp.exp) and not x.free_symbols:
-            return _Value(x.args[0], arg.size, arg.rad)
-        if not x.free_symbols and _certified_sign(x) is not None and _certified_sign(x) <= 0:
-            self.fail(problem, pos)
+            return self.value(sp.Integer(1), 0, 0, 0)
+        if isinstance(x, sp.exp) and not x.free_symbols:  # log(exp(y)) = y for real y
+            return self.value(x.args[0], arg.size, arg.rad, arg.nest)
+        nest = arg.nest + 1
+        self.check_nest(nest, pos)
+        if not x.free_symbols:
+            sign = _certified_sign(x)
+            if sign is not None and sign <= 0:
+                self.fail(problem, pos)
         # Unevaluated: sympy's evaluation asks for the sign of the argument with a
         # fresh numerical evaluation, quadratic in the nesting depth.
-        return _Value(self.build(pos, sp.log, x, evaluate=False), arg.size, arg.rad)
+        return self.value(self.build(pos, sp.log, x, evaluate=False), arg.size, arg.rad, nest)
 
     def log2(self, arg: _Value, base: _Value, pos: int) -> _Value:
         x, b = arg.expr, base.expr
@@ -784,15 +874,12 @@ class _Parser:
             if x <= 0:
                 self.fail("logarithm of a number that is not positive", pos)
             expr = self.build(pos, sp.log, x, b)
-            return self.rational_result(expr, arg.size + base.size, arg.rad + base.rad)
+            return self.value(expr, arg.size + base.size, arg.rad + base.rad, 1)
         num = self.log(arg, pos, "logarithm of a number that is not positive")
         den = self.log(base, pos, "the base of a logarithm must be positive and not 1")
         return self.multiply([num, self.reciprocal(den, pos)], pos)
 
     def apply(self, name: str, args: list[_Value], pos: int) -> _Value:
-        exprs = [a.expr for a in args]
-        size = sum(a.size for a in args)
-        rad = sum(a.rad for a in args)
         if name == "exp":
             return self.exp(args[0], pos)
         if name == "sqrt":
@@ -801,29 +888,31 @@ class _Parser:
             if len(args) == 2:
                 return self.log2(args[0], args[1], pos)
             return self.log(args[0], pos, "logarithm of a number that is not positive")
+        if name in ("floor", "ceil"):
+            return self.floor(name, args[0], pos)
+        if name == "binomial":
+            return self.binomial(args[0], args[1], pos)
+        exprs = [a.expr for a in args]
+        size = sum(a.size for a in args)
+        rad = sum(a.rad for a in args)
+        nest = max(a.nest for a in args) + 1
+        self.check_nest(nest, pos)
+        self.check_size(size, pos)
+        self.check_rad(rad, pos)
         # min, max and abs of anything but rationals stay unevaluated: sympy would
         # compare irrational numbers by expanding them, which can be very slow.
         evaluate = all(x.is_Rational for x in exprs)
-        if name in ("min", "max"):
-            self.check_size(size, pos)
-            self.check_rad(rad, pos)
-            func = sp.Min if name == "min" else sp.Max
-            expr = self.build(pos, func, *exprs, evaluate=evaluate)
-            return self.rational_result(expr, size, rad)
-        if name == "abs":
-            expr = self.build(pos, sp.Abs, exprs[0], evaluate=evaluate)
-            return self.rational_result(expr, size, rad)
-        if name in ("floor", "ceil"):
-            return self.floor(name, args[0], pos)
-        assert name == "binomial"
-        return self.binomial(args[0], args[1], pos)
+        func = {"min": sp.Min, "max": sp.Max, "abs": sp.Abs}[name]
+        return self.value(self.build(pos, func, *exprs, evaluate=evaluate), size, rad, nest)
 
     def floor(self, name: str, arg: _Value, pos: int) -> _Value:
         func = sp.floor if name == "floor" else sp.ceiling
         x = arg.expr
+        nest = arg.nest + 1
         if x.is_Rational:
             expr = func(x)
         elif x.free_symbols:
+            self.check_nest(nest, pos)
             expr = self.build(pos, func, x, evaluate=False)
         else:
             # sympy's own evaluation may call simplify (unbounded time): decide the
@@ -832,7 +921,7 @@ class _Parser:
             expr = self.build(pos, _integer_part, x, name == "floor")
             if expr is None:
                 self.fail(f"cannot decide {name}(): the argument is too close to an integer", pos)
-        return self.rational_result(expr, arg.size + 1, arg.rad)
+        return self.value(expr, arg.size + 1, arg.rad, nest)
 
     def binomial(self, n: _Value, k: _Value, pos: int) -> _Value:
         a, b = n.expr, k.expr
@@ -848,8 +937,10 @@ class _Parser:
             self.check_size(cost, pos)
         size = n.size + k.size
         self.check_size(size, pos)
+        nest = max(n.nest, k.nest) + 1
+        self.check_nest(nest, pos)
         expr = self.build(pos, sp.binomial, a, b)
-        return self.rational_result(expr, size, n.rad + k.rad)
+        return self.value(expr, size, n.rad + k.rad, nest)
 
     # -- the whole result ----------------------------------------------------
 
@@ -859,7 +950,7 @@ class _Parser:
                 self.fail(f"the value is not a number ({type(node).__name__})")
             if node in (sp.zoo, sp.nan, sp.oo, -sp.oo):
                 self.fail("the value is undefined or infinite (division by zero, log(0), ...)")
-            if node is sp.I:
+            if node is sp.I or (node.is_Pow and node.base == -1 and not node.exp.is_integer):
                 self.fail("the value is not a real number")
             if isinstance(node, sp.Float):
                 self.fail("the value contains a floating-point number")
@@ -894,8 +985,6 @@ def _integer_part(x: sp.Expr, floor: bool) -> sp.Integer | None:
     """``floor(x)`` (or ``ceiling(x)``) of a real constant, decided with certified
     enclosures at increasing precision; an exact zero test settles integers.
     ``None`` when undecided."""
-    import mpmath
-
     rounding = mpmath.floor if floor else mpmath.ceil
     last = None
     bits = 64
@@ -967,8 +1056,11 @@ def parse_expression(
         ``int`` (a TOML or JSON integer) is accepted as a literal.
     symbols : Mapping[str, sympy.Symbol], optional
         The names the expression may use besides the functions and constants, and
-        the sympy symbols they stand for.  The names are expected to have been
-        checked with :func:`validate_symbol_name` when they were declared.
+        the sympy symbols (or exact expressions) they stand for.  The names are
+        expected to have been checked with :func:`validate_symbol_name` when they
+        were declared.  Create the symbols with ``real=True`` (or ``positive=True``):
+        sympy's automatic simplification treats a symbol without assumptions as a
+        complex number, which is slower and simplifies less.
     what : str, optional
         What the expression is, for error messages, e.g.
         ``"probability of output 'a' at dataset 'D'"``.
@@ -1013,8 +1105,7 @@ def parse_expression(
         value = table[name]
         if not isinstance(value, sp.Expr) or value.has(sp.Float):
             raise _LookupProblem(f"symbol {name!r} does not stand for an exact sympy expression")
-        size, rad = (1, 0) if value.is_Symbol else _measure(value)
-        names[name] = _Value(value, size, rad)
+        names[name] = _Value(value, 1, 0, 0) if value.is_Symbol else _measure(value)
         return names[name]
 
     return _Parser(source, what, lookup, number_mode=False).parse()
@@ -1102,12 +1193,12 @@ def parse_number(
             else:
                 problem = f"the value of {name!r} depends on symbols without a value ({free})"
             raise _LookupProblem(problem, UnboundSymbol)
-        size, rad = _measure(value)
-        if size > MAX_NUMBER_BITS:
+        measured = _measure(value)
+        if measured.size > MAX_NUMBER_BITS:
             raise _LookupProblem(
                 f"the value of {name!r} is too large (more than {MAX_NUMBER_BITS} bits)"
             )
-        names[name] = _Value(value, size, rad)
+        names[name] = measured
         return names[name]
 
     return _Parser(source, what, lookup, number_mode=True).parse()

@@ -937,3 +937,28 @@ def test_mutated_documents(edits):
         loads_spec(text)
     except VerifierError:
         pass
+
+
+def test_symbol_values_are_subject_to_the_parser_limits():
+    """``2^n`` with ``n = 10^9`` must be refused quickly, not computed: values are
+    substituted during parsing, where the exponent limit applies."""
+    text = """
+version = 1
+[symbols]
+n = "10^9"
+[graphs.g]
+kind = "pair"
+datasets = ["D", "E"]
+[mechanisms.m]
+graph = "g"
+outputs = ["0"]
+distributions.D = { "0" = "1" }
+distributions.E = { "0" = "1" }
+[[claims]]
+id = "huge"
+mechanism = "m"
+kind = "pure_dp"
+epsilon = "2^n"
+"""
+    with pytest.raises(SpecError, match="exponent .* too large"):
+        loads_spec(text)

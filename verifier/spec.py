@@ -731,8 +731,11 @@ class _Loader:
         self._building: list[str] = []
 
     # -- numbers --------------------------------------------------------------
-    def parse(self, raw: Any, where: str, what: str) -> sp.Expr:
-        """An exact expression (symbols unsubstituted) from a string or an int."""
+    def parse(self, raw: Any, where: str, what: str, *, substitute: bool = False) -> sp.Expr:
+        """An exact expression from a string or an int; symbols stay symbols, or with
+        ``substitute`` are replaced by their values *during* parsing, so that the
+        parser's size limits apply to the values too (``2^n`` with ``n = 10^9`` is
+        refused instead of computed)."""
         from .expressions import parse_expression
 
         if isinstance(raw, bool) or not isinstance(raw, (str, int)):
@@ -742,8 +745,11 @@ class _Loader:
             )
         if isinstance(raw, int):
             return sp.Integer(raw)
+        names: Mapping[str, sp.Expr] = (
+            {**self.symbols, **self.values_by_name} if substitute else self.symbols
+        )
         try:
-            value = parse_expression(raw, self.symbols, what=what)
+            value = parse_expression(raw, names, what=what)
         except VerifierError as err:
             raise _located(err, where) from None
         try:
@@ -754,7 +760,7 @@ class _Loader:
     def number(self, raw: Any, where: str, what: str, allow: Iterable[sp.Symbol] = ()) -> sp.Expr:
         """An exact value: symbols are replaced by their values; symbols without one
         (other than ``allow``) raise :class:`UnboundSymbol`."""
-        value = self.parse(raw, where, what).xreplace(self.values)
+        value = self.parse(raw, where, what, substitute=True)
         free = value.free_symbols - set(allow)
         if free:
             names = ", ".join(sorted(map(str, free)))

@@ -23,7 +23,7 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.compose import best_index, independent, postprocess
+from verifier.compose import best_index, independent, mixture, postprocess
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
 from verifier.privacy import check_pure_dp
@@ -240,15 +240,6 @@ def thm31_b() -> CheckResult:
     return conjunction("Theorem 3.1 (b)", parts)
 
 
-def _mixture(a: FiniteMechanism, b: FiniteMechanism, w: Any, name: str) -> FiniteMechanism:
-    return FiniteMechanism(
-        a.graph,
-        {d: {o: (1 - w) * a.p(d, o) + w * b.p(d, o) for o in a.outputs} for d in a.datasets},
-        a.outputs,
-        name=name,
-    )
-
-
 def approx_selection_instances() -> list[tuple[FiniteMechanism, sp.Expr, sp.Expr]]:
     """(Q, eps1, exact delta1(eps1)): mixtures of a pure candidate with a random
     mechanism whose support differs (so delta1 > 0 at eps1 = log 2)."""
@@ -260,7 +251,7 @@ def approx_selection_instances() -> list[tuple[FiniteMechanism, sp.Expr, sp.Expr
         # point masses that push D up and D' down (RR puts 2/3 on 2 at D, 1/3 at D'), so
         # the ratio at 2 exceeds 2 = e^eps1 and delta1 > 0
         skew = FiniteMechanism(g, {"D": {2: 1}, "D'": {0: 1}}, [0, 2], name="point masses")
-        mix = _mixture(_mixture(base, rnd, R(1, 100), "b"), skew, w, f"mixture[{seed}, {w}]")
+        mix = mixture(mixture(base, rnd, R(1, 100), "b"), skew, w, f"mixture[{seed}, {w}]")
         eps1 = sp.log(2)
         d1, _ = delta(mix, eps1)
         out.append((mix, eps1, d1))
@@ -443,7 +434,7 @@ def thm34() -> CheckResult:
     skew = FiniteMechanism(g, {"D": {2: 1}, "D'": {0: 1}}, [0, 2], name="point masses")
     insts = []
     for w in (R(1, 10**8), R(1, 10**10)):
-        Q = _mixture(base, skew, w, f"RR + {w} point masses")
+        Q = mixture(base, skew, w, f"RR + {w} point masses")
         d1, _ = delta(Q, sp.log(2))
         insts.append((Q, sp.log(2), d1))
     for Q, eps1, d1 in insts:

@@ -21,7 +21,7 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.arithmetic import Verdict, combine_verdicts, decide_le
-from verifier.compose import events, indicator
+from verifier.compose import events, indicator, mixture
 from verifier.instances import random_mechanism, truncated_geometric
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import hamming_cube, pairs_at_distance
@@ -44,15 +44,6 @@ def _group_privacy_pure(mech: FiniteMechanism, eps: Any, dist: int, factor: Any)
     return conjunction(
         f"Pr[M(d) in E] >= e^(-{factor}*eps) Pr[M(d') in E] for |d-d'| <= {dist} on {mech.name}",
         parts,
-    )
-
-
-def _mixture(a: FiniteMechanism, b: FiniteMechanism, w: Any, name: str) -> FiniteMechanism:
-    return FiniteMechanism(
-        a.graph,
-        {d: {o: (1 - w) * a.p(d, o) + w * b.p(d, o) for o in a.outputs} for d in a.datasets},
-        a.outputs,
-        name=name,
     )
 
 
@@ -116,7 +107,7 @@ def _approx_instances() -> list[tuple[FiniteMechanism, sp.Expr, sp.Expr]]:
     g = truncated_geometric(3, R(1, 2))  # log 2-DP
     for seed, w in ((0, R(1, 50)), (1, R(1, 100)), (2, R(1, 1000))):
         rnd = random_mechanism(g.graph, g.outputs, seed=seed)
-        m = _mixture(g, rnd, w, f"(1-{w}) TGeom_3 + {w} random[{seed}]")
+        m = mixture(g, rnd, w, f"(1-{w}) TGeom_3 + {w} random[{seed}]")
         eps = sp.log(2)
         d, _ = delta(m, eps)
         out.append((m, eps, d))

@@ -162,3 +162,17 @@ def test_catalogue_mechanisms_are_valid_distributions():
         assert sum(g.distribution(d).values()) == 1
     rr = randomized_response(sp.log(3))
     assert rr.p("D", 1) == R(3, 4)
+
+
+def test_mixture_is_exact_convex_combination():
+    from verifier.compose import mixture
+
+    a = coin(H, R(1, 3), name="a")
+    b = FiniteMechanism(pair(), {"D": {2: 1}, "D'": {0: 1}}, [0, 2], name="b")
+    m = mixture(a, b, R(1, 10))
+    assert m.outputs == (0, 1, 2)
+    assert m.p("D", 2) == R(1, 10) and m.p("D", 1) == R(9, 10) * H
+    assert m.p("D'", 0) == R(9, 10) * R(2, 3) + R(1, 10)
+    assert all(sum(m.distribution(d).values()) == 1 for d in m.datasets)
+    with pytest.raises(InvalidParameter, match="weight"):
+        mixture(a, b, R(3, 2))

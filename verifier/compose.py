@@ -27,6 +27,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
+from .arithmetic import Verdict, decide_le, exact
 from .errors import InvalidMechanism, InvalidParameter
 from .mechanism import MAX_OUTPUTS, FiniteMechanism, Output, natural_order
 
@@ -36,6 +37,7 @@ __all__ = [
     "postprocess",
     "best_index",
     "indicator",
+    "mixture",
     "events",
     "same_neighbour_graph",
 ]
@@ -195,3 +197,34 @@ def events(outputs: Sequence[Output], max_outputs: int = 12) -> Iterator[frozens
     for r in range(1, len(outs)):
         for c in itertools.combinations(outs, r):
             yield frozenset(c)
+
+
+def mixture(
+    a: FiniteMechanism, b: FiniteMechanism, w: Any, name: str | None = None
+) -> FiniteMechanism:
+    """Run ``b`` with probability ``w`` and ``a`` otherwise: ``(1-w) P_a + w P_b``.
+
+    Both mechanisms must share the neighbour graph; the output order is ``a``'s,
+    followed by any output only ``b`` has.  Mixing an ε-DP mechanism with a little
+    of anything is the standard way to build (ε, δ) instances.
+    """
+    graph = same_neighbour_graph([a, b])
+    wx = exact(w)
+    if (
+        wx.free_symbols
+        or decide_le(0, wx).verdict is not Verdict.HOLDS
+        or decide_le(wx, 1).verdict is not Verdict.HOLDS
+    ):
+        raise InvalidParameter(f"mixture weight must be an exact number in [0, 1], got {w!r}")
+    outputs = list(a.outputs) + [o for o in b.outputs if o not in set(a.outputs)]
+    dists = {
+        d: {o: (1 - wx) * a.prob(d, o) + wx * b.prob(d, o) for o in outputs} for d in graph.nodes
+    }
+    return FiniteMechanism(
+        graph,
+        dists,
+        outputs,
+        values=_merged_values([a, b]),
+        name=name or f"(1-{wx}) {a.name} + {wx} {b.name}",
+        validate=False,
+    )

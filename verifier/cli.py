@@ -641,5 +641,7 @@ register_command(
 )
 
 
+from . import cli_search  # noqa: E402,F401  (registers `verifier search`)
+
 if __name__ == "__main__":
     sys.exit(main())

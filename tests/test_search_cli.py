@@ -1,0 +1,167 @@
+"""``verifier search`` through the real console script.
+
+The false claims are refuted from the command line and their certificates
+re-verified by ``verifier check`` (exit 1; ``--expected``: exit 0); a search killed
+with SIGKILL and resumed from its checkpoint ends with the answer of an
+uninterrupted one.  If ``verifier.cli`` does not import the ``search`` subcommand
+yet, the commands run as ``python -c "import verifier.cli_search; ..."``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SCRIPT = shutil.which("verifier")
+BASE = [SCRIPT] if SCRIPT else [sys.executable, "-m", "verifier.cli"]
+SHIM = [
+    sys.executable,
+    "-c",
+    "import sys, verifier.cli_search; from verifier.cli import main; "
+    "raise SystemExit(main(sys.argv[1:]))",
+]
+
+
+def _search_base() -> list[str]:
+    probe = subprocess.run([*BASE, "search", "--list"], capture_output=True, text=True)
+    return BASE if probe.returncode == 0 else SHIM
+
+
+SEARCH = _search_base()
+
+#: The four claims the search must refute (plus Lyu et al.'s Algorithm 5).
+REFUTE = [
+    "ghazi2025.thm11.no_factor2",
+    "ghazi2025.thm9.non_monotone",
+    "liu_talwar2019.thm32.2eps",
+    "liu_talwar2019.best_of_k.eps",
+    "lyu2017.alg5",
+]
+
+
+def search_cmd(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*SEARCH, "search", *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
+    )
+
+
+def check_cmd(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*BASE, "check", *map(str, args)], capture_output=True, text=True, timeout=120
+    )
+
+
+def _refute(claim: str, tmp: Path) -> tuple[dict, int, int, float]:
+    cert = tmp / f"{claim}.toml"
+    t0 = time.monotonic()
+    r = search_cmd(claim, "--seed", "0", "--out", cert, "--json", "--no-checkpoint")
+    took = time.monotonic() - t0
+    assert r.returncode == 1, r.stderr
+    doc = json.loads(r.stdout)
+    checked = check_cmd(cert)
+    expected = check_cmd("--expected", cert)
+    return doc, checked.returncode, expected.returncode, took
+
+
+def test_cli_refutes_the_false_claims(tmp_path):
+    with ThreadPoolExecutor(2) as ex:
+        outs = list(ex.map(lambda c: _refute(c, tmp_path), REFUTE))
+    for claim, (doc, checked, expected, took) in zip(REFUTE, outs, strict=True):
+        assert doc["status"] == "violated" and doc["exit_code"] == 1
+        assert doc["certificate"] == str(tmp_path / f"{claim}.toml")
+        assert checked == 1, f"verifier check on the certificate of {claim}"
+        assert expected == 0, f"verifier check --expected on the certificate of {claim}"
+        assert took < 60
+
+
+def test_cli_true_theorem_survives(tmp_path):
+    r = search_cmd("liu_talwar2019.thm32.3eps", "--instances", "1200", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["status"] == "exhausted" and doc["best_ratio"] <= 1
+    assert (tmp_path / "liu_talwar2019.thm32.3eps.search-checkpoint.json").exists()
+    assert not (tmp_path / "liu_talwar2019.thm32.3eps.counterexample.toml").exists()
+
+
+def test_cli_text_output_and_default_certificate(tmp_path):
+    r = search_cmd("liu_talwar2019.best_of_k.eps", "--instances", "100", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "VIOLATED" in r.stdout and "certificate:" in r.stdout
+    cert = tmp_path / "liu_talwar2019.best_of_k.eps.counterexample.toml"
+    assert check_cmd(cert).returncode == 1
+
+
+def test_cli_spec_file(tmp_path):
+    spec = EXAMPLES / "best_of_k.toml"
+    cert = tmp_path / "c.json"
+    r = search_cmd(spec, "--claim", "best-of-3-is-not-2eps-dp", "--out", cert, "--no-checkpoint")
+    assert r.returncode == 1, r.stderr
+    assert json.loads(cert.read_text())["claims"][-1]["expected"] == "refuted"
+    assert check_cmd(cert).returncode == 1
+    r = search_cmd(spec, "--claim", "best-of-3-is-3eps-dp", "--no-checkpoint", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["status"] == "exhausted"
+
+
+def test_cli_list_and_bad_input(tmp_path):
+    r = search_cmd("--list", "--json")
+    ids = {c["id"] for c in json.loads(r.stdout)["claims"]}
+    assert set(REFUTE) <= ids and "ghazi2025.thm11" in ids
+    assert "ghazi2025.thm13" in search_cmd("--list").stdout
+    for args in (
+        ["no.such.claim"],
+        [EXAMPLES / "best_of_k.toml"],  # several claims: --claim needed
+        [tmp_path / "missing.toml"],
+        ["ghazi2025.thm8", "--workers", "0"],
+        ["ghazi2025.thm8", "--claim", "x"],
+        [],
+    ):
+        r = search_cmd(*args, cwd=tmp_path)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        assert r.stderr.startswith("error:") and "Traceback" not in r.stderr
+    r = search_cmd("no.such.claim", "--json", cwd=tmp_path)
+    assert r.returncode == 2 and "error" in json.loads(r.stdout)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_cli_killed_and_resumed_search_ends_with_the_same_answer(tmp_path):
+    claim, args = "lyu2017.alg1", ["--seed", "1", "--instances", "1800", "--json"]
+    ck = tmp_path / "ck.json"
+    proc = subprocess.Popen(
+        [*SEARCH, "search", claim, *args, "--checkpoint", ck, "--checkpoint-every", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if json.loads(ck.read_text())["state"]["next_index"] >= 2:
+                break
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.02)
+    killed = proc.poll() is None
+    if killed:
+        proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    state = json.loads(ck.read_text())["state"]
+    if killed:
+        assert not state["done"]
+    resumed = search_cmd("--resume", ck, "--json", cwd=tmp_path)
+    straight = search_cmd(claim, *args, "--no-checkpoint", cwd=tmp_path)
+    assert resumed.returncode == straight.returncode == 0, resumed.stderr
+    a, b = json.loads(resumed.stdout), json.loads(straight.stdout)
+    for d in (a, b):
+        for k in ("elapsed", "checkpoint"):
+            d.pop(k)
+    assert a == b

@@ -1,0 +1,266 @@
+"""Certificates: spec documents for instances, written as TOML (or JSON) and
+re-verified before they are written.
+
+A certificate is a self-contained spec file (``docs/spec-format.md``) in which
+
+* the **base instance** is written by its exact distributions (or, for a function
+  table or query vectors, as deterministic mechanisms),
+* the **algorithm** is a derived mechanism (``algorithm = "ghazi_hyperparameter_tuning"``,
+  ``"lt_random_stopping"``, ``"best_of"``, ``"sparse_vector"``, ...), so the file
+  shows the base instance and the algorithm rather than only its output;
+  where no transformer exists the exact output distribution is written instead,
+* the **premises** are claims expected to hold (each base mechanism is ε_i-DP, ...),
+* the **target** claim is expected to be refuted.
+
+``verifier check CERT`` then exits 1 (a violation proved exactly), and
+``verifier check --expected CERT`` exits 0 (every verdict as recorded).
+:func:`write_certificate` proves both before writing, atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+
+from ..arithmetic import Verdict
+from ..errors import InvalidParameter
+from ..mechanism import Output
+from ..spec import dataset_label, expression_text, output_label
+from .core import load_document
+
+__all__ = [
+    "frac_text",
+    "log_text",
+    "expr_text",
+    "pair_graph",
+    "distribution_table",
+    "deterministic_mechanism",
+    "claim_entry",
+    "derived_outputs",
+    "to_toml",
+    "write_certificate",
+    "atomic_write",
+    "CertificateError",
+]
+
+#: The neighbour graph of every built-in instance space.
+DATASETS = ("D", "D'")
+
+
+class CertificateError(InvalidParameter):
+    """A certificate did not re-verify (a bug: it is never written)."""
+
+
+def frac_text(x: Fraction | int) -> str | int:
+    """An exact rational in spec syntax (an int when integral)."""
+    f = Fraction(x)
+    if f.denominator == 1 and abs(f.numerator) < 2**63:
+        return f.numerator
+    return f"{f.numerator}/{f.denominator}"
+
+
+def log_text(a: Fraction | int, factor: int = 1) -> str:
+    """``"log(a)"`` (or ``"factor*log(a)"``) in spec syntax."""
+    f = Fraction(a)
+    inner = str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+    return f"log({inner})" if factor == 1 else f"{factor}*log({inner})"
+
+
+def expr_text(e: Any) -> str | int:
+    """An exact sympy value in spec syntax."""
+    v = sp.sympify(e)
+    if v.is_Integer and abs(int(v)) < 2**63:
+        return int(v)
+    return expression_text(v)
+
+
+def pair_graph() -> dict[str, Any]:
+    return {"kind": "pair", "datasets": list(DATASETS)}
+
+
+def distribution_table(p: Sequence[Fraction], outputs: Sequence[Output]) -> dict[str, str | int]:
+    """``{output label: probability}`` (zeros omitted)."""
+    return {output_label(o): frac_text(x) for o, x in zip(outputs, p, strict=True) if x != 0}
+
+
+def deterministic_mechanism(graph: str, values: dict[str, Any]) -> dict[str, Any]:
+    """A mechanism releasing ``values[D]`` with probability 1 at each dataset ``D``
+    (a function table column, a query-answer vector)."""
+    outs: list[Any] = []
+    for v in values.values():
+        if v not in outs:
+            outs.append(v)
+    outs.sort(key=lambda v: (len(v), v) if isinstance(v, tuple) else (0, v))
+    return {
+        "graph": graph,
+        "outputs": [list(v) if isinstance(v, tuple) else v for v in outs],
+        "distributions": {d: {output_label(v): 1} for d, v in values.items()},
+    }
+
+
+def claim_entry(
+    claim_id: str, mechanism: str, kind: str, expected: str, **params: Any
+) -> dict[str, Any]:
+    """A ``[[claims]]`` entry (``params``: epsilon, eps_tilde, alpha, delta,
+    statement, source)."""
+    entry: dict[str, Any] = {"id": claim_id, "mechanism": mechanism, "kind": kind}
+    for k in ("epsilon", "eps_tilde", "delta", "alpha"):
+        if k in params and params[k] is not None:
+            entry[k] = params[k]
+    entry["expected"] = expected
+    for k in ("statement", "source"):
+        if params.get(k):
+            entry[k] = params[k]
+    return entry
+
+
+def derived_outputs(doc: dict[str, Any], mechanism: str) -> list[Output]:
+    """The outputs (in order) of ``mechanism`` in ``doc`` (loaded without claims)."""
+    bare = {k: v for k, v in doc.items() if k != "claims"}
+    return list(load_document(bare).mechanisms[mechanism].outputs)
+
+
+# ---------------------------------------------------------------------------
+# TOML
+# ---------------------------------------------------------------------------
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _key(k: str) -> str:
+    return k if _BARE.fullmatch(k) else _string(k)
+
+
+def _string(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return _string(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        if not v:
+            return "{}"
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+    raise InvalidParameter(f"cannot write {type(v).__name__} to TOML")
+
+
+def _section(lines: list[str], path: list[str], table: dict[str, Any]) -> None:
+    """Top-level tables and their entries (``[graphs.g]``, ``[mechanisms.M]``) and
+    tables of tables (``distributions``) become sections; other tables are inline."""
+
+    def is_section(v: Any) -> bool:
+        if not isinstance(v, dict) or not v:
+            return False
+        return len(path) < 2 or all(isinstance(x, dict) for x in v.values())
+
+    simple = [(k, v) for k, v in table.items() if not is_section(v)]
+    subs = [(k, v) for k, v in table.items() if is_section(v)]
+    if path and (simple or not subs):
+        lines.append("")
+        lines.append("[" + ".".join(_key(p) for p in path) + "]")
+    for k, v in simple:
+        lines.append(f"{_key(k)} = {_value(v)}")
+    for k, v in subs:
+        _section(lines, [*path, k], v)
+
+
+def to_toml(doc: dict[str, Any], comment: str | None = None) -> str:
+    """``doc`` (a spec document) as TOML text; ``comment`` heads it as ``#`` lines.
+
+    The text is read back with :mod:`tomllib` and compared with ``doc``.
+    """
+    lines: list[str] = []
+    if comment:
+        lines += ["# " + ln if ln else "#" for ln in comment.splitlines()]
+        lines.append("")
+    top = {k: v for k, v in doc.items() if k != "claims"}
+    _section(lines, [], top)
+    for c in doc.get("claims", []):
+        lines.append("")
+        lines.append("[[claims]]")
+        for k, v in c.items():
+            lines.append(f"{_key(k)} = {_value(v)}")
+    text = "\n".join(lines).strip("\n") + "\n"
+    if tomllib.loads(text) != json.loads(json.dumps(doc)):
+        raise CertificateError("the TOML writer did not reproduce the document")
+    return text
+
+
+def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` atomically (temporary file in the same directory,
+    ``fsync``, ``os.replace``)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return p
+
+
+def certificate_text(doc: dict[str, Any], target: str, fmt: str, comment: str | None) -> str:
+    """The certificate as text, after proving that it re-verifies: loaded by the spec
+    reader, the target claim is violated and every other claim holds."""
+    text = (
+        to_toml(doc, comment)
+        if fmt == "toml"
+        else json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    )
+    from ..spec import loads_spec
+
+    spec = loads_spec(text, fmt, source="<certificate>")
+    seen = False
+    for c in spec.claims:
+        v = c.run().verdict
+        if c.id == target:
+            seen = True
+            if v is not Verdict.VIOLATED:
+                raise CertificateError(f"the certificate's target claim {target!r} is {v.value}")
+        elif v is not Verdict.HOLDS:
+            raise CertificateError(f"the certificate's premise {c.id!r} is {v.value}")
+    if not seen:
+        raise CertificateError(f"the certificate has no claim {target!r}")
+    return text
+
+
+def write_certificate(
+    path: str | os.PathLike[str], doc: dict[str, Any], target: str, comment: str | None = None
+) -> tuple[Path, str]:
+    """Prove and write a certificate (TOML unless the suffix is ``.json``).
+
+    Returns the path and the text.  Raises :class:`CertificateError` (and writes
+    nothing) if the document does not re-verify.
+    """
+    p = Path(path)
+    fmt = "json" if p.suffix.lower() == ".json" else "toml"
+    text = certificate_text(doc, target, fmt, comment)
+    return atomic_write(p, text), text
+
+
+def dataset_names(names: list[Any]) -> list[str]:
+    return [dataset_label(d) for d in names]

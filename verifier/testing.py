@@ -1,0 +1,259 @@
+"""Test-suite helpers: hypothesis strategies for exact finite DP mechanisms, and
+counterexample search as a regression check.
+
+Strategies (all values exact: ``fractions.Fraction`` or sympy rationals):
+
+* :func:`rational_distributions` — positive rational distributions on ``m`` points;
+* :func:`pair_mechs` — :class:`~verifier.search.spaces.PairMech`: a mechanism on a
+  neighbouring pair that is *exactly* ``log(a)``-DP (every likelihood ratio in
+  ``[1/a, a]``), with extreme points (ratios at ``a^{±1}``) drawn often;
+* :func:`dp_pairs` — the same as a :class:`~verifier.mechanism.FiniteMechanism`;
+* :func:`sensitivity_tables` — integer function tables of sensitivity 1 on a pair
+  (Ghazi et al.'s Algorithm 1 input);
+* :func:`query_vector_pairs` — neighbouring query-answer vectors.
+
+Search as a test::
+
+    from verifier.testing import assert_no_counterexample
+
+    def test_random_stopping_is_3eps_dp():
+        assert_no_counterexample("liu_talwar2019.thm32.3eps", instances=2000, seed=0)
+
+    def test_my_spec_claim():            # a claim of your own spec file
+        assert_no_counterexample("specs/selection.toml", claim="is-2eps-dp", seconds=30)
+
+The search is deterministic (seed and instance budget fix the answer), so such a
+test is reproducible; ``seconds`` is only an outer limit.  A failure message carries
+the certificate: a spec file on which ``verifier check`` proves the violation.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+try:
+    from hypothesis import strategies as st
+except ImportError as err:  # pragma: no cover - hypothesis is a test dependency
+    raise ImportError(
+        "verifier.testing needs hypothesis (pip install hypothesis, or verifier[dev])"
+    ) from err
+
+import sympy as sp
+
+from .mechanism import FiniteMechanism
+from .neighbours import pair
+from .search import SearchableClaim, SearchResult, get_searchable, search, spec_searchable
+from .search.spaces import PURE_BUDGETS, PairMech, QueryPair, project
+
+__all__ = [
+    "rational_distributions",
+    "pair_mechs",
+    "dp_pairs",
+    "sensitivity_tables",
+    "query_vector_pairs",
+    "find_counterexample",
+    "assert_no_counterexample",
+    "assert_counterexample",
+]
+
+
+# ---------------------------------------------------------------------------
+# strategies
+# ---------------------------------------------------------------------------
+
+
+@st.composite
+def rational_distributions(
+    draw: Any, m: int | tuple[int, int] = (2, 4), max_weight: int = 100
+) -> tuple[Fraction, ...]:
+    """Positive rational distributions on ``m`` points (or a number of points in
+    the range ``m``), as integer weights over their sum."""
+    n = m if isinstance(m, int) else draw(st.integers(m[0], m[1]))
+    w = draw(st.lists(st.integers(1, max_weight), min_size=n, max_size=n))
+    s = sum(w)
+    return tuple(Fraction(x, s) for x in w)
+
+
+@st.composite
+def pair_mechs(
+    draw: Any,
+    a: Fraction | int | None = None,
+    outputs: int | tuple[int, int] = (2, 4),
+    extreme: float = 0.5,
+) -> PairMech:
+    """Exactly ``log(a)``-DP pairs of positive rational distributions.
+
+    Parameters
+    ----------
+    a : rational > 1, optional
+        ``e^ε`` (default: one of :data:`~verifier.search.spaces.PURE_BUDGETS`).
+    outputs : int or (int, int)
+        Number of outputs.
+    extreme : float
+        Probability of an extreme ratio ``a^{±1}`` at each output.
+    """
+    aa = Fraction(a) if a is not None else draw(st.sampled_from(PURE_BUDGETS))
+    if aa <= 1:
+        raise ValueError(f"a = e^eps must be > 1, got {aa}")
+    p = draw(rational_distributions(outputs))
+    ratios = []
+    for _ in p:
+        if draw(st.floats(0, 1)) < extreme:
+            ratios.append(aa if draw(st.booleans()) else 1 / aa)
+        else:
+            k = draw(st.integers(0, 64))
+            ratios.append(1 / aa + (aa - 1 / aa) * Fraction(k, 64))
+    return PairMech(aa, p, project(p, ratios, aa))
+
+
+@st.composite
+def dp_pairs(
+    draw: Any,
+    a: Fraction | int | None = None,
+    outputs: int | tuple[int, int] = (2, 4),
+    extreme: float = 0.5,
+    datasets: tuple[str, str] = ("D", "D'"),
+) -> FiniteMechanism:
+    """:func:`pair_mechs` as a :class:`~verifier.mechanism.FiniteMechanism` on the
+    pair ``datasets`` with outputs ``0..m-1``; it is exactly ``log(a)``-DP:
+    ``check_pure_dp(m, log(a))`` holds, attained when a ratio is extreme."""
+    pm = draw(pair_mechs(a, outputs, extreme))
+    d0, d1 = datasets
+    outs = list(range(pm.m))
+
+    def row(d: tuple[Fraction, ...]) -> dict[int, sp.Rational]:
+        return {o: sp.Rational(x.numerator, x.denominator) for o, x in zip(outs, d, strict=True)}
+
+    return FiniteMechanism(pair(d0, d1), {d0: row(pm.p), d1: row(pm.q)}, outs, name="M")
+
+
+@st.composite
+def sensitivity_tables(
+    draw: Any, d: tuple[int, int] = (1, 3), values: tuple[int, int] = (-1, 2)
+) -> dict[str, list[int]]:
+    """``{"D": [f_1(D), ...], "D'": [f_1(D'), ...]}`` with ``|f_i(D) - f_i(D')| <= 1``
+    (Ghazi et al. 2025, Algorithm 1)."""
+    n = draw(st.integers(d[0], d[1]))
+    fd = draw(st.lists(st.integers(values[0], values[1]), min_size=n, max_size=n))
+    steps = draw(st.lists(st.sampled_from((-1, 0, 1)), min_size=n, max_size=n))
+    return {"D": fd, "D'": [x + s for x, s in zip(fd, steps, strict=True)]}
+
+
+@st.composite
+def query_vector_pairs(
+    draw: Any, n: tuple[int, int] = (1, 4), values: tuple[int, int] = (-1, 2)
+) -> QueryPair:
+    """Neighbouring query-answer vectors ``q ~ q'`` (every answer moves by at most 1,
+    some answer moves)."""
+    k = draw(st.integers(n[0], n[1]))
+    q = draw(st.lists(st.integers(values[0], values[1]), min_size=k, max_size=k))
+    moves = draw(
+        st.lists(st.sampled_from((-1, 0, 1)), min_size=k, max_size=k).filter(lambda ms: any(ms))
+    )
+    return QueryPair(tuple(q), tuple(x + s for x, s in zip(q, moves, strict=True)))
+
+
+# ---------------------------------------------------------------------------
+# search as a regression check
+# ---------------------------------------------------------------------------
+
+
+def _claim(
+    claim: SearchableClaim | str | os.PathLike[str], claim_id: str | None
+) -> SearchableClaim:
+    if isinstance(claim, SearchableClaim):
+        return claim
+    text = os.fspath(claim)
+    p = Path(text)
+    if p.suffix.lower() in (".toml", ".json") or p.exists():
+        return spec_searchable(p, claim_id)
+    return get_searchable(text)
+
+
+def find_counterexample(
+    claim: SearchableClaim | str | os.PathLike[str],
+    *,
+    claim_id: str | None = None,
+    seconds: float | None = 30.0,
+    seed: int = 0,
+    instances: int | None = None,
+    workers: int = 1,
+    certificate: str | os.PathLike[str] | None = None,
+) -> SearchResult:
+    """Run :func:`verifier.search.search` on ``claim`` (a registered id, a spec file
+    with ``claim_id``, or a :class:`~verifier.search.SearchableClaim`)."""
+    return search(
+        _claim(claim, claim_id),
+        seconds=seconds,
+        seed=seed,
+        instances=instances,
+        workers=workers,
+        out=certificate,
+    )
+
+
+def assert_no_counterexample(
+    claim: SearchableClaim | str | os.PathLike[str],
+    *,
+    claim_id: str | None = None,
+    seconds: float | None = 30.0,
+    seed: int = 0,
+    instances: int | None = None,
+    workers: int = 1,
+    certificate: str | os.PathLike[str] | None = None,
+    max_ratio: float | None = None,
+) -> SearchResult:
+    """Fail (``AssertionError``) if the search finds a counterexample to ``claim``.
+
+    The message shows the counterexample and its certificate (written to
+    ``certificate`` when given).  ``max_ratio`` additionally bounds the best
+    realized/claimed ratio seen (a tightness regression).  Returns the result.
+    """
+    r = find_counterexample(
+        claim,
+        claim_id=claim_id,
+        seconds=seconds,
+        seed=seed,
+        instances=instances,
+        workers=workers,
+        certificate=certificate,
+    )
+    if r.violated:
+        raise AssertionError(
+            f"counterexample found:\n{r.summary()}\n\ncertificate (verifier check exits 1 on it):\n"
+            f"{r.certificate_text}"
+        )
+    if max_ratio is not None and r.best_ratio > max_ratio:
+        raise AssertionError(
+            f"best realized/claimed ratio {r.best_ratio:.6g} exceeds {max_ratio}:\n{r.summary()}"
+        )
+    return r
+
+
+def assert_counterexample(
+    claim: SearchableClaim | str | os.PathLike[str],
+    *,
+    claim_id: str | None = None,
+    seconds: float | None = 30.0,
+    seed: int = 0,
+    instances: int | None = None,
+    workers: int = 1,
+    certificate: str | os.PathLike[str] | None = None,
+) -> SearchResult:
+    """Fail unless the search refutes ``claim`` (a negative control); returns the
+    result, whose ``certificate_text`` re-verifies."""
+    r = find_counterexample(
+        claim,
+        claim_id=claim_id,
+        seconds=seconds,
+        seed=seed,
+        instances=instances,
+        workers=workers,
+        certificate=certificate,
+    )
+    if not r.violated:
+        raise AssertionError(f"no counterexample found:\n{r.summary()}")
+    return r

@@ -49,7 +49,11 @@ Findings and tightness (realized / claimed ex-post ε on the best instance found
   ``T = 2 119 327`` and ``423 865 390`` copies) and 0.153 β (``α = 1/100``,
   ``β = 1/1000``, ``T = 3 040 360 984`` and ``6 080 721 967 634``), attained where
   the premise holds with equality through one mechanism.
-* Theorem 13's Def 6 sum is 0.28–0.32 on the instances (slack ≈ 0.68).
+* Theorem 13's Def 6 sum is 0.28–0.32 on the registered instances (slack ≈ 0.68);
+  ``verifier search ghazi2025.thm13`` finds instances up to 0.958 (a single
+  randomized-response mechanism at ε = log 100, ε' = 1/10, α = 2, with ℓ rounded to
+  a multiple of 1/32), so the bound is looser on typical instances than in the worst
+  case found.
 * Known typo (SPEC §1.5, reviews): the proof of Theorem 13 applies Lemma 15 to
   ``(1 - e^{-ε_i x} Q_j)^α (1 - e^{-ε_i(1+ℓ)} e^{-ε_i x} Q'_j)^{1-α}``; as printed
   (``ε_i``) the step is refuted, as corrected (``ε_j``) it holds.  The "Theorem 8

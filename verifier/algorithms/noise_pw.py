@@ -629,7 +629,7 @@ def to_sympy(elem: Any, u: sp.Expr) -> sp.Expr:
         if exact is not None:
             return exact
     expr = elem.as_expr()
-    return sp.sympify(expr).xreplace({_SYM_W: w, _SYM_U: u})
+    return expr.xreplace({_SYM_W: w, _SYM_U: u})
 
 
 def to_exact(elem: Any, w: Fraction, u: sp.Expr) -> sp.Expr | None:

@@ -29,9 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import sympy as sp
-
-from ..arithmetic import Verdict
+from ..arithmetic import Verdict, exact
 from ..errors import InvalidParameter
 from ..mechanism import Output
 from ..spec import dataset_label, expression_text, output_label
@@ -77,7 +75,7 @@ def log_text(a: Fraction | int, factor: int = 1) -> str:
 
 def expr_text(e: Any) -> str | int:
     """An exact sympy value in spec syntax."""
-    v = sp.sympify(e)
+    v = exact(e)
     if v.is_Integer and abs(int(v)) < 2**63:
         return int(v)
     return expression_text(v)

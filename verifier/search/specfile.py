@@ -33,7 +33,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import enclose
+from ..arithmetic import enclose, exact
 from ..errors import InvalidParameter, SpecError
 from ..mechanism import FiniteMechanism
 from ..privacy import pure_epsilon
@@ -422,7 +422,7 @@ class _SpecClaimSearch:
 def _float(x: Any) -> float:
     if x is sp.oo:
         return math.inf
-    v = sp.sympify(x)
+    v = exact(x)
     if v.is_Rational:
         return int(v.p) / int(v.q)
     return float(sp.N(v, 20))

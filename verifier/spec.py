@@ -110,6 +110,7 @@ from .privacy import (
 from .results import CheckResult
 
 __all__ = [
+    "atomic_write",
     "SPEC_VERSION",
     "CLAIM_KINDS",
     "GRAPH_KINDS",
@@ -1678,21 +1679,26 @@ def spec_to_json(
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` atomically (temporary file in the same directory,
+    ``fsync``, ``os.replace``): readers see the old file or the new one, never a
+    partial write."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, p)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+    return p
 
 
 def dump_spec(
@@ -1724,7 +1730,7 @@ def dump_spec(
         raise SpecError(f"unknown spec format {fmt!r} (use 'toml' or 'json')")
     if verify:
         loads_spec(text, fmt, source=str(p))
-    _write_atomic(p, text)
+    atomic_write(p, text)
     return p
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Sequence
 from fractions import Fraction
@@ -32,7 +31,7 @@ from typing import Any
 from ..arithmetic import Verdict, exact
 from ..errors import InvalidParameter
 from ..mechanism import Output
-from ..spec import dataset_label, expression_text, output_label
+from ..spec import atomic_write, dataset_label, expression_text, output_label
 from .core import load_document
 
 __all__ = [
@@ -198,27 +197,6 @@ def to_toml(doc: dict[str, Any], comment: str | None = None) -> str:
     if tomllib.loads(text) != json.loads(json.dumps(doc)):
         raise CertificateError("the TOML writer did not reproduce the document")
     return text
-
-
-def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to ``path`` atomically (temporary file in the same directory,
-    ``fsync``, ``os.replace``)."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return p
 
 
 def certificate_text(doc: dict[str, Any], target: str, fmt: str, comment: str | None) -> str:

@@ -662,7 +662,7 @@ def distribution_percentile(
 # transformer registry entries (spec files, CLI)
 # ---------------------------------------------------------------------------
 
-_SCORE = Param(
+SCORE_PARAM = Param(
     "score",
     choice(*SCORES),
     "how to read an output's score: 'last' component of a tuple (default), 'first', "
@@ -692,7 +692,7 @@ def _thresholds(raw: Any, values: Mapping[str, sp.Expr]) -> list[sp.Expr]:
 @transformer(
     "lt_uniform_selection",
     source="Liu & Talwar 2019, §3 (the private-selection oracle Q(D))",
-    params=[_SCORE],
+    params=[SCORE_PARAM],
     inputs=(1, None),
 )
 def _t_uniform(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
@@ -707,7 +707,7 @@ def _t_uniform(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteM
         Param("tau", _threshold, "score threshold"),
         Param("gamma", probability, "halting probability per failed round"),
         Param("T", _optional_T, "maximum number of rounds (omit: no cap)", None),
-        _SCORE,
+        SCORE_PARAM,
     ],
     inputs=(1, 1),
 )
@@ -721,7 +721,7 @@ def _t_thresholding(inputs: list[FiniteMechanism], params: dict[str, Any]) -> Fi
 @transformer(
     "lt_random_stopping",
     source="Liu & Talwar 2019, Theorem 3.2 (Algorithm maxRand); Talwar 2025's A_LT",
-    params=[Param("gamma", probability, "stopping probability per draw"), _SCORE],
+    params=[Param("gamma", probability, "stopping probability per draw"), SCORE_PARAM],
     inputs=(1, 1),
 )
 def _t_random_stopping(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
@@ -735,7 +735,7 @@ def _t_random_stopping(inputs: list[FiniteMechanism], params: dict[str, Any]) ->
     params=[
         Param("gamma", probability, "stopping probability per draw"),
         Param("T", positive_int, "maximum number of draws"),
-        _SCORE,
+        SCORE_PARAM,
     ],
     inputs=(1, 1),
 )
@@ -752,7 +752,7 @@ def _t_random_stopping_hard(
     params=[
         Param("thresholds", _thresholds, "strictly decreasing list of thresholds"),
         Param("gamma", probability, "probability of lowering the threshold per failure"),
-        _SCORE,
+        SCORE_PARAM,
     ],
     inputs=(1, 1),
 )
@@ -769,7 +769,7 @@ def _t_decreasing(inputs: list[FiniteMechanism], params: dict[str, Any]) -> Fini
     params=[
         Param("n", positive_int, "number of samples"),
         Param("k", positive_int, "release the k-th highest sample"),
-        _SCORE,
+        SCORE_PARAM,
     ],
     inputs=(1, 1),
 )

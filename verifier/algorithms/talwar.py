@@ -45,6 +45,7 @@ from ..errors import InvalidParameter
 from ..mechanism import Dataset, FiniteMechanism, Output
 from . import Param, positive_int, probability, transformer
 from .liu_talwar import (
+    SCORE_PARAM,
     SCORES,
     Score,
     _check_gamma,
@@ -311,19 +312,11 @@ def failure_probability(
 # transformer registry entries
 # ---------------------------------------------------------------------------
 
-_SCORE = Param("score", lambda raw, values: _score_name(raw), "'last' (default) or 'first'", "last")
-
-
-def _score_name(raw: Any) -> str:
-    if raw not in SCORES:
-        raise InvalidParameter(f"must be one of {', '.join(map(repr, SCORES))}, got {raw!r}")
-    return str(raw)
-
 
 @transformer(
     "talwar_max_of_runs",
     source="Talwar 2025, Theorem 11 (A_max^T)",
-    params=[Param("T", positive_int, "number of runs"), _SCORE],
+    params=[Param("T", positive_int, "number of runs"), SCORE_PARAM],
     inputs=(1, 1),
 )
 def _t_max(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
@@ -338,7 +331,7 @@ def _t_max(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMecha
         Param("gamma", probability, "target failure probability"),
         Param("c", positive_int, "number of A_LT runs (privacy overhead 3c)"),
         Param("K", positive_int, "number of hyperparameter settings (Theorem 14)", 1),
-        _SCORE,
+        SCORE_PARAM,
     ],
     inputs=(1, 1),
 )

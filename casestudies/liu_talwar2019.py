@@ -135,6 +135,7 @@ from verifier.algorithms.liu_talwar import (  # noqa: E402
     random_stopping,
     random_stopping_hard,
     ranking,
+    score_mass,
     theorem31_min_T,
     theorem34_T,
     theorem35_T,
@@ -290,8 +291,7 @@ def thm31_d() -> CheckResult:
             for tau in _thresholds(Q):
                 for d in Q.datasets:
                     ET = thresholding_expected_iterations(Q, d, tau, gamma, T)
-                    rk = ranking(Q)
-                    pt = sp.Add(*[Q.p(d, o) for o in rk.order if rk.scores[o] >= tau])
+                    pt = score_mass(Q, d, tau)
                     mid = 1 / (pt * (1 - gamma) + gamma)
                     parts.append(check_le(ET, mid, f"{Q.name}, tau={tau}, {d}: E[T] bound"))
                     parts.append(check_le(mid, 1 / gamma, "<= 1/gamma"))
@@ -313,9 +313,8 @@ def thm31_e() -> CheckResult:
             T = theorem31_min_T(gamma, eps0)
             for tau in _thresholds(Q):
                 A = thresholding(Q, tau, gamma, T)
-                rk = ranking(Q)
                 for d in Q.datasets:
-                    pt = sp.Add(*[Q.p(d, o) for o in rk.order if rk.scores[o] >= tau])
+                    pt = score_mass(Q, d, tau)
                     if pt == 0:
                         continue
                     bound = (1 - pt) * (1 + eps0 / 2) * gamma / pt

@@ -80,6 +80,7 @@ __all__ = [
     "uniform_selection",
     "thresholding",
     "thresholding_expected_iterations",
+    "score_mass",
     "theorem31_min_T",
     "random_stopping",
     "random_stopping_expected_calls",
@@ -398,10 +399,23 @@ def thresholding_expected_iterations(
     """Exact ``E[T̃]`` of thresholding at ``d``: ``Σ_{j=1}^T r^{j-1} = (1 - r^T)/(1 - r)``
     (Liu & Talwar 2019, Theorem 3.1 (d) bounds it by ``1/(p_τ(1-γ) + γ) = 1/(1-r)``)."""
     g = _check_gamma(gamma, allow_zero=True)
+    below = score_mass(Q, d, tau, at_least=False, score=score)
+    return _geometric_sum(below * (1 - g), T)
+
+
+def score_mass(
+    Q: FiniteMechanism,
+    d: Dataset,
+    tau: Any,
+    *,
+    at_least: bool = True,
+    score: Score | None = None,
+) -> sp.Expr:
+    """``p_τ = Q_d(q ≥ τ)`` (Liu & Talwar 2019, §3.1), or with ``at_least=False``
+    ``Q_d(q < τ)`` — each summed on its own, never as the other's complement."""
     t = exact(tau)
     rk = ranking(Q, score)
-    below = sp.Add(*[Q.p(d, o) for o in rk.order if not _ge(rk.scores[o], t)])
-    return _geometric_sum(below * (1 - g), T)
+    return sp.Add(*[Q.p(d, o) for o in rk.order if _ge(rk.scores[o], t) is at_least])
 
 
 def theorem31_min_T(gamma: Any, eps0: Any) -> int:

@@ -22,13 +22,8 @@ from typing import Any
 
 import sympy as sp
 
-from verifier.algorithms.ghazi import (
-    hyperparameter_tuning,
-    hyperparameter_tuning_enclosures,
-    theorem11_bound,
-    theorem12_copies,
-    theorem12_failure,
-)
+from casestudies.ghazi2025.theory import theorem11_bound, theorem12_copies, theorem12_failure
+from verifier.algorithms.ghazi import hyperparameter_tuning, hyperparameter_tuning_enclosures
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
 from verifier.privacy import check_ex_post

@@ -20,20 +20,10 @@ import mpmath
 import pytest
 import sympy as sp
 
-from verifier.algorithms import get_transformer
-from verifier.algorithms import ghazi as G
-from verifier.algorithms import ghazi_series as S
-from verifier.algorithms.ghazi import (
-    BOTTOM,
-    above_threshold,
-    check_sensitivity,
+from casestudies.ghazi2025 import theory as T
+from casestudies.ghazi2025.theory import (
     expected_runs,
     figure1_data,
-    generalized_above_threshold,
-    hyperparameter_tuning,
-    hyperparameter_tuning_enclosures,
-    is_monotone,
-    monotone_order,
     optimal_ell,
     papernot_steinke_moments,
     theorem8_bound,
@@ -42,6 +32,19 @@ from verifier.algorithms.ghazi import (
     theorem12_copies,
     theorem12_failure,
     theorem13_objective,
+)
+from verifier.algorithms import get_transformer
+from verifier.algorithms import ghazi as G
+from verifier.algorithms import ghazi_series as S
+from verifier.algorithms.ghazi import (
+    BOTTOM,
+    above_threshold,
+    check_sensitivity,
+    generalized_above_threshold,
+    hyperparameter_tuning,
+    hyperparameter_tuning_enclosures,
+    is_monotone,
+    monotone_order,
 )
 from verifier.arithmetic import Verdict, approx, decide_eq, decide_le, enclose
 from verifier.errors import InvalidMechanism, InvalidParameter
@@ -250,7 +253,7 @@ def test_alg1_lumped_tail_equals_explicit_outputs():
             assert wide_real[(o, i)] == lumped_real[("≥", o_star, i)]
     b = theorem8_bound(eps, ep)
     assert check_ex_post(lumped, b).verdict == check_ex_post(wide, b).verdict
-    for bound in (b, G.theorem9_bound(eps, ep), R(1, 2)):
+    for bound in (b, T.theorem9_bound(eps, ep), R(1, 2)):
         dl, _ = delta(lumped, bound)
         dw, _ = delta(wide, bound)
         assert decide_eq(dl, dw) is Verdict.HOLDS
@@ -686,7 +689,7 @@ def test_theorem13_checker_runs_on_copies():
 
     eps = [rdp_epsilon(m, 2)[0] for m in ms]
     A = hyperparameter_tuning(ms, eps, R(1, 10), prior="exponential", copies=[4, 3])
-    b = G.theorem13_bound(eps, R(1, 10), 2, copies=[4, 3])
+    b = T.theorem13_bound(eps, R(1, 10), 2, copies=[4, 3])
     assert check_ex_post_rdp(A, b, 2).holds
     ells = [optimal_ell(i, eps, R(1, 10), 2, [4, 3]) for i in range(2)]
     assert all(decide_le(0, e).verdict is Verdict.HOLDS for e in ells)

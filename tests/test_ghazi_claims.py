@@ -8,21 +8,21 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-import casestudies.ghazi2025 as cs
+import casestudies.ghazi2025.claims as cs
 from verifier.algorithms.ghazi import BOTTOM
 from verifier.claims import load_casestudies
 
 REGISTRY = load_casestudies()
 
 REQUIRED = {
-    "ghazi2025.thm8.random": "holds",
+    "ghazi2025.thm8": "holds",
     "ghazi2025.thm8.tight": "holds",
-    "ghazi2025.thm9.monotone": "holds",
+    "ghazi2025.thm9": "holds",
     "ghazi2025.thm9.non_monotone": "refuted",
     "ghazi2025.thm10": "holds",
     "ghazi2025.thm10.bottom_zero": "refuted",
     "ghazi2025.thm11": "holds",
-    "ghazi2025.thm11.without_factor2": "refuted",
+    "ghazi2025.thm11.no_factor2": "refuted",
     "ghazi2025.thm12": "holds",
     "ghazi2025.thm13": "holds",
     "ghazi2025.lemma14": "holds",
@@ -79,6 +79,6 @@ def test_theorem12_figures():
 
 def test_without_factor2_hand_value():
     # casestudies derivation: A_D(1,1)/A_D'(1,1) = 26666/3433
-    out = REGISTRY.get("ghazi2025.thm11.without_factor2").run()
+    out = REGISTRY.get("ghazi2025.thm11.no_factor2").run()
     worst = [f for f in out.result.parts[0].all_findings() if f.output == (1, 1)]
     assert any(sp.simplify(f.realized - sp.log(sp.Rational(26666, 3433))) == 0 for f in worst)

@@ -43,8 +43,8 @@ SEARCH = _search_base()
 REFUTE = [
     "ghazi2025.thm11.no_factor2",
     "ghazi2025.thm9.non_monotone",
-    "liu_talwar2019.thm32.2eps",
-    "liu_talwar2019.best_of_k.eps",
+    "liu_talwar2019.thm32.two_eps",
+    "liu_talwar2019.B1.best_of_k_eps",
     "lyu2017.alg5",
 ]
 
@@ -85,19 +85,19 @@ def test_cli_refutes_the_false_claims(tmp_path):
 
 
 def test_cli_true_theorem_survives(tmp_path):
-    r = search_cmd("liu_talwar2019.thm32.3eps", "--instances", "1200", "--json", cwd=tmp_path)
+    r = search_cmd("liu_talwar2019.thm32", "--instances", "1200", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["status"] == "exhausted" and doc["best_ratio"] <= 1
-    assert (tmp_path / "liu_talwar2019.thm32.3eps.search-checkpoint.json").exists()
-    assert not (tmp_path / "liu_talwar2019.thm32.3eps.counterexample.toml").exists()
+    assert (tmp_path / "liu_talwar2019.thm32.search-checkpoint.json").exists()
+    assert not (tmp_path / "liu_talwar2019.thm32.counterexample.toml").exists()
 
 
 def test_cli_text_output_and_default_certificate(tmp_path):
-    r = search_cmd("liu_talwar2019.best_of_k.eps", "--instances", "100", cwd=tmp_path)
+    r = search_cmd("liu_talwar2019.B1.best_of_k_eps", "--instances", "100", cwd=tmp_path)
     assert r.returncode == 1
     assert "VIOLATED" in r.stdout and "certificate:" in r.stdout
-    cert = tmp_path / "liu_talwar2019.best_of_k.eps.counterexample.toml"
+    cert = tmp_path / "liu_talwar2019.B1.best_of_k_eps.counterexample.toml"
     assert check_cmd(cert).returncode == 1
 
 

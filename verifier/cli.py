@@ -455,18 +455,13 @@ def _configure_casestudies(p: argparse.ArgumentParser) -> None:
 
 
 def _registry() -> Any:
-    from .claims import REGISTRY, load_casestudies
+    from .claims import load_casestudies
 
-    try:
-        return load_casestudies()
-    except ModuleNotFoundError as err:
-        if err.name == "casestudies":
-            return REGISTRY
-        raise
+    return load_casestudies()
 
 
 def _run_casestudies(args: argparse.Namespace) -> int:
-    from .claims import outcomes_json, outcomes_table
+    from .report import outcomes_json, outcomes_table
 
     reg = _registry()
     if not reg.claims:
@@ -479,9 +474,9 @@ def _run_casestudies(args: argparse.Namespace) -> int:
         else:
             print("no case-study claims are registered")
         return EXIT_OK
-    claims = reg.select(args.names or None)
     if args.list:
-        return _list_claims(reg, claims, args.json)
+        return _list_claims(reg, reg.select(args.names or None), args.json)
+    claims = reg.select(args.names or None, decider="instances")
     outcomes = reg.run(claims)
     if args.json:
         sys.stdout.write(outcomes_json(outcomes) + "\n")
@@ -500,15 +495,7 @@ def _list_claims(reg: Any, claims: list[Any], as_json: bool) -> int:
                 "casestudies": [
                     {
                         "name": name,
-                        "claims": [
-                            {
-                                "id": c.id,
-                                "source": c.source,
-                                "statement": c.statement,
-                                "expected": c.expected,
-                            }
-                            for c in cs
-                        ],
+                        "claims": [c.summary() for c in cs],
                     }
                     for name, cs in studies.items()
                 ]
@@ -519,7 +506,11 @@ def _list_claims(reg: Any, claims: list[Any], as_json: bool) -> int:
         print(f"{name} ({len(cs)} claim{'s' if len(cs) != 1 else ''})")
         width = max(len(c.id) for c in cs)
         for c in cs:
-            print(f"  {c.id.ljust(width)}  expected {c.expected:<7}  {c.source}")
+            how = "+".join(c.deciders)
+            print(
+                f"  {c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  "
+                f"[{how}]  {c.source}"
+            )
             if c.statement:
                 print(f"  {' ' * width}  {c.statement}")
     return EXIT_OK

@@ -135,7 +135,7 @@ class ProgressBar:
 
 
 def _list(as_json: bool) -> int:
-    from .search import searchable_claims
+    from .search import search_spec, searchable_claims
 
     claims = searchable_claims()
     if as_json:
@@ -144,11 +144,12 @@ def _list(as_json: bool) -> int:
                 "claims": [
                     {
                         "id": c.id,
+                        "kind": c.kind,
                         "expected": c.expected,
                         "statement": c.statement,
                         "source": c.source,
-                        "default_instances": c.default_instances,
-                        "notes": c.notes,
+                        "default_instances": search_spec(c).default_instances,
+                        "notes": search_spec(c).notes,
                     }
                     for c in claims
                 ]
@@ -157,10 +158,11 @@ def _list(as_json: bool) -> int:
         return EXIT_OK
     width = max(len(c.id) for c in claims)
     for c in claims:
-        print(f"{c.id.ljust(width)}  expected {c.expected:<7}  {c.source}")
+        print(f"{c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  {c.source}")
         print(f"{' ' * width}  {c.statement}")
-        if c.notes:
-            print(f"{' ' * width}  ({c.notes}; default {c.default_instances} instances)")
+        sp = search_spec(c)
+        if sp.notes:
+            print(f"{' ' * width}  ({sp.notes}; default {sp.default_instances} instances)")
     return EXIT_OK
 
 

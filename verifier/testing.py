@@ -17,7 +17,7 @@ Search as a test::
     from verifier.testing import assert_no_counterexample
 
     def test_random_stopping_is_3eps_dp():
-        assert_no_counterexample("liu_talwar2019.thm32.3eps", instances=2000, seed=0)
+        assert_no_counterexample("liu_talwar2019.thm32", instances=2000, seed=0)
 
     def test_my_spec_claim():            # a claim of your own spec file
         assert_no_counterexample("specs/selection.toml", claim="is-2eps-dp", seconds=30)
@@ -43,9 +43,10 @@ except ImportError as err:  # pragma: no cover - hypothesis is a test dependency
 
 import sympy as sp
 
+from .claims import Claim
 from .mechanism import FiniteMechanism
 from .neighbours import pair
-from .search import SearchableClaim, SearchResult, get_searchable, search, spec_searchable
+from .search import SearchResult, get_searchable, search, spec_searchable
 from .search.spaces import PURE_BUDGETS, PairMech, QueryPair, project
 
 __all__ = [
@@ -161,10 +162,8 @@ def query_vector_pairs(
 # ---------------------------------------------------------------------------
 
 
-def _claim(
-    claim: SearchableClaim | str | os.PathLike[str], claim_id: str | None
-) -> SearchableClaim:
-    if isinstance(claim, SearchableClaim):
+def _claim(claim: Claim | str | os.PathLike[str], claim_id: str | None) -> Claim:
+    if isinstance(claim, Claim):
         return claim
     text = os.fspath(claim)
     p = Path(text)
@@ -174,7 +173,7 @@ def _claim(
 
 
 def find_counterexample(
-    claim: SearchableClaim | str | os.PathLike[str],
+    claim: Claim | str | os.PathLike[str],
     *,
     claim_id: str | None = None,
     seconds: float | None = 30.0,
@@ -184,7 +183,7 @@ def find_counterexample(
     certificate: str | os.PathLike[str] | None = None,
 ) -> SearchResult:
     """Run :func:`verifier.search.search` on ``claim`` (a registered id, a spec file
-    with ``claim_id``, or a :class:`~verifier.search.SearchableClaim`)."""
+    with ``claim_id``, or a :class:`~verifier.search.Claim`)."""
     return search(
         _claim(claim, claim_id),
         seconds=seconds,
@@ -196,7 +195,7 @@ def find_counterexample(
 
 
 def assert_no_counterexample(
-    claim: SearchableClaim | str | os.PathLike[str],
+    claim: Claim | str | os.PathLike[str],
     *,
     claim_id: str | None = None,
     seconds: float | None = 30.0,
@@ -234,7 +233,7 @@ def assert_no_counterexample(
 
 
 def assert_counterexample(
-    claim: SearchableClaim | str | os.PathLike[str],
+    claim: Claim | str | os.PathLike[str],
     *,
     claim_id: str | None = None,
     seconds: float | None = 30.0,

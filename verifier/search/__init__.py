@@ -16,29 +16,28 @@ on the number of workers), parallel (any :class:`concurrent.futures.Executor`) a
 durable (atomic checkpoints; ``resume=``).
 
 >>> from verifier.search import search
->>> r = search("liu_talwar2019.best_of_k.eps", instances=60, seed=1, seconds=None)
+>>> r = search("liu_talwar2019.B1.best_of_k_eps", instances=60, seed=1, seconds=None)
 >>> r.status, r.counterexample_ratio is not None and r.counterexample_ratio > 1
 ('violated', True)
 
-Modules: :mod:`.core` (claims, spaces, exact confirmation), :mod:`.spaces`
+Modules: :mod:`.core` (spaces, exact encodings, exact confirmation), :mod:`.spaces`
 (instance spaces), :mod:`.screens` (float evaluators), :mod:`.certificates`,
-:mod:`.engine` (the loop), :mod:`.catalogue` (built-in claims), :mod:`.specfile`
-(claims of spec files).
+:mod:`.engine` (the loop), :mod:`.specfile` (claims of spec files).  The claims
+themselves — with their search spaces — are registered by the case-study packages
+(:mod:`verifier.claims`).
 """
 
 from __future__ import annotations
 
 from .core import (
-    SEARCHABLE,
     Confirmation,
     InstanceSpace,
-    SearchableClaim,
     confirm,
     decode,
     encode,
     get_searchable,
     instance_type,
-    register_searchable,
+    search_spec,
     searchable_claims,
 )
 from .engine import (
@@ -55,14 +54,12 @@ from .engine import (
 from .specfile import spec_searchable
 
 __all__ = [
-    "SEARCHABLE",
     "BatchResult",
     "Confirmation",
     "InstanceSpace",
     "Progress",
     "SearchConfig",
     "SearchResult",
-    "SearchableClaim",
     "checkpoint_claim",
     "confirm",
     "decode",
@@ -70,7 +67,7 @@ __all__ = [
     "get_searchable",
     "instance_type",
     "read_checkpoint",
-    "register_searchable",
+    "search_spec",
     "resolve_claim",
     "run_batch",
     "search",

@@ -33,6 +33,7 @@ from ..errors import InvalidParameter
 from ..mechanism import Output
 from ..spec import atomic_write, dataset_label, expression_text, output_label
 from .core import load_document
+from .spaces import PairMech
 
 __all__ = [
     "frac_text",
@@ -43,6 +44,10 @@ __all__ = [
     "deterministic_mechanism",
     "claim_entry",
     "derived_outputs",
+    "skeleton_document",
+    "pair_mechanism_document",
+    "add_base_mechanisms",
+    "float_rows",
     "to_toml",
     "write_certificate",
     "atomic_write",
@@ -131,6 +136,59 @@ def derived_outputs(doc: dict[str, Any], mechanism: str) -> list[Output]:
 # ---------------------------------------------------------------------------
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def skeleton_document(title: str) -> dict[str, Any]:
+    """An empty spec document on the pair graph ``g`` (``D``, ``D'``)."""
+    return {
+        "version": 1,
+        "title": title,
+        "graphs": {"g": pair_graph()},
+        "mechanisms": {},
+        "claims": [],
+    }
+
+
+def pair_mechanism_document(pm: PairMech) -> dict[str, Any]:
+    """The spec entry of a mechanism on the pair graph with outputs ``0..m-1``."""
+    outs = list(range(pm.m))
+    return {
+        "graph": "g",
+        "outputs": outs,
+        "distributions": {
+            "D": distribution_table(pm.p, outs),
+            "D'": distribution_table(pm.q, outs),
+        },
+    }
+
+
+def add_base_mechanisms(
+    doc: dict[str, Any], mechs: Sequence[PairMech], premise: bool = True
+) -> list[str]:
+    """Add ``M1, M2, ...`` to ``doc`` (with the premise claims "``M_j`` is
+    ``log(a_j)``-DP" unless ``premise`` is false) and return their names."""
+    names = []
+    for j, pm in enumerate(mechs):
+        name = f"M{j + 1}"
+        doc["mechanisms"][name] = pair_mechanism_document(pm)
+        names.append(name)
+        if premise:
+            doc["claims"].append(
+                claim_entry(
+                    f"premise-{name}",
+                    name,
+                    "pure_dp",
+                    "holds",
+                    epsilon=log_text(pm.a),
+                    statement=f"premise: {name} is log({pm.a})-DP",
+                )
+            )
+    return names
+
+
+def float_rows(mechs: Sequence[PairMech]) -> list[tuple[list[float], list[float]]]:
+    """The distributions of ``mechs`` in floats (screening only)."""
+    return [([float(x) for x in pm.p], [float(x) for x in pm.q]) for pm in mechs]
 
 
 def _key(k: str) -> str:

@@ -1,7 +1,9 @@
-"""Searchable claims, instance spaces and the exact confirmation of a candidate.
+"""Instance spaces, exact encodings and the exact confirmation of a candidate.
 
-A *searchable claim* is a statement quantified over an **instance space** ("for
-every ε-DP base mechanism M and every γ, random stopping on M is 2ε-DP"), given as
+A claim (:class:`verifier.claims.Claim`) is decided by search when it carries a
+:class:`~verifier.claims.SearchSpec`: the statement quantified over an **instance
+space** ("for every ε-DP base mechanism M and every γ, random stopping on M is
+2ε-DP"), given as
 
 * the space: generators of random instances and of the extreme points that matter
   for pure DP, local moves, and simplifications (for shrinking a counterexample);
@@ -11,7 +13,7 @@ every ε-DP base mechanism M and every γ, random stopping on M is 2ε-DP"), giv
   :mod:`verifier.spec`) describing the instance — the base mechanisms, the algorithm
   applied to them (a registered transformer) and the claims: *premise* claims that
   must hold (each base mechanism is ε_i-DP, ...) and the *target* claim, whose id is
-  the searchable claim's id.
+  the claim's id.
 
 A candidate is a counterexample only when the exact checker — the very code
 ``verifier check`` runs on the certificate — proves the target claim **violated**
@@ -29,25 +31,24 @@ import hashlib
 import json
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from random import Random
-from typing import Any, Literal
+from typing import Any
 
 import sympy as sp
 
 from ..arithmetic import Verdict, approx, combine_verdicts
+from ..claims import Claim, SearchSpec, load_casestudies
 from ..errors import InvalidParameter, UnknownClaim, VerifierError
 from ..results import CheckResult, Finding
 
 __all__ = [
     "InstanceSpace",
-    "SearchableClaim",
     "Confirmation",
-    "SEARCHABLE",
-    "register_searchable",
     "get_searchable",
+    "search_spec",
     "searchable_claims",
     "instance_type",
     "encode",
@@ -65,8 +66,6 @@ __all__ = [
 #: claimed bound is zero (float noise of an exactly equal pair of probabilities).
 #: Screening only; verdicts are exact.
 TOLERANCE = 1e-12
-
-Expected = Literal["holds", "refuted"]
 
 
 # ---------------------------------------------------------------------------
@@ -203,92 +202,33 @@ class InstanceSpace(ABC):
         return repr(inst)
 
 
-@dataclass
-class SearchableClaim:
-    """A claim over an instance space (see the module docstring).
-
-    Parameters
-    ----------
-    id : str
-        The id (``verifier search ID``); also the id of the target claim in the
-        documents.
-    statement, source : str
-        What is claimed and where it comes from.
-    expected : {"holds", "refuted"}
-        The outcome known from the paper or a derivation (informational; the search
-        never uses it).
-    space : InstanceSpace
-        Where to look.
-    screen : callable
-        ``instance -> float``: the realized/claimed ratio in floats (``inf`` for an
-        infinite realized loss); above 1 is a candidate violation.
-    document : callable
-        ``instance -> dict``: the spec document with the premise claims and the
-        target claim (id ``self.id``).
-    default_instances : int
-        The instance budget of a search when none is given.
-    notes : str
-        Shown by ``verifier search --list``.
-    exact_best : bool
-        Whether the best instance of a search that found nothing is re-evaluated
-        exactly (its certified ratio is reported).
-    reference : optional
-        How worker processes find the claim: its id when registered (set by the
-        registries), a spec-file reference, or ``None`` (the object itself is sent,
-        so it must be picklable for process pools).
-    """
-
-    id: str
-    statement: str
-    source: str
-    expected: Expected
-    space: InstanceSpace
-    screen: Callable[[Any], float]
-    document: Callable[[Any], dict[str, Any]]
-    default_instances: int = 2000
-    notes: str = ""
-    exact_best: bool = True
-    reference: Any = None  # how worker processes find this claim (see engine)
-
-    def describe(self, inst: Any) -> str:
-        return self.space.describe(inst)
+def searchable_claims() -> list[Claim]:
+    """Every registered claim that can be decided by search, in registration order."""
+    return load_casestudies().select(decider="search")
 
 
-#: Registered searchable claims by id (filled by :mod:`verifier.search.catalogue`).
-SEARCHABLE: dict[str, SearchableClaim] = {}
-
-
-def register_searchable(claim: SearchableClaim, *, replace: bool = False) -> SearchableClaim:
-    """Add ``claim`` to :data:`SEARCHABLE`."""
-    if claim.id in SEARCHABLE and not replace and SEARCHABLE[claim.id] is not claim:
-        raise InvalidParameter(f"a searchable claim {claim.id!r} is already registered")
-    if claim.expected not in ("holds", "refuted"):
-        raise InvalidParameter(f"expected must be 'holds' or 'refuted', got {claim.expected!r}")
-    SEARCHABLE[claim.id] = claim
+def get_searchable(claim_id: str) -> Claim:
+    """The registered claim ``claim_id``, which must have a search space
+    (:class:`~verifier.errors.UnknownClaim` otherwise)."""
+    reg = load_casestudies()
+    try:
+        claim = reg.get(claim_id)
+    except UnknownClaim:
+        claim = None
+    if claim is None or claim.search is None:
+        known = ", ".join(c.id for c in reg.select(decider="search"))
+        what = "no claim" if claim is None else "no searchable claim"
+        raise UnknownClaim(
+            f"{what} {claim_id!r} (searchable: {known}; or give a spec file)"
+        ) from None
     return claim
 
 
-def _load_catalogue() -> None:
-    from . import adversaries, catalogue  # noqa: F401  (they register the built-in claims)
-
-
-def searchable_claims() -> list[SearchableClaim]:
-    """Every registered searchable claim, in registration order."""
-    _load_catalogue()
-    return list(SEARCHABLE.values())
-
-
-def get_searchable(claim_id: str) -> SearchableClaim:
-    """The registered searchable claim ``claim_id``
-    (:class:`~verifier.errors.UnknownClaim` if there is none)."""
-    _load_catalogue()
-    try:
-        return SEARCHABLE[claim_id]
-    except KeyError:
-        known = ", ".join(SEARCHABLE)
-        raise UnknownClaim(
-            f"no searchable claim {claim_id!r} (searchable: {known}; or give a spec file)"
-        ) from None
+def search_spec(claim: Claim) -> SearchSpec:
+    """The claim's search spec (:class:`~verifier.errors.InvalidParameter` if it has none)."""
+    if claim.search is None:
+        raise InvalidParameter(f"claim {claim.id!r} has no search space")
+    return claim.search
 
 
 # ---------------------------------------------------------------------------
@@ -320,7 +260,7 @@ class Confirmation:
         return self.verdict is Verdict.VIOLATED and self.premises is Verdict.HOLDS
 
 
-def confirm(claim: SearchableClaim, inst: Any, doc: dict[str, Any] | None = None) -> Confirmation:
+def confirm(claim: Claim, inst: Any, doc: dict[str, Any] | None = None) -> Confirmation:
     """Decide the claim exactly on ``inst``: load its document and run every claim in
     it with :meth:`verifier.spec.SpecClaim.run`.
 
@@ -328,7 +268,7 @@ def confirm(claim: SearchableClaim, inst: Any, doc: dict[str, Any] | None = None
     reported as an undecided confirmation with the message, never raised.
     """
     try:
-        d = claim.document(inst) if doc is None else doc
+        d = search_spec(claim).document(inst) if doc is None else doc
         spec = load_document(d)
         premises: list[Verdict] = []
         target: CheckResult | None = None

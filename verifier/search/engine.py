@@ -43,14 +43,15 @@ from typing import Any
 from ..errors import InvalidParameter, SpecError
 from .certificates import atomic_write, write_certificate
 from .core import (
+    Claim,
     Confirmation,
-    SearchableClaim,
     batch_seed,
     confirm,
     decode,
     encode,
     get_searchable,
     instance_key,
+    search_spec,
 )
 
 __all__ = [
@@ -143,8 +144,8 @@ class BatchResult:
         return cls(**d)
 
 
-def _screen(claim: SearchableClaim, inst: Any) -> float:
-    r = float(claim.screen(inst))
+def _screen(claim: Claim, inst: Any) -> float:
+    r = float(search_spec(claim).screen(inst))
     return -math.inf if math.isnan(r) else r
 
 
@@ -153,10 +154,10 @@ def _screen(claim: SearchableClaim, inst: Any) -> float:
 # ---------------------------------------------------------------------------
 
 
-def resolve_claim(ref: Any) -> SearchableClaim:
-    """A :class:`SearchableClaim` from a reference: the claim itself, a registered
+def resolve_claim(ref: Any) -> Claim:
+    """A :class:`Claim` from a reference: the claim itself, a registered
     id, or ``("spec", path, claim_id, sha256)`` (a claim of a spec file)."""
-    if isinstance(ref, SearchableClaim):
+    if isinstance(ref, Claim):
         return ref
     if isinstance(ref, str):
         return get_searchable(ref)
@@ -167,11 +168,11 @@ def resolve_claim(ref: Any) -> SearchableClaim:
     raise InvalidParameter(f"cannot resolve a searchable claim from {ref!r}")
 
 
-def _reference(claim: SearchableClaim) -> Any:
+def _reference(claim: Claim) -> Any:
     return claim.reference if claim.reference is not None else claim
 
 
-def _encode_ref(ref: Any, claim: SearchableClaim) -> dict[str, Any]:
+def _encode_ref(ref: Any, claim: Claim) -> dict[str, Any]:
     if isinstance(ref, str):
         return {"id": ref}
     if isinstance(ref, tuple):
@@ -196,7 +197,7 @@ def run_batch(ref: Any, seed: int, index: int, config: SearchConfig) -> BatchRes
     """Run batch ``index`` of the search with master ``seed``: draw, screen, improve
     locally, confirm the best candidates exactly.  Deterministic."""
     claim = resolve_claim(ref)
-    space = claim.space
+    space = search_spec(claim).space
     rng = Random(batch_seed(seed, index))
     errors = 0
     first_error: str | None = None
@@ -465,7 +466,7 @@ def _fmt_ratio(x: float) -> str:
 
 
 def _checkpoint_doc(
-    claim: SearchableClaim, ref: Any, seed: int, config: SearchConfig, requested: int, st: _State
+    claim: Claim, ref: Any, seed: int, config: SearchConfig, requested: int, st: _State
 ) -> dict[str, Any]:
     return {
         "format": CHECKPOINT_FORMAT,
@@ -506,7 +507,7 @@ def checkpoint_claim(path: str | os.PathLike[str]) -> Any:
 
 
 def search(
-    claim: SearchableClaim | str,
+    claim: Claim | str,
     *,
     instances: int | None = None,
     seconds: float | None = 60.0,
@@ -526,7 +527,7 @@ def search(
 
     Parameters
     ----------
-    claim : SearchableClaim or str
+    claim : Claim or str
         A claim, or the id of a registered one (:func:`verifier.search.searchable_claims`).
     instances : int, optional
         The instance budget (default: the claim's ``default_instances``); rounded up
@@ -572,7 +573,7 @@ def search(
     cfg = config or SearchConfig()
     ck_path = Path(checkpoint) if checkpoint is not None else (Path(resume) if resume else None)
     st = _State()
-    requested = claim.default_instances if instances is None else int(instances)
+    requested = search_spec(claim).default_instances if instances is None else int(instances)
     if resume is not None:
         doc = read_checkpoint(resume)
         if doc["claim"] != claim.id:
@@ -720,7 +721,7 @@ def _max_workers(executor: cf.Executor) -> int:
 
 
 def _finish(
-    claim: SearchableClaim,
+    claim: Claim,
     st: _State,
     status: str,
     seed: int,
@@ -755,7 +756,7 @@ def _finish(
     if interrupted:
         return res
     if st.found is None and st.best is not None and status in ("exhausted", "time_limit"):
-        want = claim.exact_best if exact_best is None else exact_best
+        want = search_spec(claim).exact_best if exact_best is None else exact_best
         if want:
             conf = confirm(claim, st.best)
             res.best_exact_ratio = conf.ratio
@@ -786,7 +787,7 @@ def _finish(
     res.counterexample_ratio = final.ratio
     res.check = final.result
     res.shrink_steps = st.shrink_steps
-    doc = claim.document(cur)
+    doc = search_spec(claim).document(cur)
     res.document = doc
     comment = (
         f"Counterexample to {claim.id}: {claim.statement}\n"
@@ -808,14 +809,14 @@ def _finish(
 
 
 def _shrink(
-    claim: SearchableClaim,
+    claim: Claim,
     cur: Any,
     st: _State,
     cfg: SearchConfig,
     save: Callable[..., None],
     report: Callable[[str], None],
 ) -> Any:
-    space = claim.space
+    space = search_spec(claim).space
     while not st.shrink_done and st.shrink_checks < cfg.shrink_checks:
         size = space.complexity(cur)
         accepted = False

@@ -67,7 +67,7 @@ PRIME_BUDGETS: tuple[Fraction, ...] = (F(11, 10), F(5, 4), F(3, 2), F(2), F(3), 
 GAMMAS: tuple[Fraction, ...] = (F(1, 2), F(1, 4), F(1, 10), F(1, 100), F(1, 1000))
 
 # fmt: off
-_SIMPLE_DENOMINATORS = (
+SIMPLE_DENOMINATORS = (
     2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40, 50, 64, 100, 128, 200, 256, 500, 1000, 2000,
     5000, 10**4, 10**5, 10**6,
 )
@@ -144,7 +144,7 @@ def project(p: Sequence[Fraction], r: Sequence[Fraction], a: Fraction) -> tuple[
     return tuple(pi * ri for pi, ri in zip(p, rr, strict=True))
 
 
-def _weights(xs: Sequence[float], total: int) -> tuple[Fraction, ...]:
+def random_weights(xs: Sequence[float], total: int) -> tuple[Fraction, ...]:
     s = sum(xs)
     w = [max(1, round(x / s * total)) for x in xs]
     n = sum(w)
@@ -156,7 +156,7 @@ def random_distribution(rng: Random, m: int) -> tuple[Fraction, ...]:
     masses, one dominant output) are common, since worst cases sit there."""
     conc = rng.choice((0.25, 0.5, 1.0, 3.0))
     xs = [max(rng.gammavariate(conc, 1.0), 1e-6) for _ in range(m)]
-    return _weights(xs, rng.choice((10, 20, 100, 1000, 10000)))
+    return random_weights(xs, rng.choice((10, 20, 100, 1000, 10000)))
 
 
 def _ratio_value(rng: Random, a: Fraction) -> Fraction:
@@ -237,7 +237,7 @@ def perturb_pair(pm: PairMech, rng: Random, scale: float) -> PairMech:
     if kind == 0:
         xs = [float(v) for v in p]
         xs[o] *= math.exp(scale * rng.gauss(0.0, 1.0))
-        p = list(_weights(xs, 10000))
+        p = list(random_weights(xs, 10000))
     elif kind == 1:
         e = math.log(pm.a)
         v = math.log(float(r[o])) + scale * e * rng.gauss(0.0, 1.0)
@@ -264,7 +264,7 @@ def merge_outputs(pm: PairMech, o: int) -> PairMech:
     return PairMech(pm.a, p, q)
 
 
-def _round_to(d: Sequence[Fraction], n: int) -> tuple[Fraction, ...] | None:
+def round_to(d: Sequence[Fraction], n: int) -> tuple[Fraction, ...] | None:
     w = [max(1, round(x * n)) for x in d]
     excess = sum(w) - n
     i = max(range(len(w)), key=lambda j: w[j])
@@ -278,10 +278,10 @@ def simplify_pair(pm: PairMech) -> list[PairMech]:
     """Variants of ``pm`` with small denominators that are still exactly
     ``log(a)``-DP, simplest first."""
     out: list[PairMech] = []
-    for n in _SIMPLE_DENOMINATORS:
+    for n in SIMPLE_DENOMINATORS:
         if n < pm.m:
             continue
-        p, q = _round_to(pm.p, n), _round_to(pm.q, n)
+        p, q = round_to(pm.p, n), round_to(pm.q, n)
         if p is not None and q is not None and is_dp(p, q, pm.a):
             out.append(PairMech(pm.a, p, q))
         for pp, qq in ((p, pm.q), (pm.p, q)):

@@ -34,20 +34,21 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic import enclose, exact
+from ..claims import Claim, SearchSpec
 from ..errors import InvalidParameter, SpecError
 from ..mechanism import FiniteMechanism
 from ..privacy import pure_epsilon
 from ..spec import Spec, SpecClaim, dataset_label, expression_text, load_spec, output_label
 from . import screens
 from .certificates import frac_text
-from .core import TOLERANCE, InstanceSpace, SearchableClaim, instance_type, iter_unique
+from .core import TOLERANCE, InstanceSpace, instance_type, iter_unique
 from .spaces import (
-    _SIMPLE_DENOMINATORS,
-    _round_to,
-    _weights,
+    SIMPLE_DENOMINATORS,
     bits,
     partner,
     random_distribution,
+    random_weights,
+    round_to,
 )
 
 __all__ = ["spec_searchable", "SpecInstance", "SpecSpace", "SEARCHABLE_KINDS"]
@@ -190,7 +191,7 @@ class SpecSpace(InstanceSpace):
             o = rng.randrange(len(xs))
             xs[o] *= math.exp(scale * rng.gauss(0.0, 1.0))
             new = list(rows)
-            new[n] = _weights(xs, 10000)
+            new[n] = random_weights(xs, 10000)
             if _dp_ok(tuple(new), base):
                 allr = list(inst.rows)
                 allr[k] = tuple(new)
@@ -200,8 +201,8 @@ class SpecSpace(InstanceSpace):
     def shrink(self, inst: SpecInstance) -> Iterable[SpecInstance]:
         out = []
         for k, base in enumerate(self.bases):
-            for n in _SIMPLE_DENOMINATORS:
-                rows = [_round_to(r, n) for r in inst.rows[k]]
+            for n in SIMPLE_DENOMINATORS:
+                rows = [round_to(r, n) for r in inst.rows[k]]
                 if any(r is None for r in rows):
                     continue
                 tup = tuple(r for r in rows if r is not None)
@@ -429,7 +430,7 @@ def _float(x: Any) -> float:
 
 
 @functools.lru_cache(maxsize=32)
-def _cached(path: str, claim_id: str | None, sha: str) -> SearchableClaim:
+def _cached(path: str, claim_id: str | None, sha: str) -> Claim:
     p = Path(path)
     spec = load_spec(p)
     raw_text = p.read_text(encoding="utf-8")
@@ -457,16 +458,19 @@ def _cached(path: str, claim_id: str | None, sha: str) -> SearchableClaim:
         )
     helper = _SpecClaimSearch(p, spec, claim, raw)
     names = ", ".join(b.name for b in helper.bases)
-    sc = SearchableClaim(
+    sc = Claim(
         id=claim.id,
         statement=claim.statement or claim.describe(),
         source=claim.source or str(p),
         expected="refuted" if claim.expected == "refuted" else "holds",
-        space=helper.space,
-        screen=helper.screen,
-        document=helper.document,
-        default_instances=400,
-        notes=f"varies {names} (exactly as private as in the file)",
+        search=SearchSpec(
+            space=helper.space,
+            screen=helper.screen,
+            document=helper.document,
+            default_instances=400,
+            notes=f"varies {names} (exactly as private as in the file)",
+        ),
+        instances=f"the mechanisms of {p.name}",
     )
     sc.reference = ("spec", str(p), claim.id, sha)
     return sc
@@ -474,7 +478,7 @@ def _cached(path: str, claim_id: str | None, sha: str) -> SearchableClaim:
 
 def spec_searchable(
     path: str | Path, claim_id: str | None = None, *, sha256: str | None = None
-) -> SearchableClaim:
+) -> Claim:
     """The searchable claim ``claim_id`` of the spec file ``path`` (the only claim
     when ``claim_id`` is None).  ``sha256`` pins the file's content (checkpoints)."""
     p = Path(path)

@@ -80,6 +80,7 @@ def prop4_geometric_symbolic() -> CheckResult:
     statement="dropping the factor Delta: e^(-eps) instead of e^(-eps*Delta) at distance 4 "
     "(refuted: P_0(0)/P_4(0) = e^(4 eps))",
     expected="refuted",
+    kind="negative-control",
 )
 def prop4_without_factor() -> CheckResult:
     m = truncated_geometric(4, R(1, 3))
@@ -193,7 +194,7 @@ def prop5_quarter() -> CheckResult:
 # ===========================================================================
 #
 # Expected outcomes come from the paper or from the derivations written next to each
-# claim (SPEC §3).  Algorithms: verifier.algorithms.talwar; instances:
+# claim (Talwar 2025, §3–§4).  Algorithms: verifier.algorithms.talwar; instances:
 # verifier.constructions (extension lemma, lumped lower-bound cubes).
 
 import networkx as nx  # noqa: E402
@@ -279,6 +280,7 @@ def prop2_cube60() -> CheckResult:
     statement="the extension is eps-DP (refuted: on the path 0-1-2 with randomized response "
     "at 2 eps on {0, 2}, p_hat_1 = (1/2, 1/2) and p_hat_1(b)/p_0(b) = (1 + e^(2 eps))/2 > e^eps)",
     expected="refuted",
+    kind="negative-control",
 )
 def prop2_one_eps() -> CheckResult:
     # eps = log 2: p_0 = (4/5, 1/5), p_2 = (1/5, 4/5), premise ratio 4 = e^(2 eps).
@@ -322,6 +324,7 @@ def _all_events(m: FiniteMechanism) -> list[frozenset[Any]]:
     statement="(alpha, eps)-RDP => Pr[M(d_k) in E] <= e^(eps sum_{i<=k} (1-1/alpha)^i) "
     "Pr[M(d_0) in E]^((1-1/alpha)^k) for |d_0 - d_k| = k (eps = exact RDP eps)",
     expected="holds",
+    kind="proof-step",
 )
 def prop6_chain() -> CheckResult:
     parts = []
@@ -434,6 +437,7 @@ def prop6_quarter_printed() -> CheckResult:
     statement="... >= e^(-(alpha-1)eps)/4 (Prop. 4's form without the power e; refuted on the "
     "two-point instance: 1/100 < 1/(4 * 6.82))",
     expected="refuted",
+    kind="negative-control",
 )
 def prop6_pure_constant() -> CheckResult:
     # two-point, alpha = 2: D_2(P||Q) = log(1/16 * 100 + 9/16 * 100/99) = log(6.818..),
@@ -464,6 +468,7 @@ def _thm7_algorithms() -> list[Any]:
     "A o M_hat is 2c eps-DP, Pr[A(d1) = (r',0)] >= e^(-2c eps Delta)/8, <= gamma, "
     "e^(-2c eps Delta) >= (4T)^(-4c), T >= (8 gamma)^(-1/(4c))/4",
     expected="holds",
+    kind="proof-step",
 )
 def thm7_chain() -> CheckResult:
     parts = []
@@ -516,6 +521,7 @@ def _equivalence_grid(k: int) -> CheckResult:
     "(refuted: at c = 1, gamma = 2^-11, T = 1 the T-bound holds with equality, "
     "(8 gamma)^(-1/4)/4 = 1, while the printed form asks c >= ln(256)/(2 ln 4) = 2)",
     expected="refuted",
+    kind="finding",
 )
 def thm7_equivalently_printed() -> CheckResult:
     # Inverting: T >= (8g)^(-1/(4c))/4  <=>  ln 4T >= ln(1/(8g))/(4c)  <=>
@@ -540,6 +546,7 @@ def thm7_equivalently_inverted() -> CheckResult:
     statement="for a fixed eps the proof's e^(-2c eps Delta) is >= (4T)^(-2c) (refuted at "
     "eps = 1/10, T = 100: eps Delta = 6 > ln 400 = 5.99 because of the ceiling in Delta)",
     expected="refuted",
+    kind="finding",
 )
 def thm7_two_c_fixed() -> CheckResult:
     alg = a_lt(R(1, 100))
@@ -579,6 +586,7 @@ def cor8_derived() -> CheckResult:
     "its step e^(-2ec(alpha-1)eps) >= (4T)^(-2ec) fails at eps = 1/10, T = 100, since "
     "eps Delta = 6 > ln 400; the constant 4^4 itself is fine, being weaker than 4^e)",
     expected="refuted",
+    kind="finding",
 )
 def cor8_printed_fixed() -> CheckResult:
     alg = a_lt(R(1, 100))
@@ -608,6 +616,7 @@ def cor8_printed_uniform() -> CheckResult:
     "and its exponent (1 - 1/alpha)^Delta >= 1/e (refuted at eps = 1/10, T = 100: "
     "alpha = 48 < 61 = Delta + 1 and (47/48)^60 ~ 0.28 < 1/e)",
     expected="refuted",
+    kind="finding",
 )
 def cor8_alpha() -> CheckResult:
     eps, T = THM7_EPS, sp.Integer(100)
@@ -646,6 +655,7 @@ def thm9_counting() -> CheckResult:
     statement="each step of Theorem 9's proof on {0,1}^(10 Delta) lumped by the distance to v: "
     "A_LT with T = 50, eps = 1/10 (Delta = 60: 601 classes) and the hybrid c = 2 (eps = 1)",
     expected="holds",
+    kind="proof-step",
 )
 def thm9_chain() -> CheckResult:
     parts = []
@@ -660,6 +670,7 @@ def thm9_chain() -> CheckResult:
     statement="each step of Theorem 10's proof with K = 3 settings (algorithms competing with "
     "max_k Median, i.e. the 1 - 1/(2K) quantile): A_max^T, A_LT, hybrid c = 2; eps = 1",
     expected="holds",
+    kind="proof-step",
 )
 def thm10_chain() -> CheckResult:
     K = 3

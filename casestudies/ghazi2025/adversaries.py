@@ -18,7 +18,6 @@ written by its exact probabilities, with one premise claim per request (Def 6, a
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
@@ -28,14 +27,20 @@ from typing import Any
 
 import sympy as sp
 
-from ..algorithms.ghazi_filter import B0, B1, AdversaryNode, transcript_mechanism
-from ..privacy import renyi_divergence
-from ..spec import output_label
-from .certificates import claim_entry, distribution_table, expr_text, frac_text
-from .core import InstanceSpace, SearchableClaim, instance_type, iter_unique, register_searchable
-from .spaces import _SIMPLE_DENOMINATORS, _round_to, _weights, bits, random_distribution
+from verifier.algorithms.ghazi_filter import B0, B1, AdversaryNode, transcript_mechanism
+from verifier.privacy import renyi_divergence
+from verifier.search.certificates import claim_entry, distribution_table, expr_text, frac_text
+from verifier.search.core import InstanceSpace, instance_type, iter_unique
+from verifier.search.spaces import (
+    SIMPLE_DENOMINATORS,
+    bits,
+    random_distribution,
+    random_weights,
+    round_to,
+)
+from verifier.spec import output_label
 
-__all__ = ["Node", "Adversary", "AdversarySpace"]
+__all__ = ["Node", "Adversary", "AdversarySpace", "adversary_screen", "adversary_document"]
 
 F = Fraction
 GHAZI = "Ghazi et al. 2025"
@@ -122,7 +127,7 @@ def _transcripts_f(adv: Adversary, enforce: bool) -> list[tuple[float, float]]:
     return out
 
 
-def _screen(adv: Adversary, enforce: bool) -> float:
+def adversary_screen(adv: Adversary, enforce: bool) -> float:
     a = adv.alpha
     s = sum(x**a * y ** (1 - a) for x, y in _transcripts_f(adv, enforce) if x > 0)
     return (math.log(s) / (a - 1)) / float(adv.budget)
@@ -169,7 +174,7 @@ def _transcript_label(t: Any) -> str:
     return "<" + ",".join(str(o) for o in t) + ">"
 
 
-def _document(adv: Adversary, claim_id: str, enforce: bool) -> dict[str, Any]:
+def adversary_document(adv: Adversary, claim_id: str, enforce: bool) -> dict[str, Any]:
     a = adv.alpha
     what = "with the filter" if enforce else "without the filter (every request answered)"
     statement = (
@@ -298,7 +303,7 @@ class AdversarySpace(InstanceSpace):
             xs = [float(v) for v in (n.p0 if side == 0 else n.p1)]
             o = rng.randrange(len(xs))
             xs[o] *= math.exp(scale * rng.gauss(0.0, 1.0))
-            d = _weights(xs, 10000)
+            d = random_weights(xs, 10000)
             new = replace(n, p0=d) if side == 0 else replace(n, p1=d)
         root = _replace_at(inst.root, k, new)
         assert root is not None
@@ -312,8 +317,8 @@ class AdversarySpace(InstanceSpace):
             if root is not None:
                 out.append(replace(inst, root=root))
         for k, n in enumerate(nodes):
-            for den in _SIMPLE_DENOMINATORS:
-                a, b = _round_to(n.p0, den), _round_to(n.p1, den)
+            for den in SIMPLE_DENOMINATORS:
+                a, b = round_to(n.p0, den), round_to(n.p1, den)
                 if a is None or b is None:
                     continue
                 root = _replace_at(inst.root, k, replace(n, p0=a, p1=b))
@@ -337,38 +342,3 @@ class AdversarySpace(InstanceSpace):
             return f"[({d0}) vs ({d1}), {n.kind}{inner}]"
 
         return f"alpha = {inst.alpha}, eps = {frac_text(inst.budget)}: {show(inst.root)}"
-
-
-def _register(claim_id: str, enforce: bool, expected: str, statement: str, notes: str) -> None:
-    c = SearchableClaim(
-        id=claim_id,
-        statement=statement,
-        source=f"{GHAZI}, Algorithm 4 / Theorem 16",
-        expected=expected,  # type: ignore[arg-type]
-        space=AdversarySpace(),
-        screen=functools.partial(_screen, enforce=enforce),
-        document=functools.partial(_document, claim_id=claim_id, enforce=enforce),
-        default_instances=10000,
-        notes=notes,
-    )
-    c.reference = claim_id
-    register_searchable(c, replace=True)
-
-
-_register(
-    "ghazi2025.thm16",
-    True,
-    "holds",
-    "the ex-post RDP filter (Algorithm 4) keeps D_alpha(IT^0 || IT^1) <= eps against every "
-    "finite adversary whose requests are ex-post (alpha, eps~_i)-RDP",
-    "adversary trees of depth 1-3, 2-3 outputs per request, alpha in {2, 3}, eps in {1/4 .. 3}; "
-    "certificates are exact transcript distributions",
-)
-_register(
-    "ghazi2025.thm16.no_filter",
-    False,
-    "refuted",
-    "answering every request regardless of the budget keeps D_alpha(IT^0 || IT^1) <= eps "
-    "(negative control: the filter is what makes Theorem 16 true)",
-    "false: two requests of Renyi cost eps each already exceed eps",
-)

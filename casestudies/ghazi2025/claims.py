@@ -54,7 +54,7 @@ Findings and tightness (realized / claimed ex-post ε on the best instance found
   randomized-response mechanism at ε = log 100, ε' = 1/10, α = 2, with ℓ rounded to
   a multiple of 1/32), so the bound is looser on typical instances than in the worst
   case found.
-* Known typo (SPEC §1.5, reviews): the proof of Theorem 13 applies Lemma 15 to
+* Known typo (named by the reviews): the proof of Theorem 13 applies Lemma 15 to
   ``(1 - e^{-ε_i x} Q_j)^α (1 - e^{-ε_i(1+ℓ)} e^{-ε_i x} Q'_j)^{1-α}``; as printed
   (``ε_i``) the step is refuted, as corrected (``ε_j``) it holds.  The "Theorem 8
   last line drops a term" typo of the reviews cannot be located in the seed text
@@ -76,16 +76,7 @@ from verifier.algorithms.ghazi import (
     generalized_above_threshold,
     hyperparameter_tuning,
     is_monotone,
-    lemma14_sides,
-    lemma15_sides,
     monotone_order,
-    theorem8_bound,
-    theorem9_bound,
-    theorem10_bound,
-    theorem11_bound,
-    theorem12_copies,
-    theorem12_failure,
-    theorem13_bound,
 )
 from verifier.algorithms.ghazi_filter import (
     AdversaryNode,
@@ -108,6 +99,19 @@ from verifier.privacy import (
     renyi_divergence,
 )
 from verifier.results import CheckResult, Finding, conjunction, implication
+
+from . import search
+from .theory import (
+    lemma14_sides,
+    lemma15_sides,
+    theorem8_bound,
+    theorem9_bound,
+    theorem10_bound,
+    theorem11_bound,
+    theorem12_copies,
+    theorem12_failure,
+    theorem13_bound,
+)
 
 R = sp.Rational
 SOURCE = "Ghazi et al. 2025"
@@ -163,6 +167,7 @@ def lemma7_rdp_constant() -> CheckResult:
     statement="ex-post (alpha, eps~)-RDP => ex-post (eps~, delta)-DP without the log(1/delta)/"
     "(alpha-1) term (refuted on RR with P = 3/4: D_2 = log(7/3), delta(log 7/3) = 1/6 > 1/100)",
     expected="refuted",
+    kind="negative-control",
 )
 def lemma7_without_log_term() -> CheckResult:
     # Hand derivation: p = 3/4, q = 1/4.  D_2(P||Q) = log(p^2/q + q^2/p) = log(9/4 + 1/12)
@@ -249,12 +254,21 @@ def _alg1_instances() -> list[tuple[str, Any, dict[Any, list[int]], list[Any], A
 
 
 @claim(
-    id="ghazi2025.thm8.random",
+    id="ghazi2025.thm8",
     source=f"{SOURCE}, Theorem 8 / Algorithm 1",
     statement="Algorithm 1 is ex-post eps~-DP with eps~(o,i) = 2 eps_i + eps', eps~(bot) = eps' "
     "(random sensitivity-1 tables on paths and an add/remove graph; whole infinite output set "
     "via the lumped geometric tail)",
     expected="holds",
+    search=search.alg1_search(
+        "ghazi2025.thm8",
+        2,
+        False,
+        "Algorithm 1 (ex-post AboveThreshold) on sensitivity-1 integer functions is ex-post DP "
+        "with eps~(o,i) = 2 eps_i + eps', eps~(bot) = eps'",
+        "1-3 functions with values in -1..2 on a pair; whole infinite output set (lumped tail)",
+    ),
+    aliases=("ghazi2025.thm8.random",),
 )
 def thm8_random() -> CheckResult:
     parts = []
@@ -274,7 +288,7 @@ def thm8_random() -> CheckResult:
     notes="realized/claimed = 1 exactly at every output (o, 2)",
 )
 def thm8_tight() -> CheckResult:
-    # Hand derivation (SPEC §1.1 closed form, o >= 1 so every k contributes to f_2):
+    # Hand derivation (Algorithm 1's closed form, Ghazi et al. 2025 §3; o >= 1 so every k contributes to f_2):
     #   A_D'(o,2) = (1-x_2) x_2^{o-1} Σ_{k>=1} (1-p')(p'x_2)^k (1 - x_1^k)       [f(D') = (0,1)]
     #   A_D(o,2)  = (1-x_2) x_2^{o}   Σ_{k>=2} (1-p')(p'x_2)^k (1 - x_1^{k-1})   [f(D) = (1,0)]
     # and k = m+1 in the second sum gives p' x_2 times the first sum, so
@@ -287,7 +301,7 @@ def thm8_tight() -> CheckResult:
 
 
 @claim(
-    id="ghazi2025.thm9.monotone",
+    id="ghazi2025.thm9",
     source=f"{SOURCE}, Theorem 9 / Algorithm 1",
     statement="for monotone f (counts on add/remove graphs ordered by size; a nondecreasing "
     "table on a path) Algorithm 1 is ex-post eps~-DP with eps~(o,i) = eps_i + eps', "
@@ -295,6 +309,15 @@ def thm8_tight() -> CheckResult:
     expected="holds",
     notes="attained exactly: (0, 2) on the counting instance has realized loss "
     "log 4 = eps_2 + eps'",
+    search=search.alg1_search(
+        "ghazi2025.thm9",
+        1,
+        True,
+        "Theorem 9: Algorithm 1 on monotone sensitivity-1 functions (f_i(D) >= f_i(D') for "
+        "every i) is ex-post DP with eps~(o,i) = eps_i + eps', eps~(bot) = eps'",
+        "monotone tables on a pair (D' below D)",
+    ),
+    aliases=("ghazi2025.thm9.monotone",),
 )
 def thm9_monotone() -> CheckResult:
     L = sp.log
@@ -339,6 +362,15 @@ def thm9_monotone() -> CheckResult:
     "f_2 = (0, 1) (refuted: the ratio at (o, 2) is e^(2 eps_2 + eps'); no total order makes "
     "both functions monotone)",
     expected="refuted",
+    kind="negative-control",
+    search=search.alg1_search(
+        "ghazi2025.thm9.non_monotone",
+        1,
+        False,
+        "Theorem 9's monotone bound eps~(o,i) = eps_i + eps' applied to Algorithm 1 on "
+        "arbitrary (non-monotone) sensitivity-1 functions",
+        "false without monotonicity: f_1 = (1, 0), f_2 = (0, 1) reaches 2 eps_2 + eps'",
+    ),
 )
 def thm9_non_monotone() -> CheckResult:
     # Same derivation as ghazi2025.thm8.tight: ratio e^{2 eps_2 + eps'} > e^{eps_2 + eps'}.
@@ -369,6 +401,7 @@ def _random_mechs(graph: Any, count: int, outputs: int, seed: int) -> list[Finit
     "2 eps_i + eps', eps~(bot) = eps' (random mechanisms with eps_i their exact pure eps, "
     "thresholds 1 and 2; a high-budget competitor instance)",
     expected="holds",
+    search=search.alg2_search("ghazi2025.thm10"),
 )
 def thm10() -> CheckResult:
     parts = []
@@ -400,6 +433,7 @@ def thm10() -> CheckResult:
     "RR(log 3), tau = 1, eps' = log 2 gives A_D(bot) = 11/20, A_D'(bot) = 17/20)",
     expected="refuted",
     notes="an instance exists: d = 1 suffices, since Q(>= tau) differs between neighbours",
+    kind="negative-control",
 )
 def thm10_bottom_zero() -> CheckResult:
     # Hand derivation: x = 1/3, p' = 1/2, E[x^k] = (1/2)/(1 - 1/6) = 3/5;
@@ -509,6 +543,13 @@ def _alg3_cases() -> list[tuple[list[FiniteMechanism], Any, list[int] | None]]:
     expected="holds",
     notes="realized/claimed for (o, i): 0.98582 (competitor E = 100), 0.99986 (E = 1e4), "
     "0.9999986 (E = 1e6); sup 1 not attained; bot: ratio exactly 1 = e^0 (zero slack)",
+    search=search.alg3_geometric_search(
+        "ghazi2025.thm11",
+        2,
+        "Algorithm 3 (prior Geom_{e^-eps'}) on log(a_i)-DP mechanisms is ex-post DP with "
+        "eps~(o,i) = 2 eps_i + eps', eps~(bot) = 0",
+        "1-3 mechanisms on a pair, 2-3 outputs each, a_i in {11/10 .. 100}, e^eps' in {11/10 .. 4}",
+    ),
 )
 def thm11() -> CheckResult:
     parts = []
@@ -543,12 +584,21 @@ def thm11_all_eps() -> CheckResult:
 
 
 @claim(
-    id="ghazi2025.thm11.without_factor2",
+    id="ghazi2025.thm11.no_factor2",
     source=f"{SOURCE}, Theorem 11 without the factor 2 (negative control)",
     statement="eps~(o,i) = eps_i + eps' (refuted: RR(log 2) and a later RR(log 100) favouring "
     "D', eps' = log 2: ratio 26666/3433 > 4 at (1, 1); and for every eps in [1/10, 3] on "
     "RR(eps), RR(2 eps))",
     expected="refuted",
+    kind="negative-control",
+    search=search.alg3_geometric_search(
+        "ghazi2025.thm11.no_factor2",
+        1,
+        "Algorithm 3 without the factor 2: eps~(o,i) = eps_i + eps', eps~(bot) = 0",
+        "false: a high-budget competitor favouring the other dataset pushes the ratio of "
+        "(o, i) towards e^(2 eps_i + eps')",
+    ),
+    aliases=("ghazi2025.thm11.without_factor2",),
 )
 def thm11_without_factor2() -> CheckResult:
     # Hand derivation: x_1 = 1/2, x_2 = 1/100, p' = 1/2, E[w^k] = 1/(2 - w).
@@ -674,6 +724,7 @@ def thm12() -> CheckResult:
     "mechanisms, alpha in {2, 3}; copies of RR mechanisms where ell_i > 0 is optimal)",
     expected="holds",
     notes="Def 6 sums 0.28-0.32 (slack about 0.68)",
+    search=search.thm13_search("ghazi2025.thm13"),
 )
 def thm13() -> CheckResult:
     parts = []
@@ -768,7 +819,7 @@ def lemma15() -> CheckResult:
 def _thm13_inner_step(printed: bool) -> CheckResult:
     """The step of the proof of Theorem 13 that applies Lemma 15, pointwise in x:
     ``(1 - e^{-ε x} Q_j)^α (1 - e^{-ε(1+ℓ_i)} e^{-ε x} Q'_j)^{1-α} <= exp(e^{-ε_j(1+αℓ_i)})``
-    with ``ε = ε_i`` as printed, ``ε = ε_j`` as corrected (SPEC §1.5)."""
+    with ``ε = ε_i`` as printed, ``ε = ε_j`` as corrected (the reviews' typo)."""
     a = R(2)
     eps_i, ell = R(1, 10), R(1, 10)
     comp = rr(sp.log(1000), "D'")  # Q_j(U) = 1/1001 at D, 1000/1001 at D'
@@ -794,10 +845,11 @@ def _thm13_inner_step(printed: bool) -> CheckResult:
 
 @claim(
     id="ghazi2025.thm13.proof_step_printed",
-    source=f"{SOURCE}, proof of Theorem 13 (typo, SPEC §1.5)",
+    source=f"{SOURCE}, proof of Theorem 13 (typo named by the reviews)",
     statement="the Lemma 15 step with e^(-eps_i x) where e^(-eps_j x) is meant (refuted: "
     "eps_i = 1/10, a later RR(log 1000) competitor, alpha = 2, x = 0: lhs ≈ 9 > exp(e^(-1.2 eps_j)) ≈ 1)",
     expected="refuted",
+    kind="finding",
 )
 def thm13_step_printed() -> CheckResult:
     # Hand derivation at x = 0: (1 - 1/1001)^2 / (1 - e^{-0.11} 1000/1001) ≈ 0.998/0.105 ≈ 9.5,
@@ -811,6 +863,7 @@ def thm13_step_printed() -> CheckResult:
     statement="the same step with e^(-eps_j x) and (1 + ell_i) holds (it is Lemma 15 with "
     "a = e^(-eps_j x) Q_j, b = e^(-eps_j x) Q'_j)",
     expected="holds",
+    kind="proof-step",
 )
 def thm13_step_corrected() -> CheckResult:
     return _thm13_inner_step(printed=False)
@@ -853,6 +906,12 @@ def _tight_adversary() -> AdversaryNode:
     "trees (random trees of depth 3 with valid per-node claims, several budgets; a two-round "
     "tree attaining the budget exactly)",
     expected="holds",
+    search=search.filter_search(
+        "ghazi2025.thm16",
+        True,
+        "adversary trees of depth 1-3, 2-3 outputs per request, alpha in {2, 3}, "
+        "eps in {1/4 .. 3}; certificates are exact transcript distributions",
+    ),
 )
 def thm16() -> CheckResult:
     parts = []
@@ -873,6 +932,12 @@ def thm16() -> CheckResult:
     statement="answering every request regardless of the budget (two rounds of D_2 = log(7/3) "
     "against budget log 3) keeps D_2 <= eps (refuted: 2 log(7/3) = log(49/9) > log 3)",
     expected="refuted",
+    kind="negative-control",
+    search=search.filter_search(
+        "ghazi2025.thm16.no_filter",
+        False,
+        "false: two requests of Renyi cost eps each already exceed eps",
+    ),
 )
 def thm16_no_filter() -> CheckResult:
     return check_theorem16(_tight_adversary(), 2, sp.log(3), enforce=False)

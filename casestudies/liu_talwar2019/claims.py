@@ -3,7 +3,7 @@ outputting the best of K candidates is only Kε-DP, and that is tight.
 
 The instance (B.1): candidate 0 always scores 0.9; each of the K other candidates
 scores 0.8 or 0.95.  The algorithm draws one sample per candidate and outputs the
-index of the best (ties to the higher index, SPEC §0).  The event "index 0 wins"
+index of the best (ties to the higher index, as in :func:`verifier.compose.best_index`).  The event "index 0 wins"
 needs all K others at 0.8.
 
 Finding: as printed, the candidates are *not* ε-DP.  On ``d1`` they score 0.95 w.p.
@@ -22,12 +22,14 @@ from typing import Any
 
 import sympy as sp
 
-from casestudies import claim
+from casestudies import alias, claim
 from verifier.compose import best_index, independent, mixture, postprocess
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult
+
+from . import search
 
 R = sp.Rational
 SOURCE = "Liu & Talwar 2019"
@@ -67,6 +69,7 @@ K = 3
     statement="the printed B.1 candidates (0.8 w.p. 1/2 vs e^eps/2) are eps-DP "
     "(refuted: ratio 1/(2 - e^eps) > e^eps at 0.95)",
     expected="refuted",
+    kind="finding",
 )
 def printed_candidates() -> CheckResult:
     return check_pure_dp(candidate(R(1, 2), sp.exp(EPS) / 2, "printed candidate"), EPS)
@@ -78,6 +81,12 @@ def printed_candidates() -> CheckResult:
     statement=f"best of K = {K} eps-DP candidates is eps-DP (eps = 1/2; refuted: 'index 0 "
     f"wins' has ratio e^(K eps))",
     expected="refuted",
+    kind="negative-control",
+    search=search.best_of_k_search(
+        "liu_talwar2019.B1.best_of_k_eps",
+        False,
+        "false: the lowest output needs every run to be low (ratio e^(K eps) for RR)",
+    ),
 )
 def best_of_k_eps() -> CheckResult:
     return check_pure_dp(best_of_k(K, rr_candidate(EPS)), EPS)
@@ -88,6 +97,11 @@ def best_of_k_eps() -> CheckResult:
     source=f"{SOURCE}, App. B.1",
     statement=f"best of K = {K} eps-DP candidates is K eps-DP, attained exactly (eps = 1/2)",
     expected="holds",
+    search=search.best_of_k_search(
+        "liu_talwar2019.B1.best_of_k_Keps",
+        True,
+        "K in {2, 3} mechanisms with one budget, 2-3 scored outputs each",
+    ),
 )
 def best_of_k_keps() -> CheckResult:
     return check_pure_dp(best_of_k(K, rr_candidate(EPS)), K * EPS)
@@ -111,6 +125,7 @@ def best_of_k_keps_range() -> CheckResult:
     statement="best of K = 3 RR candidates is eps-DP for every eps in [1/100, 3] (refuted "
     "on the whole range)",
     expected="refuted",
+    kind="negative-control",
 )
 def best_of_k_eps_range() -> CheckResult:
     eps = sp.Symbol("epsilon", positive=True)
@@ -122,8 +137,8 @@ def best_of_k_eps_range() -> CheckResult:
 # ===========================================================================
 #
 # The algorithms' exact output distributions come from verifier.algorithms.liu_talwar
-# (closed forms of SPEC §2; each is checked against a seeded simulation of the real
-# algorithm in tests/test_liu_talwar.py).  Expected outcomes come from the paper or
+# (closed forms of Liu & Talwar 2019, §3 and App. B; each is checked against a seeded
+# simulation of the real algorithm in tests/test_liu_talwar.py).  Expected outcomes come from the paper or
 # from the derivations written next to each claim.
 
 from verifier.algorithms import best_of  # noqa: E402
@@ -338,10 +353,16 @@ def three_candidate_instance() -> FiniteMechanism:
 
 
 @claim(
-    id="liu_talwar2019.thm32.three_eps",
+    id="liu_talwar2019.thm32",
     source=f"{SOURCE}, Theorem 3.2",
     statement="random stopping on an eps1-DP Q is 3 eps1-DP (gamma in {1/1000, 1/10, 1/2})",
     expected="holds",
+    search=search.random_stopping_search(
+        "liu_talwar2019.thm32",
+        3,
+        "Q: 2-5 scored candidates on a pair; gamma in {1/2 .. 1/1000}",
+    ),
+    aliases=("liu_talwar2019.thm32.three_eps",),
 )
 def thm32_three() -> CheckResult:
     insts = [(three_candidate_instance(), sp.log(2)), *selection_instances()]
@@ -359,6 +380,12 @@ def thm32_three() -> CheckResult:
     statement="random stopping is 2 eps1-DP (refuted on Q_3 with gamma = 1/1000: "
     "Pr_D(mid)/Pr_D'(mid) ~ 7.39 > e^(2 log 2) = 4)",
     expected="refuted",
+    kind="negative-control",
+    search=search.random_stopping_search(
+        "liu_talwar2019.thm32.two_eps",
+        2,
+        "false: three candidates whose p, p0 and p1 move in compounding directions, small gamma",
+    ),
 )
 def thm32_two() -> CheckResult:
     # Hand derivation at the candidate mid, gamma = 1/1000 (1 - gamma = 0.999), eps1 = log 2:
@@ -483,6 +510,7 @@ def b1_delta_candidates() -> CheckResult:
     statement="best of K = 100 such candidates is (eps ln(1/delta)/2, delta)-DP with "
     "delta = e^-10, eps = 1/2 (refuted: 'index 0 wins' has 1.92e-3 vs 2.66e-5)",
     expected="refuted",
+    kind="negative-control",
 )
 def b1_delta_half() -> CheckResult:
     # Pr_d1[index 0] = 0.9^100 ~ 2.656e-5; Pr_d1'[index 0] = (1 - e^(-1/2)/10)^100
@@ -582,6 +610,7 @@ def b2_amplified() -> CheckResult:
     statement="decreasing thresholds with R = 3 decrements is 3 eps-DP like random stopping "
     "(refuted: ratio 2 (7/3)^3 ~ 25.4 > 8)",
     expected="refuted",
+    kind="negative-control",
 )
 def b2_three_eps() -> CheckResult:
     return check_pure_dp(_b2(3), 3 * sp.log(2))
@@ -615,6 +644,7 @@ def b3_candidates() -> CheckResult:
     statement="releasing the median of M(D) is eps'-DP for some finite eps' (checked at "
     "eps' = 10^6; refuted: the medians m2 and m1 differ, infinite loss)",
     expected="refuted",
+    kind="negative-control",
 )
 def b3_median() -> CheckResult:
     return check_pure_dp(distribution_percentile(b3_candidate(), R(1, 2)), 10**6)
@@ -626,6 +656,7 @@ def b3_median() -> CheckResult:
     statement="the median of n = 101 samples is 5 eps_M-DP, eps_M = log(11/9) (refuted: "
     "Pr_D[median = m2] ~ 0.84 vs 0.16, loss ~ 8.4 eps_M, growing like sqrt(n))",
     expected="refuted",
+    kind="negative-control",
 )
 def b3_median_samples() -> CheckResult:
     # Normal approximation: Bin(101, 0.55) >= 51 has probability ~ Phi(5.05/5.0) ~ 0.84;
@@ -715,3 +746,10 @@ def d2_factor_two() -> CheckResult:
                 )
             )
     return conjunction("D.2: the bound tends to 2(1 - 3 alpha) eps", parts)
+
+
+# ids the search used before the claim model had one namespace
+alias("liu_talwar2019.thm32.3eps", "liu_talwar2019.thm32")
+alias("liu_talwar2019.thm32.2eps", "liu_talwar2019.thm32.two_eps")
+alias("liu_talwar2019.best_of_k.Keps", "liu_talwar2019.B1.best_of_k_Keps")
+alias("liu_talwar2019.best_of_k.eps", "liu_talwar2019.B1.best_of_k_eps")

@@ -75,6 +75,8 @@ from verifier.arithmetic import combine_verdicts, decide_eq, decide_le
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult, Finding, conjunction
 
+from . import search
+
 R = sp.Rational
 LYU = "Lyu, Su, Li 2017"
 BASE = R(4, 5)  # W = e^{-u} = 4/5 for every claim at a point
@@ -121,11 +123,17 @@ def _curve_note(points: list[CurvePoint], eps: sp.Expr, what: str) -> str:
 
 
 @claim(
-    id="noise_programs.lyu_alg1.all_differ",
+    id="lyu2017.alg1",
     source=f"{LYU}, Algorithm 1 / Theorem 2",
     statement="Alg. 1 (c = 1 and c = 2, geometric noise) is eps-DP on every ALL_DIFFER pair "
     "of {0,1}^3, on the whole output set",
     expected="holds",
+    search=search.svt_search(
+        "lyu2017.alg1",
+        1,
+        "query vectors of length 1-4, answers in -1..2, all_differ neighbours; W = e^-u = 4/5",
+    ),
+    aliases=("noise_programs.lyu_alg1.all_differ",),
 )
 def lyu_alg1_all_differ() -> CheckResult:
     parts = []
@@ -136,11 +144,12 @@ def lyu_alg1_all_differ() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg1.every_eps",
+    id="lyu2017.alg1.every_eps",
     source=f"{LYU}, Algorithm 1 / Theorem 2",
     statement="Alg. 1 (c = 1, two queries, geometric noise) is eps-DP for every eps in "
     "[1/10, 3] (decided by real-root isolation in e^(eps/4)) on (0,1) ~ (1,0)",
     expected="holds",
+    aliases=("noise_programs.lyu_alg1.every_eps",),
 )
 def lyu_alg1_every_eps() -> CheckResult:
     eps = sp.Symbol("epsilon", positive=True)
@@ -150,11 +159,12 @@ def lyu_alg1_every_eps() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg1.laplace",
+    id="lyu2017.alg1.laplace",
     source=f"{LYU}, Algorithm 1 / Theorem 2",
     statement="Alg. 1 with Laplace noise (c = 1, eps = 1; probabilities are exact integrals, "
     "closed forms in e^(-1/4)) is eps-DP on the ALL_DIFFER pairs of {0,1}^2",
     expected="holds",
+    aliases=("noise_programs.lyu_alg1.laplace",),
 )
 def lyu_alg1_laplace() -> CheckResult:
     prog = lyu_svt(1, sp.Integer(1), 1, noise="laplace")
@@ -162,11 +172,12 @@ def lyu_alg1_laplace() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg1.ramp_limit",
+    id="lyu2017.alg1.ramp_limit",
     source=f"{LYU}, Algorithm 1 (tightness)",
     statement="on (0^m, 1) ~ (1^m, 0) the realized eps of Alg. 1 (c = 1) stays below eps for "
     "m = 1..6 and approaches it (limit argument in the module docstring)",
     expected="holds",
+    aliases=("noise_programs.lyu_alg1.ramp_limit",),
 )
 def lyu_alg1_ramp_limit() -> CheckResult:
     eps = _eps(lambda e: lyu_svt(1, e, 1))
@@ -185,10 +196,11 @@ def lyu_alg1_ramp_limit() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg2.resampling",
+    id="lyu2017.alg2",
     source=f"{LYU}, Algorithm 2 (Dwork & Roth 2014's SVT)",
     statement="Alg. 2 (threshold resampled after each ⊤, c = 2) is eps-DP on {0,1}^3",
     expected="holds",
+    aliases=("noise_programs.lyu_alg2.resampling",),
 )
 def lyu_alg2_resampling() -> CheckResult:
     prog = lyu_svt(2, _eps(lambda e: lyu_svt(2, e, 2)), 2)
@@ -201,11 +213,13 @@ def lyu_alg2_resampling() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg3.value_release",
+    id="lyu2017.alg3",
     source=f"{LYU}, Algorithm 3 (Roth 2011) / Table 1: not private",
     statement="Alg. 3 (releases q_i + nu_i, c = 1) is eps-DP on (0,0,0,1) ~ (1,1,1,0) "
     "(refuted: realized eps = 2 eps at output (⊥⊥⊥, v = 1), i.e. (m+1) eps/2)",
     expected="refuted",
+    kind="negative-control",
+    aliases=("noise_programs.lyu_alg3.value_release",),
 )
 def lyu_alg3_value_release() -> CheckResult:
     prog = lyu_svt(3, _eps(lambda e: lyu_svt(3, e, 1)), 1)
@@ -216,11 +230,12 @@ def lyu_alg3_value_release() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg3.growth_exact",
+    id="lyu2017.alg3.growth_exact",
     source=f"{LYU}, Algorithm 3 (derivation in the module docstring)",
     statement="the realized eps of Alg. 3 (c = 1) on (0^m, 1) ~ (1^m, 0) equals (m+1)*eps/2 "
     "exactly for m = 1..5 (unbounded growth)",
     expected="holds",
+    aliases=("noise_programs.lyu_alg3.growth_exact",),
 )
 def lyu_alg3_growth_exact() -> CheckResult:
     eps = _eps(lambda e: lyu_svt(3, e, 1))
@@ -245,11 +260,13 @@ def _equalities(pts: list[CurvePoint], formula: Callable[[int], sp.Expr], what: 
 
 
 @claim(
-    id="noise_programs.lyu_alg4.not_eps_dp",
+    id="lyu2017.alg4",
     source=f"{LYU}, Algorithm 4 (Lee & Clifton 2014) / Table 1",
     statement="Alg. 4 (query noise not scaled by c; c = 1) is eps-DP on (0,0,1) ~ (1,1,0) "
     "(refuted: realized eps -> 7 eps/4 as m grows)",
     expected="refuted",
+    kind="negative-control",
+    aliases=("noise_programs.lyu_alg4.not_eps_dp",),
 )
 def lyu_alg4_not_eps_dp() -> CheckResult:
     prog = lyu_svt(4, _eps(lambda e: lyu_svt(4, e, 1)), 1)
@@ -260,10 +277,11 @@ def lyu_alg4_not_eps_dp() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg4.corrected_bound",
+    id="lyu2017.alg4.corrected_bound",
     source=f"{LYU}, Algorithm 4 / Table 1: ((1+6c)/4) eps-DP",
     statement="Alg. 4 (c = 1 and c = 2) is ((1+6c)/4) eps-DP on {0,1}^3 (all_differ)",
     expected="holds",
+    aliases=("noise_programs.lyu_alg4.corrected_bound",),
 )
 def lyu_alg4_corrected_bound() -> CheckResult:
     parts = []
@@ -276,11 +294,16 @@ def lyu_alg4_corrected_bound() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg5.no_query_noise",
+    id="lyu2017.alg5",
     source=f"{LYU}, Algorithm 5 (Stoddard et al. 2014) / Table 1: infinity-DP",
     statement="Alg. 5 (no query noise, no cutoff) is eps-DP on (0^m 1^m) ~ (1^m 0^m), m = 1..3 "
     "(refuted: realized eps = infinity, ⊥^m ⊤^m is impossible on the right)",
     expected="refuted",
+    kind="negative-control",
+    search=search.svt_search(
+        "lyu2017.alg5", 5, "false: the search finds the query vectors itself (infinite loss)"
+    ),
+    aliases=("noise_programs.lyu_alg5.no_query_noise",),
 )
 def lyu_alg5_no_query_noise() -> CheckResult:
     eps = _eps(lambda e: lyu_svt(5, e))
@@ -289,11 +312,16 @@ def lyu_alg5_no_query_noise() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.lyu_alg6.no_cutoff",
+    id="lyu2017.alg6",
     source=f"{LYU}, Algorithm 6 (Chen et al. 2015) / Table 1: infinity-DP",
     statement="Alg. 6 (no cutoff) is eps-DP on (0,0,0,1,1,1) ~ (1,1,1,0,0,0) (refuted; the "
     "realized eps grows linearly with the number of queries)",
     expected="refuted",
+    kind="negative-control",
+    search=search.svt_search(
+        "lyu2017.alg6", 6, "false: the loss grows with the number of answers that flip"
+    ),
+    aliases=("noise_programs.lyu_alg6.no_cutoff",),
 )
 def lyu_alg6_no_cutoff() -> CheckResult:
     prog = lyu_svt(6, _eps(lambda e: lyu_svt(6, e)))
@@ -309,11 +337,12 @@ def lyu_alg6_no_cutoff() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.monotone.alg1_holds",
+    id="lyu2017.alg1.monotone",
     source=f"{LYU}, Algorithm 1 with Lap(c/eps2) for monotone queries",
     statement="Alg. 1 with the monotone scale (c = 1) is eps-DP on the monotone pairs of "
     "{0,1}^3 (answers move in one direction)",
     expected="holds",
+    aliases=("noise_programs.monotone.alg1_holds",),
 )
 def monotone_alg1_holds() -> CheckResult:
     prog = svt_monotone(_eps(lambda e: svt_monotone(e, 1)), 1)
@@ -321,11 +350,13 @@ def monotone_alg1_holds() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.monotone.alg1_on_general_queries",
+    id="lyu2017.alg1.monotone_scale_general",
     source=f"{LYU}, Algorithm 1 (the monotone scale needs monotone queries)",
     statement="Alg. 1 with the monotone scale Lap(c/eps2) is eps-DP on the non-monotone pair "
     "(0,0,1) ~ (1,1,0) (refuted: realized eps -> 3 eps/2)",
     expected="refuted",
+    kind="negative-control",
+    aliases=("noise_programs.monotone.alg1_on_general_queries",),
 )
 def monotone_alg1_general() -> CheckResult:
     prog = svt_monotone(_eps(lambda e: svt_monotone(e, 1)), 1)
@@ -341,11 +372,12 @@ def monotone_alg1_general() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.numerical_svt.holds",
+    id="wang2019.numerical_svt",
     source="Wang et al. 2019 (PLDI), NumericalSVT",
     statement="NumericalSVT (c = 1, geometric noise; the released q_i + xi_i ranges over all "
     "integers, tails decided exactly) is eps-DP on the ALL_DIFFER pairs of {0,1}^2",
     expected="holds",
+    aliases=("noise_programs.numerical_svt.holds",),
 )
 def numerical_svt_holds() -> CheckResult:
     prog = numerical_svt(_eps(lambda e: numerical_svt(e, 1)), 1)
@@ -353,11 +385,12 @@ def numerical_svt_holds() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.gap_svt.holds",
+    id="ding2019.gap_svt",
     source="Ding, Wang, Zhang, Kifer 2019, GapSVT",
     statement="GapSVT (c = 1, geometric noise; the gap ranges over all naturals, tails decided "
     "exactly) is eps-DP on the ALL_DIFFER pairs of {0,1}^2 and on (0,0,0,1) ~ (1,1,1,0)",
     expected="holds",
+    aliases=("noise_programs.gap_svt.holds",),
 )
 def gap_svt_holds() -> CheckResult:
     prog = gap_svt(_eps(lambda e: gap_svt(e, 1)), 1)
@@ -365,11 +398,12 @@ def gap_svt_holds() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.gap_svt.monotone_holds",
+    id="ding2019.gap_svt.monotone",
     source="Ding, Wang, Zhang, Kifer 2019, GapSVT for monotone queries",
     statement="GapSVT with Lap(c/eps2) query noise (c = 1) is eps-DP on the monotone pairs of "
     "{0,1}^2",
     expected="holds",
+    aliases=("noise_programs.gap_svt.monotone_holds",),
 )
 def gap_svt_monotone_holds() -> CheckResult:
     prog = gap_svt_monotone(_eps(lambda e: gap_svt_monotone(e, 1)), 1)
@@ -377,11 +411,13 @@ def gap_svt_monotone_holds() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.gap_svt.flawed",
+    id="ding2019.gap_svt.monotone_scale_general",
     source="GapSVT (Ding et al. 2019) with the monotone scale on general queries",
     statement="GapSVT with unscaled query noise Lap(c/eps2) (c = 1) is eps-DP on (0,0,1) ~ "
     "(1,1,0) (refuted: realized eps -> 3 eps/2)",
     expected="refuted",
+    kind="negative-control",
+    aliases=("noise_programs.gap_svt.flawed",),
 )
 def gap_svt_flawed() -> CheckResult:
     prog = bad_gap_svt(_eps(lambda e: bad_gap_svt(e, 1)), 1)
@@ -397,11 +433,12 @@ def gap_svt_flawed() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.noisy_max.argmax",
+    id="dwork_roth2014.noisy_max",
     source="Dwork & Roth 2014 §3.3; Ding et al. 2018, Alg. 5",
     statement="Report-Noisy-Max returning the argmax (Lap(2/eps) as geometric and as Laplace "
     "noise, eps = 1 for Laplace) is eps-DP on the ALL_DIFFER pairs of {0,1}^3 / {0,1}^2",
     expected="holds",
+    aliases=("noise_programs.noisy_max.argmax",),
 )
 def noisy_max_argmax() -> CheckResult:
     geo = report_noisy_max(_eps(lambda e: report_noisy_max(e)))
@@ -412,10 +449,11 @@ def noisy_max_argmax() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.noisy_max.monotone",
+    id="dwork_roth2014.noisy_max.monotone",
     source="Dwork & Roth 2014, Claim 3.9 (counting queries)",
     statement="Report-Noisy-Max with Lap(1/eps) is eps-DP on the monotone pairs of {0,1,2}^2",
     expected="holds",
+    aliases=("noise_programs.noisy_max.monotone",),
 )
 def noisy_max_monotone() -> CheckResult:
     prog = report_noisy_max(_eps(lambda e: report_noisy_max(e, monotone=True)), monotone=True)
@@ -423,11 +461,13 @@ def noisy_max_monotone() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.noisy_max.value",
+    id="ding2018.noisy_max_value",
     source="Ding et al. 2018, Alg. 7 (noisy max value)",
     statement="Report-Noisy-Max releasing the noisy maximum (geometric noise, all integers) is "
     "eps-DP on (0,0,0) ~ (1,1,1) (refuted: realized eps = 3 eps/2)",
     expected="refuted",
+    kind="negative-control",
+    aliases=("noise_programs.noisy_max.value",),
 )
 def noisy_max_value() -> CheckResult:
     prog = report_noisy_max(_eps(lambda e: report_noisy_max(e)), release="value")
@@ -435,11 +475,12 @@ def noisy_max_value() -> CheckResult:
 
 
 @claim(
-    id="noise_programs.noisy_max.value_growth_exact",
+    id="ding2018.noisy_max_value.growth_exact",
     source="Ding et al. 2018, Alg. 7 (derivation in the module docstring)",
     statement="the realized eps of the noisy max value on 0^n ~ 1^n equals n*eps/2 exactly, "
     "n = 1..5",
     expected="holds",
+    aliases=("noise_programs.noisy_max.value_growth_exact",),
 )
 def noisy_max_value_growth() -> CheckResult:
     eps = _eps(lambda e: report_noisy_max(e))

@@ -2,12 +2,13 @@
 Improving differential privacy composition via a posteriori bounds" — output
 differential privacy (ODP).
 
-What is checked (definitions and reconstruction in :mod:`verifier.odp`, SPEC §4):
+What is checked (definitions and reconstruction in :mod:`verifier.odp`; the paper's
+Def 2, Lemmas 3–10 and Theorem 7):
 
 * Lemmas 3, 4 and 6 as implications on seeded random mechanisms and partitions and on
   the worked mechanisms; ex-post DP (Ghazi et al. Def 2) as ODP with singleton cells,
   cross-checked against :func:`verifier.privacy.check_ex_post`.
-* Finding on the reading of Def 2: with SPEC §4's per-cell wording a guarantee may
+* Finding on the reading of Def 2: read per cell, a guarantee may
   spend ``δ`` in every cell, and Lemma 4 fails (exact counterexample below); with the
   sum reading (the default, which the seed's Lemma 6 — a function ``δ(j)`` summed —
   implies) it holds.
@@ -239,11 +240,12 @@ def _per_cell_instance() -> tuple[FiniteMechanism, ODPGuarantee]:
 
 @claim(
     id="hartmann2022.lemma4.per_cell_reading",
-    source=f"{SOURCE}, Def 2 as worded in SPEC §4 (per cell), Lemma 4",
+    source="Hartmann et al. 2022, Def 2 read per cell, Lemma 4",
     statement="with the per-cell reading of Def 2 (every cell may use delta), Lemma 4 holds "
     "(refuted: two cells with excess 7/32 each at e = log(5/4); the mechanism is not "
     "(log(5/4), 7/32)-DP — it needs 7/16)",
     expected="refuted",
+    kind="finding",
 )
 def lemma4_per_cell() -> CheckResult:
     m, g = _per_cell_instance()
@@ -261,6 +263,7 @@ def lemma4_per_cell() -> CheckResult:
     statement="the per-cell-valid guarantee of the counterexample is not ODP under the sum "
     "reading (refuted: it needs delta = 7/16)",
     expected="refuted",
+    kind="finding",
 )
 def def2_sum_reading() -> CheckResult:
     m, g = _per_cell_instance()
@@ -380,6 +383,7 @@ def lemma8_svt() -> CheckResult:
     statement="dropping the threshold part, e(l) = l*eps2/c (so all-⊥ outputs would be free), "
     "is valid (refuted: ⊥⊥⊥ leaks)",
     expected="refuted",
+    kind="negative-control",
 )
 def lemma8_without_threshold() -> CheckResult:
     m = svt_mechanism(SVT_VECTORS)
@@ -482,6 +486,7 @@ def lemma10_claim() -> CheckResult:
     statement="a ⊥ of the cascade costs only one test, eps: ({⊥}, eps, 0)-subset DP (refuted: "
     "both tests fail, the ⊥ ratio exceeds e^eps)",
     expected="refuted",
+    kind="negative-control",
 )
 def lemma10_single_test() -> CheckResult:
     *_, M = ptr_instances()
@@ -650,6 +655,7 @@ def _fallacy_run(delta_i: sp.Expr, delta_g: sp.Expr, charge: Callable[[Move, Out
     "({o}, e, delta_i)-subset-DP value) keeps the view (eps_g, delta_g)-DP (refuted: "
     "budget (log 3, 1/4), delta needed 3/8; derivation in the module docstring)",
     expected="refuted",
+    kind="negative-control",
 )
 def theorem7_fallacy() -> CheckResult:
     run = _fallacy_run(R(1, 8), R(1, 4), singleton_subset_charge)

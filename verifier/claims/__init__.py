@@ -1,0 +1,24 @@
+"""The claim model and its registry (see :mod:`.model` and :mod:`.registry`).
+
+A claim is one statement under one id, decided on registered instances, over a
+parameter range, or by worst-case search (:mod:`verifier.search`); case-study packages
+register claims, the command line and the tests decide them.
+"""
+
+from .model import KINDS, Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
+from .registry import ENTRY_POINT_GROUP, REGISTRY, Registry, load_casestudies, registered_claim
+
+__all__ = [
+    "Claim",
+    "ClaimKind",
+    "ClaimOutcome",
+    "ENTRY_POINT_GROUP",
+    "Expected",
+    "KINDS",
+    "REGISTRY",
+    "Registry",
+    "SearchSpec",
+    "check_claim_id",
+    "load_casestudies",
+    "registered_claim",
+]

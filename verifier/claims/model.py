@@ -1,0 +1,305 @@
+"""The claim model: one statement, one id, several ways to decide it.
+
+A :class:`Claim` is a statement from a paper (or from a user's spec file) — "Algorithm 3
+is ex-post (2ε_i + ε')-DP" — with the outcome known from the paper or from an
+independent derivation (``expected``: ``"holds"`` or ``"refuted"``) and a *kind*:
+
+``theorem``
+    a numbered statement of a paper (or a lemma, corollary, proposition);
+``proof-step``
+    a displayed step of a proof, checked where the proof applies it;
+``finding``
+    a discrepancy with the paper (a typo, a wrong constant, an ambiguous reading),
+    settled here;
+``negative-control``
+    a deliberately false variant (a bound without its factor 2, a theorem without its
+    premise, an algorithm published as private and known not to be) that must be
+    refuted — it is not a claim of the paper.
+
+A claim is decided in up to three ways, all under its one id:
+
+* on its registered **instances** (``check``: a zero-argument function returning a
+  :class:`~verifier.results.CheckResult`; what ``verifier casestudies`` runs), which
+  may include decisions over a parameter range (``over=`` of the checkers);
+* by a worst-case **search** over an instance space (``search``: a
+  :class:`SearchSpec`; what ``verifier search`` runs);
+* both share the statement, so a refutation by either is a refutation of the claim.
+
+Ids follow one scheme everywhere: ``paper.label[.variant]`` (``ghazi2025.thm11``,
+``ghazi2025.thm11.no_factor2``, ``liu_talwar2019.thm32.two_eps``).
+
+>>> from verifier.results import CheckResult
+>>> from verifier.arithmetic import decide_le
+>>> import sympy as sp
+>>> c = Claim(id="demo.half", source="none", statement="1/3 <= 1/2", expected="holds",
+...           check=lambda: CheckResult("1/3 <= 1/2",
+...                                     decide_le(sp.Rational(1, 3), sp.Rational(1, 2)).verdict))
+>>> c.run().matches, c.kind, c.paper
+(True, 'theorem', 'demo')
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+import sympy as sp
+
+from ..arithmetic import Verdict, format_number
+from ..errors import InvalidParameter, VerifierError
+from ..results import CheckResult
+
+__all__ = [
+    "Claim",
+    "ClaimKind",
+    "ClaimOutcome",
+    "Expected",
+    "KINDS",
+    "SearchSpec",
+    "check_claim_id",
+]
+
+Expected = Literal["holds", "refuted"]
+ClaimKind = Literal["theorem", "proof-step", "finding", "negative-control"]
+
+#: Every claim kind, in the order tables list them.
+KINDS: tuple[str, ...] = get_args(ClaimKind)
+
+_ID = re.compile(r"[a-z][a-z0-9_]*(\.[A-Za-z0-9_][A-Za-z0-9_-]*)+")
+
+
+def check_claim_id(claim_id: str) -> str:
+    """Validate an id of the form ``paper.label[.variant]`` and return it.
+
+    >>> check_claim_id("ghazi2025.thm11.no_factor2")
+    'ghazi2025.thm11.no_factor2'
+    >>> check_claim_id("Thm 11")
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidParameter: claim id 'Thm 11' is not of the form paper.label[.variant] (lower-case paper, dot-separated labels of letters, digits, '_' and '-')
+    """
+    if not isinstance(claim_id, str) or not _ID.fullmatch(claim_id):
+        raise InvalidParameter(
+            f"claim id {claim_id!r} is not of the form paper.label[.variant] (lower-case "
+            f"paper, dot-separated labels of letters, digits, '_' and '-')"
+        )
+    return claim_id
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """How to decide a claim by worst-case search (see :mod:`verifier.search`).
+
+    Parameters
+    ----------
+    space : verifier.search.InstanceSpace
+        Where to look: random and extreme instances, local moves, shrinking.
+    screen : callable
+        ``instance -> float``: realized/claimed in floats (screening only; above 1 flags
+        a candidate, which is then decided exactly).
+    document : callable
+        ``instance -> dict``: the spec document with the premise claims and the target
+        claim (whose id is the claim's id); the exact decision and the certificate.
+    default_instances : int
+        The instance budget when none is given.
+    exact_best : bool
+        Re-evaluate the best instance exactly when nothing was found.
+    notes : str
+        What the space covers (shown by ``verifier search --list``).
+    """
+
+    space: Any
+    screen: Callable[[Any], float]
+    document: Callable[[Any], dict[str, Any]]
+    default_instances: int = 2000
+    exact_best: bool = True
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.default_instances, bool) or not isinstance(self.default_instances, int):
+            raise InvalidParameter("default_instances must be a positive integer")
+        if self.default_instances < 1:
+            raise InvalidParameter("default_instances must be a positive integer")
+
+
+@dataclass
+class Claim:
+    """A statement with its expected outcome, kind and deciders (module docstring).
+
+    Parameters
+    ----------
+    id : str
+        ``paper.label[.variant]``.
+    source : str
+        Paper and statement number (``"Ghazi et al. 2025, Theorem 11"``).
+    statement : str
+        What is claimed, in one sentence.
+    expected : {"holds", "refuted"}
+        From the paper or an independent derivation, never from what the code printed.
+    kind : {"theorem", "proof-step", "finding", "negative-control"}
+        Default ``"theorem"``.  A refuted claim must say whether it is a finding or a
+        negative control.
+    check : callable, optional
+        Decides the claim on its registered instances.
+    search : SearchSpec, optional
+        Decides the claim by worst-case search.
+    instances : str
+        What the registered instances are (one line).
+    notes : str
+        Derivations, findings, caveats.
+    casestudy : str
+        The case-study package that registered it (default: the id's paper).
+    reference : optional
+        How a worker process finds the claim again: its id when registered (set by the
+        registry), a spec-file reference, or ``None`` (the object itself is sent).
+    """
+
+    id: str
+    source: str
+    statement: str
+    expected: Expected
+    check: Callable[[], CheckResult] | None = None
+    kind: ClaimKind = "theorem"
+    search: SearchSpec | None = None
+    instances: str = ""
+    notes: str = ""
+    casestudy: str = ""
+    reference: Any = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id or not self.id.isprintable():
+            raise InvalidParameter(
+                f"a claim id must be a non-empty printable string, got {self.id!r}"
+            )
+        if self.expected not in get_args(Expected):
+            raise InvalidParameter(
+                f"claim {self.id!r}: expected must be 'holds' or 'refuted', got {self.expected!r}"
+            )
+        if self.kind not in KINDS:
+            raise InvalidParameter(
+                f"claim {self.id!r}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}"
+            )
+        if self.kind == "negative-control" and self.expected != "refuted":
+            raise InvalidParameter(f"claim {self.id!r}: a negative control is expected refuted")
+        if self.check is None and self.search is None:
+            raise InvalidParameter(f"claim {self.id!r} has no way to be decided (check or search)")
+        if not self.casestudy:
+            self.casestudy = self.paper
+
+    @property
+    def paper(self) -> str:
+        """The paper part of the id (``ghazi2025``)."""
+        return self.id.split(".", 1)[0]
+
+    @property
+    def deciders(self) -> tuple[str, ...]:
+        """The ways this claim can be decided: ``"instances"``, ``"search"``."""
+        out = []
+        if self.check is not None:
+            out.append("instances")
+        if self.search is not None:
+            out.append("search")
+        return tuple(out)
+
+    # -- the search engine's view ------------------------------------------------
+    def describe(self, inst: Any) -> str:
+        """A short description of a search instance."""
+        if self.search is None:
+            return repr(inst)
+        return str(self.search.space.describe(inst))
+
+    # -- deciding on the registered instances --------------------------------------
+    def run(self) -> ClaimOutcome:
+        """Decide the claim on its registered instances."""
+        if self.check is None:
+            raise InvalidParameter(
+                f"claim {self.id!r} has no registered instances; decide it with "
+                f"`verifier search {self.id}`"
+            )
+        t0 = time.perf_counter()
+        try:
+            result = self.check()
+            if not isinstance(result, CheckResult):
+                raise TypeError(
+                    f"claim {self.id} returned {type(result).__name__}, not CheckResult"
+                )
+            return ClaimOutcome(self, result, time.perf_counter() - t0)
+        except Exception as err:  # a crashing claim is reported, never hidden
+            detail = str(err) if isinstance(err, VerifierError) else traceback.format_exc()
+            return ClaimOutcome(self, None, time.perf_counter() - t0, error=detail)
+
+    def summary(self) -> dict[str, Any]:
+        """The claim's description as JSON-ready data (no decision)."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "casestudy": self.casestudy,
+            "source": self.source,
+            "statement": self.statement,
+            "expected": self.expected,
+            "deciders": list(self.deciders),
+            "instances": self.instances,
+            "search": None
+            if self.search is None
+            else {"default_instances": self.search.default_instances, "space": self.search.notes},
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class ClaimOutcome:
+    """What deciding a claim on its instances gave, compared with what was expected."""
+
+    claim: Claim
+    result: CheckResult | None
+    seconds: float
+    error: str | None = None
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return None if self.result is None else self.result.verdict
+
+    @property
+    def matches(self) -> bool:
+        if self.result is None:
+            return False
+        if self.claim.expected == "holds":
+            return self.result.verdict is Verdict.HOLDS
+        return self.result.verdict is Verdict.VIOLATED
+
+    def worst_slack(self) -> str:
+        if self.result is None:
+            return "-"
+        w = self.result.worst()
+        if w is None:
+            return "-"
+        s = w.slack
+        if s is sp.oo:
+            return "inf"
+        if s is -sp.oo:
+            return "-inf"
+        if w.tight:
+            return "0 (attained)"
+        if s.free_symbols:
+            return "(symbolic)"
+        return format_number(s, digits=4, max_len=18)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.claim.id,
+            "kind": self.claim.kind,
+            "casestudy": self.claim.casestudy,
+            "source": self.claim.source,
+            "statement": self.claim.statement,
+            "expected": self.claim.expected,
+            "verdict": None if self.verdict is None else self.verdict.value,
+            "matches": self.matches,
+            "worst_slack": self.worst_slack(),
+            "seconds": round(self.seconds, 3),
+            "error": self.error,
+            "result": None if self.result is None else self.result.to_dict(max_findings=20),
+        }

@@ -1,0 +1,196 @@
+"""The registry of claims: one namespace of ids for every command.
+
+Case-study packages register their claims with :meth:`Registry.claim` (a decorator on
+the function that decides the claim on its instances) or :meth:`Registry.add`; the
+package announces itself to :func:`load_casestudies` through the entry-point group
+``verifier.casestudies`` (``pyproject.toml``), so a paper's own repository can ship
+claims that ``verifier casestudies`` and ``verifier search`` find by id.
+
+Ids that were renamed stay reachable for one release through :meth:`Registry.alias`:
+looking one up warns once (a :class:`FutureWarning` naming the new id).
+
+>>> reg = Registry()
+>>> @reg.claim(id="demo.trivial", source="none", statement="1/3 <= 1/2", expected="holds")
+... def _demo():
+...     from verifier.results import CheckResult
+...     from verifier.arithmetic import decide_le
+...     return CheckResult("1/3 <= 1/2", decide_le(sp.Rational(1, 3), sp.Rational(1, 2)).verdict)
+>>> [o.matches for o in reg.run(reg.select(["demo"]))]
+[True]
+>>> reg.alias("demo.old", "demo.trivial")
+>>> import warnings
+>>> with warnings.catch_warnings(record=True) as w:
+...     warnings.simplefilter("always")
+...     reg.get("demo.old").id, str(w[0].message)
+('demo.trivial', "claim id 'demo.old' is deprecated; use 'demo.trivial'")
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+
+import sympy as sp  # noqa: F401  (used by the doctest)
+
+from ..errors import InvalidParameter, UnknownClaim
+from ..results import CheckResult
+from .model import Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
+
+__all__ = ["Registry", "REGISTRY", "ENTRY_POINT_GROUP", "load_casestudies", "registered_claim"]
+
+#: The entry-point group through which case-study packages announce themselves.
+ENTRY_POINT_GROUP = "verifier.casestudies"
+
+
+@dataclass
+class Registry:
+    """Registered claims by id, grouped by case study, with deprecated aliases."""
+
+    claims: dict[str, Claim] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    # -- registering -------------------------------------------------------------
+    def add(self, claim: Claim) -> Claim:
+        """Register ``claim`` (its id must be new and of the form ``paper.label[.variant]``)."""
+        check_claim_id(claim.id)
+        if claim.id in self.claims or claim.id in self.aliases:
+            raise InvalidParameter(f"claim id {claim.id!r} is registered twice")
+        claim.reference = claim.id
+        self.claims[claim.id] = claim
+        return claim
+
+    def claim(
+        self,
+        *,
+        id: str,
+        source: str,
+        statement: str,
+        expected: Expected,
+        kind: ClaimKind = "theorem",
+        search: SearchSpec | None = None,
+        instances: str = "",
+        notes: str = "",
+        casestudy: str | None = None,
+        aliases: Iterable[str] = (),
+    ) -> Callable[[Callable[[], CheckResult]], Callable[[], CheckResult]]:
+        """Decorator registering a zero-argument check function as a claim's decider on
+        its instances (``search`` adds the worst-case search under the same id).
+
+        The case study defaults to the top-level package of the defining module below
+        ``casestudies`` (``casestudies.ghazi2025.claims`` → ``ghazi2025``).
+        """
+
+        def deco(fn: Callable[[], CheckResult]) -> Callable[[], CheckResult]:
+            parts = fn.__module__.split(".")
+            cs = casestudy or (parts[1] if len(parts) > 1 else parts[0])
+            self.add(
+                Claim(
+                    id=id,
+                    source=source,
+                    statement=statement,
+                    expected=expected,
+                    check=fn,
+                    kind=kind,
+                    search=search,
+                    instances=instances,
+                    notes=notes,
+                    casestudy=cs,
+                )
+            )
+            for old in aliases:
+                self.alias(old, id)
+            return fn
+
+        return deco
+
+    def alias(self, old: str, new: str) -> None:
+        """Keep the renamed id ``old`` reachable (with a deprecation warning)."""
+        if old in self.claims or (old in self.aliases and self.aliases[old] != new):
+            raise InvalidParameter(f"alias {old!r} clashes with a registered id")
+        self.aliases[old] = new
+
+    # -- looking up --------------------------------------------------------------
+    def casestudies(self) -> list[str]:
+        return sorted({c.casestudy for c in self.claims.values()})
+
+    def _canonical(self, name: str) -> str:
+        new = self.aliases.get(name)
+        if new is None:
+            return name
+        warnings.warn(f"claim id {name!r} is deprecated; use {new!r}", FutureWarning, stacklevel=3)
+        return new
+
+    def get(self, claim_id: str) -> Claim:
+        """The claim ``claim_id`` (a deprecated alias warns and resolves)."""
+        cid = self._canonical(claim_id)
+        try:
+            return self.claims[cid]
+        except KeyError:
+            raise UnknownClaim(f"no claim with id {claim_id!r}") from None
+
+    def select(
+        self, names: Sequence[str] | None = None, *, decider: str | None = None
+    ) -> list[Claim]:
+        """Claims of the named case studies, or with the given ids / id prefixes
+        (all claims when ``names`` is empty); only those decidable by ``decider``
+        (``"instances"`` or ``"search"``) when given."""
+        pool = [c for c in self.claims.values() if decider is None or decider in c.deciders]
+        if not names:
+            return pool
+        out: list[Claim] = []
+        for n in names:
+            n = self._canonical(n)
+            hit = [
+                c
+                for c in pool
+                if c.casestudy == n or c.paper == n or c.id == n or c.id.startswith(n + ".")
+            ]
+            if not hit:
+                known = ", ".join(self.casestudies())
+                what = "" if decider is None else f" that can be decided by {decider}"
+                raise UnknownClaim(
+                    f"no case study or claim named {n!r}{what} (case studies: {known})"
+                )
+            out.extend(c for c in hit if c not in out)
+        return out
+
+    def run(self, claims: Iterable[Claim]) -> list[ClaimOutcome]:
+        """Decide each claim on its registered instances."""
+        return [c.run() for c in claims]
+
+
+#: The global registry, filled by the installed case-study packages.
+REGISTRY = Registry()
+
+_LOADED: set[str] = set()
+
+
+def load_casestudies(*modules: str) -> Registry:
+    """Import the case-study packages (registering their claims) and return
+    :data:`REGISTRY`.
+
+    Without arguments, every package announced in the entry-point group
+    :data:`ENTRY_POINT_GROUP`; an import error propagates (a broken case study is an
+    error, never silently skipped).
+    """
+    names = list(modules)
+    if not names:
+        names = [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
+        if not names:
+            raise UnknownClaim(
+                f"no case-study package is installed (entry-point group {ENTRY_POINT_GROUP!r}); "
+                f"install the project with `pip install -e .`"
+            )
+    for name in names:
+        if name not in _LOADED:
+            importlib.import_module(name)
+            _LOADED.add(name)
+    return REGISTRY
+
+
+def registered_claim(claim_id: str) -> Claim:
+    """The registered claim ``claim_id``, loading the case studies first."""
+    return load_casestudies().get(claim_id)

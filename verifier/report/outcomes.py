@@ -1,0 +1,57 @@
+"""Tables and JSON of decided claims (``verifier casestudies``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..claims.model import ClaimOutcome
+
+__all__ = ["outcomes_table", "outcomes_json", "outcomes_record"]
+
+
+def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
+    """Plain-text table: claim, kind, source, expected, verdict, worst slack, time."""
+    head = ("claim", "kind", "source", "expected", "verdict", "worst slack", "time", "")
+    rows = [head]
+    for o in outcomes:
+        verdict = "ERROR" if o.error else (o.verdict.value if o.verdict else "-")
+        rows.append(
+            (
+                o.claim.id,
+                o.claim.kind,
+                o.claim.source,
+                o.claim.expected,
+                verdict,
+                o.worst_slack(),
+                f"{o.seconds:.2f}s",
+                "ok" if o.matches else "MISMATCH",
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = []
+    for j, r in enumerate(rows):
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        if j == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    n_ok = sum(o.matches for o in outcomes)
+    lines.append(f"{n_ok} of {len(outcomes)} claims match their expected outcome")
+    for o in outcomes:
+        if o.error:
+            lines.append(f"\n{o.claim.id} raised:\n{o.error}")
+    return "\n".join(lines)
+
+
+def outcomes_record(outcomes: Sequence[ClaimOutcome]) -> dict[str, Any]:
+    """The JSON-ready record of decided claims."""
+    return {
+        "claims": [o.to_dict() for o in outcomes],
+        "matched": sum(o.matches for o in outcomes),
+        "total": len(outcomes),
+    }
+
+
+def outcomes_json(outcomes: Sequence[ClaimOutcome]) -> str:
+    """:func:`outcomes_record` as indented JSON text."""
+    return json.dumps(outcomes_record(outcomes), indent=2)

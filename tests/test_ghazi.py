@@ -70,7 +70,7 @@ L = sp.log
 
 
 def geom(rng: random.Random, p: float) -> int:
-    """Geom_p with FAILURE probability p: P(k) = (1 - p) p^k (SPEC §0)."""
+    """Geom_p with FAILURE probability p: P(k) = (1 - p) p^k (Ghazi et al. 2025, §4)."""
     k = 0
     while rng.random() < p:
         k += 1

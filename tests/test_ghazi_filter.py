@@ -11,12 +11,12 @@ import mpmath
 import pytest
 import sympy as sp
 
+from casestudies.ghazi2025.theory import check_theorem16
 from verifier.algorithms.ghazi_filter import (
     B0,
     B1,
     AdversaryNode,
     check_node_claims,
-    check_theorem16,
     filter_transcripts,
     random_adversary,
     transcript_mechanism,

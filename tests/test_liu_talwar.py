@@ -12,6 +12,7 @@ import mpmath
 import pytest
 import sympy as sp
 
+from casestudies.liu_talwar2019.theory import theorem31_min_T, theorem35_T
 from verifier.algorithms import get_transformer
 from verifier.algorithms.liu_talwar import (
     BOTTOM,
@@ -23,8 +24,6 @@ from verifier.algorithms.liu_talwar import (
     random_stopping_hard,
     random_stopping_hard_expected_calls,
     ranking,
-    theorem31_min_T,
-    theorem35_T,
     thresholding,
     thresholding_expected_iterations,
     uniform_selection,

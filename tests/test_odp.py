@@ -7,6 +7,13 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from casestudies.hartmann2022.theory import (
+    check_theorem7,
+    lemma3,
+    lemma4,
+    lemma6,
+    lemma10_guarantee,
+)
 from verifier.arithmetic import Verdict
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.instances import random_mechanism, randomized_response
@@ -19,12 +26,8 @@ from verifier.odp import (
     cell_charge,
     check_odp,
     check_subset_dp,
-    check_theorem7,
     ex_post_as_odp,
     expected_charge,
-    lemma3,
-    lemma4,
-    lemma6,
     odp_composition,
     realized_odp,
     singleton_subset_charge,
@@ -33,7 +36,6 @@ from verifier.odp import (
 from verifier.odp_ptr import (
     BOTTOM,
     distance_to_instability,
-    lemma10_guarantee,
     ptr_cascade,
     ptr_delta0,
     ptr_function,

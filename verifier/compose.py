@@ -152,7 +152,7 @@ def best_index(
     """Map a tuple of outputs to the index of the best one by ``score``.
 
     ``ties="highest_index"`` (default) orders candidates lexicographically by
-    ``(score, index)`` as in the selection papers (SPEC §0); ``"lowest_index"``
+    ``(score, index)`` as in the selection papers (Liu & Talwar 2019, §3: a fixed total order breaks ties); ``"lowest_index"``
     prefers the first.
 
     >>> best_index(lambda o: o)((3, 5, 5))

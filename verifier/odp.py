@@ -3,7 +3,7 @@ the ODP composition experiment — Hartmann, Bindschaedler, Bentkamp, West 2022,
 "Privacy accounting εconomics: Improving differential privacy composition via a
 posteriori bounds" (PoPETs 2023).
 
-Definitions (SPEC.md §4, reconstructed from the seed; see "Reading of Def 2" below):
+Definitions (reconstructed from the paper, §2–§3; see "Reading of Def 2" below):
 
 * **ODP (Def 2).** A countable partition ``{S_j}`` of the output set, values
   ``e(j) >= 0`` and ``δ``: ``M`` is ``(P, e, δ)``-ODP if for all ``S ⊆ O`` and all
@@ -16,9 +16,12 @@ Definitions (SPEC.md §4, reconstructed from the seed; see "Reading of Def 2" be
 * **Subset DP (Def 5).** ``M`` is ``(S, ε, δ)``-subset DP if for all ``S' ⊆ S``:
   ``Pr[M(D) ∈ S'] <= e^ε Pr[M(D') ∈ S'] + δ``, i.e. ``Σ_{o∈S} max(0, P_D(o) - e^ε
   P_D'(o)) <= δ``.
-* **Lemma 3.** ``(ε, δ)``-DP ⇒ ``(P, e ≡ ε, δ)``-ODP for every partition ``P``.
-* **Lemma 4.** ``(P, e, δ)``-ODP ⇒ ``(max_j e(j), δ)``-DP.
+* **Lemma 3.** ``(ε, δ)``-DP ⇒ ``(P, e ≡ ε, δ)``-ODP for every partition ``P``
+  (:meth:`ODPGuarantee.of` with a constant ``e``).
+* **Lemma 4.** ``(P, e, δ)``-ODP ⇒ ``(max_j e(j), δ)``-DP
+  (:meth:`ODPGuarantee.dp_guarantee`).
 * **Lemma 6.** ``(S_j, e(j), δ(j))``-subset DP for every cell ⇒ ``(P, e, Σ_j δ(j))``-ODP.
+  The lemmas are checked as claims in the ``hartmann2022`` case study.
 * **Composition (Alg. 1, Theorem 7).** A budget ``(ε_g, δ_g)``; in each round the
   adversary picks neighbours ``(D^0, D^1)``, a mechanism ``M_i`` and an ODP
   guarantee ``(P_i, e_i, δ_i)`` whose DP guarantee (Lemma 4) fits the remaining
@@ -28,7 +31,7 @@ Definitions (SPEC.md §4, reconstructed from the seed; see "Reading of Def 2" be
   version, in which the amount subtracted could depend on the output beyond its
   cell, is false (found while formalising the proof in Lean).
 
-Reading of Def 2.  SPEC.md §4 words Def 2 per cell ("for every j and every
+Reading of Def 2.  Def 2 can be read per cell ("for every j and every
 ``S ⊆ S_j``: ``Pr[M(D) ∈ S] <= e^{e(j)} Pr[M(D') ∈ S] + δ``").  With ``δ = 0`` both
 readings coincide.  With ``δ > 0`` the per-cell reading lets every cell spend its own
 ``δ``, and Lemma 4 (``δ`` unchanged) fails for it — :func:`check_odp` takes
@@ -71,13 +74,11 @@ from .errors import InvalidMechanism, InvalidParameter
 from .mechanism import Dataset, FiniteMechanism, Output, natural_order
 from .neighbours import pair as pair_graph
 from .privacy import (
-    check_approx_dp,
     check_ex_post,
-    check_pure_dp,
     hockey_stick,
     realized_ex_post_epsilon,
 )
-from .results import CheckResult, Finding, conjunction, implication
+from .results import CheckResult, Finding
 
 __all__ = [
     "Partition",
@@ -85,9 +86,6 @@ __all__ = [
     "check_odp",
     "check_subset_dp",
     "subset_dp_epsilon",
-    "lemma3",
-    "lemma4",
-    "lemma6",
     "realized_odp",
     "ex_post_as_odp",
     "expected_charge",
@@ -97,7 +95,6 @@ __all__ = [
     "odp_composition",
     "cell_charge",
     "singleton_subset_charge",
-    "check_theorem7",
 ]
 
 Pair = tuple[Dataset, Dataset]
@@ -208,34 +205,14 @@ class ODPGuarantee:
         return self.e[self.partition.cell_index(o)]
 
     def dp_guarantee(self) -> tuple[sp.Expr, sp.Expr]:
-        """Lemma 4: the ``(max_j e(j), δ)``-DP guarantee implied by the ODP guarantee."""
-        return lemma4(self)
+        """The ``(max_j e(j), δ)``-DP guarantee implied by the ODP guarantee (Hartmann
+        et al. 2022, Lemma 4; the maximum is taken exactly)."""
+        i, _ = exact_max(list(self.e))
+        return self.e[i], self.delta
 
     def __str__(self) -> str:
         cells = ", ".join(f"{n}: {e}" for n, e in zip(self.partition.names, self.e, strict=True))
         return f"ODP({cells}; delta={self.delta})"
-
-
-def lemma3(eps: Any, delta: Any, partition: Partition) -> ODPGuarantee:
-    """Hartmann et al. Lemma 3: an ``(ε, δ)``-DP mechanism is ``(P, e ≡ ε, δ)``-ODP
-    for every partition ``P``."""
-    return ODPGuarantee.of(partition, exact(eps), exact(delta))
-
-
-def lemma4(g: ODPGuarantee) -> tuple[sp.Expr, sp.Expr]:
-    """Hartmann et al. Lemma 4: ``(P, e, δ)``-ODP ⇒ ``(max_j e(j), δ)``-DP (the
-    maximum is taken exactly)."""
-    i, _ = exact_max(list(g.e))
-    return g.e[i], g.delta
-
-
-def lemma6(
-    partition: Partition, eps: Mapping[Hashable, Any], deltas: Mapping[Hashable, Any]
-) -> ODPGuarantee:
-    """Hartmann et al. Lemma 6: ``(S_j, e(j), δ(j))``-subset DP for every cell ⇒
-    ``(P, e, Σ_j δ(j))``-ODP."""
-    total = sp.Add(*[exact(deltas[n]) for n in partition.names])
-    return ODPGuarantee.of(partition, eps, total)
 
 
 # ---------------------------------------------------------------------------
@@ -273,7 +250,7 @@ def check_odp(
         ``"sum"`` (default): ``Σ_o max(0, P_D(o) - e^{e(j(o))} P_D'(o)) <= δ`` per
         pair; with ``δ = 0`` the findings are per output (the pointwise ex-post form,
         decided by :func:`verifier.privacy.check_ex_post`).  ``"per_cell"``: the same
-        sum restricted to each cell, each ``<= δ`` (SPEC §4's wording).
+        sum restricted to each cell, each ``<= δ`` (the per-cell reading).
 
     Returns
     -------
@@ -390,7 +367,7 @@ def realized_odp(
 
 def ex_post_as_odp(outputs: Iterable[Output], eps_tilde: Callable[[Output], Any]) -> ODPGuarantee:
     """Ghazi et al.'s ex-post ``ε̃``-DP as ODP with singleton cells: ``e({o}) = ε̃(o)``,
-    ``δ = 0`` (Hartmann et al. §3; SPEC §4)."""
+    ``δ = 0`` (Hartmann et al. 2022, §3)."""
     outs = list(outputs)
     return ODPGuarantee(Partition.singletons(outs), tuple(exact(eps_tilde(o)) for o in outs))
 
@@ -525,7 +502,7 @@ def odp_composition(
             P1[view] = P1.get(view, sp.Integer(0)) + p1
             remaining[view] = (er, dr)
             return
-        eps_i, delta_i = lemma4(move.guarantee)
+        eps_i, delta_i = move.guarantee.dp_guarantee()
         if not (fits(eps_i, er) and fits(delta_i, dr)):
             raise InvalidParameter(
                 f"illegal move after {view!r}: {move.label or move.mechanism.name} claims "
@@ -545,35 +522,3 @@ def odp_composition(
     g = pair_graph("b=0", "b=1")
     mech = FiniteMechanism(g, {"b=0": P0, "b=1": P1}, views, name="view of Alg. 1", validate=False)
     return CompositionRun(mech, moves, remaining, eg, dg)
-
-
-def check_theorem7(
-    run: CompositionRun,
-    *,
-    precision: Precision = DEFAULT_PRECISION,
-    check_moves: bool = True,
-    title: str | None = None,
-) -> CheckResult:
-    """Theorem 7 on one unfolded game: if every move's ODP claim holds (checked
-    exactly on all neighbours of its mechanism), the view is
-    ``(ε_g, δ_g)``-indistinguishable in both directions."""
-    what = f"views are ({run.eps_total}, {run.delta_total})-indistinguishable"
-    if run.delta_total == 0:
-        conclusion = check_pure_dp(run.transcript, run.eps_total, precision=precision, title=what)
-    else:
-        conclusion = check_approx_dp(
-            run.transcript, run.eps_total, run.delta_total, precision=precision, title=what
-        )
-    if not check_moves:
-        return conclusion
-    seen: dict[tuple[int, int], CheckResult] = {}
-    claims = []
-    for _, mv in run.moves:
-        key = id(mv.mechanism), id(mv.guarantee)
-        if key in seen:
-            continue
-        r = check_odp(mv.mechanism, mv.guarantee, precision=precision)
-        seen[key] = r
-        claims.append(r)
-    premise = conjunction("every move's ODP claim holds", claims)
-    return implication(title or "Theorem 7 on this adversary", premise, conclusion)

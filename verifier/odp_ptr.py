@@ -51,7 +51,7 @@ __all__ = [
     "ptr_cascade",
     "ptr_delta0",
     "ptr_guarantee",
-    "lemma10_guarantee",
+    "bottom_partition",
 ]
 
 BOTTOM = "⊥"
@@ -149,7 +149,7 @@ def ptr_delta0(eps: Any, threshold: int) -> sp.Expr:
     return geometric_survival(exact(eps), threshold)
 
 
-def _bot_partition(outputs: Any) -> Partition:
+def bottom_partition(outputs: Any) -> Partition:
     return Partition.from_key(outputs, lambda o: "⊥" if o == BOTTOM else "R")
 
 
@@ -158,15 +158,5 @@ def ptr_guarantee(mech: FiniteMechanism, eps: Any, threshold: int) -> ODPGuarant
     ``({⊥}: ε, R: 2ε, δ0)``."""
     e = exact(eps)
     return ODPGuarantee.of(
-        _bot_partition(mech.outputs), {"⊥": e, "R": 2 * e}, ptr_delta0(e, threshold)
-    )
-
-
-def lemma10_guarantee(mech: FiniteMechanism, eps: Any, threshold: int) -> ODPGuarantee:
-    """Hartmann et al. Lemma 10 for the cascade of two PTR functions:
-    ``({⊥}: 2ε, R: 3ε, (1 + e^ε) δ0)`` (δ derived in the module docstring)."""
-    e = exact(eps)
-    d0 = ptr_delta0(e, threshold)
-    return ODPGuarantee.of(
-        _bot_partition(mech.outputs), {"⊥": 2 * e, "R": 3 * e}, (1 + sp.exp(e)) * d0
+        bottom_partition(mech.outputs), {"⊥": e, "R": 2 * e}, ptr_delta0(e, threshold)
     )

@@ -1,6 +1,7 @@
 """Privacy checkers: pure, approximate, Rényi and ex-post DP on finite mechanisms.
 
-Definitions (SPEC.md §0; Ghazi et al. 2025, Defs 2, 5, 6 and Lemma 7).  For every
+Definitions (Dwork & Roth 2014 for pure and approximate DP, Mironov 2017 for Rényi
+DP; Ghazi et al. 2025, Defs 2, 5, 6 and Lemma 7 for the ex-post notions).  For every
 ordered neighbouring pair ``(D, D')`` (both directions of every edge, or the pairs
 given explicitly, e.g. pairs at distance Δ for group privacy):
 

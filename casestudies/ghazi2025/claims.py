@@ -78,11 +78,7 @@ from verifier.algorithms.ghazi import (
     is_monotone,
     monotone_order,
 )
-from verifier.algorithms.ghazi_filter import (
-    AdversaryNode,
-    check_theorem16,
-    random_adversary,
-)
+from verifier.algorithms.ghazi_filter import AdversaryNode, random_adversary
 from verifier.arithmetic import Verdict, approx, combine_verdicts, decide_le
 from verifier.instances import random_mechanism, random_rational_distribution, randomized_response
 from verifier.mechanism import FiniteMechanism
@@ -102,6 +98,7 @@ from verifier.results import CheckResult, Finding, conjunction, implication
 
 from . import search
 from .theory import (
+    check_theorem16,
     lemma14_sides,
     lemma15_sides,
     theorem8_bound,

@@ -22,10 +22,19 @@ from verifier.algorithms.ghazi import (
     output_index,
     probability_below,
 )
+from verifier.algorithms.ghazi_filter import (
+    B0,
+    B1,
+    AdversaryNode,
+    check_node_claims,
+    transcript_mechanism,
+)
 from verifier.algorithms.ghazi_series import CertifiedSum
 from verifier.arithmetic import Sign, approx, decide_sign, exact
 from verifier.errors import InvalidParameter
 from verifier.mechanism import Dataset, FiniteMechanism, Output
+from verifier.privacy import check_alpha, check_rdp
+from verifier.results import CheckResult, implication
 
 __all__ = [
     "selection_bound",
@@ -45,6 +54,7 @@ __all__ = [
     "figure1_data",
     "lemma14_sides",
     "lemma15_sides",
+    "check_theorem16",
 ]
 
 
@@ -386,3 +396,23 @@ def lemma15_sides(
         (1 - A) ** al * (1 - sp.exp(-e * (1 + L)) * B) ** (1 - al),
         sp.exp(sp.exp(-e * (1 + al * L))),
     )
+
+
+def check_theorem16(
+    root: AdversaryNode, alpha: Any, budget: Any, *, enforce: bool = True
+) -> CheckResult:
+    """Ghazi et al. 2025, Theorem 16 on one finite adversary: if every request is
+    ex-post ``(α, ε̃_i)``-RDP then ``D_α(IT^0 ‖ IT^1) <= ε`` (exact Rényi
+    divergence of the transcripts, via :func:`verifier.privacy.check_rdp`)."""
+    a = check_alpha(alpha)
+    eps = exact(budget)
+    premise = check_node_claims(root, a)
+    it = transcript_mechanism(root, eps, enforce=enforce)
+    conclusion = check_rdp(
+        it,
+        a,
+        eps,
+        pairs=[(B0, B1)],
+        title=f"D_{a}(IT^0 || IT^1) <= {eps}" + ("" if enforce else " (no filter)"),
+    )
+    return implication(f"Theorem 16 (alpha={a}, eps={eps})", premise, conclusion)

@@ -62,19 +62,14 @@ from verifier.odp import (
     cell_charge,
     check_odp,
     check_subset_dp,
-    check_theorem7,
     ex_post_as_odp,
     expected_charge,
-    lemma3,
-    lemma4,
-    lemma6,
     odp_composition,
     realized_odp,
     singleton_subset_charge,
 )
 from verifier.odp_ptr import (
     BOTTOM,
-    lemma10_guarantee,
     ptr_cascade,
     ptr_function,
     ptr_guarantee,
@@ -89,6 +84,8 @@ from verifier.privacy import (
     realized_ex_post_epsilon,
 )
 from verifier.results import CheckResult, Finding, conjunction, implication
+
+from .theory import check_theorem7, lemma3, lemma4, lemma6, lemma10_guarantee
 
 R = sp.Rational
 SOURCE = "Hartmann et al. 2022"

@@ -138,8 +138,8 @@ def best_of_k_eps_range() -> CheckResult:
 #
 # The algorithms' exact output distributions come from verifier.algorithms.liu_talwar
 # (closed forms of Liu & Talwar 2019, §3 and App. B; each is checked against a seeded
-# simulation of the real algorithm in tests/test_liu_talwar.py).  Expected outcomes come from the paper or
-# from the derivations written next to each claim.
+# simulation of the real algorithm in tests/test_liu_talwar.py).  Expected outcomes come
+# from the paper or from the derivations written next to each claim.
 
 from verifier.algorithms import best_of  # noqa: E402
 from verifier.algorithms.liu_talwar import (  # noqa: E402
@@ -151,9 +151,6 @@ from verifier.algorithms.liu_talwar import (  # noqa: E402
     random_stopping_hard,
     ranking,
     score_mass,
-    theorem31_min_T,
-    theorem34_T,
-    theorem35_T,
     thresholding,
     thresholding_expected_iterations,
     uniform_selection,
@@ -171,6 +168,8 @@ from verifier.instances import random_mechanism, randomized_response  # noqa: E4
 from verifier.neighbours import path  # noqa: E402
 from verifier.privacy import check_approx_dp, delta, pure_epsilon  # noqa: E402
 from verifier.results import Finding, conjunction, implication  # noqa: E402
+
+from .theory import theorem31_min_T, theorem34_T, theorem35_T  # noqa: E402
 
 
 def _scored(m: FiniteMechanism, scores: list[Any], name: str) -> FiniteMechanism:

@@ -3,7 +3,7 @@
 Ghazi, Kamath, Knop, Kumar, Manurangsi, Zhang 2025, "Private Hyperparameter Tuning
 with Ex-Post Guarantee".  Every builder returns a
 :class:`~verifier.mechanism.FiniteMechanism` whose probabilities are the *exact*
-output distribution of the algorithm, computed from closed forms (SPEC §1), never by
+output distribution of the algorithm, computed from closed forms (Ghazi et al. 2025, §3–§4), never by
 simulation:
 
 * :func:`above_threshold` — Algorithm 1 (ex-post AboveThreshold, geometric noise) on
@@ -548,7 +548,7 @@ def generalized_above_threshold(
     Sample ``k ~ Geom_{p'}``; for ``i = 1..d``, with probability ``x_i^k`` run
     ``o_i ← M_i(D)`` and return ``(o_i, i)`` if ``o_i >= τ``; else ``⊥``.  (The
     pseudo-code's "Distribution E" and ``M_i(D_i)`` are typos for the geometric
-    prior and ``M_i(D)``, SPEC §1.2.)
+    prior and ``M_i(D)``, Ghazi et al. 2025, Algorithm 2.)
 
     Exact (Ghazi et al. 2025, proof of Theorem 10), with ``s_j = Q_j(>= τ)``:
     ``A_D(o, i) = Q_i(o) E_k[x_i^k Π_{j<i} (1 - x_j^k s_j)]`` for ``o >= τ``;
@@ -632,7 +632,7 @@ def _alg3_factors(
 ) -> list[Factor]:
     """``(1 - x_j^k Q_j(U^j_{o,i}))^{T_j}`` for ``j != i``, with
     ``Q_j(U^j_{o,i}) = Q_j(> o) + [j > i] Q_j(o)`` (Ghazi et al. 2025, proof of
-    Theorem 11; SPEC §1.3)."""
+    Theorem 11)."""
     out = []
     for j in range(len(keys)):
         if j == i:
@@ -683,11 +683,11 @@ def hyperparameter_tuning(
         ``"polynomial"``: the product is expanded with merged exponents (budgets on
         a common grid give a polynomial in ``z = e^{-uk}``; equal mechanisms merge
         into binomial powers) — the scalable exact path.  ``"subsets"``: the literal
-        subset expansion of SPEC §1.3 — the symbolic reference (small ``d``).
+        subset expansion of the proof of Theorem 11 — the symbolic reference (small ``d``).
 
     Notes
     -----
-    Exact (Ghazi et al. 2025, proof of Theorem 11; SPEC §1.3):
+    Exact (Ghazi et al. 2025, proof of Theorem 11):
     ``A_D(o, i) = Q_i(o) E_k[e^{-ε_i k} Π_{j≠i} (1 - e^{-ε_j k} Q_j(U^j_{o,i}))]``
     with ``Q_j(U^j_{o,i}) = Q_j(>o) + [j > i] Q_j(o)``, and
     ``A(⊥) = E_k[Π_j (1 - e^{-ε_j k})]`` computed from its own closed form — the

@@ -14,16 +14,19 @@ them as a :class:`~verifier.mechanism.FiniteMechanism` on the pair ``b=0 ~ b=1``
 
 Theorem 16: if every request is ex-post ``(α, ε̃_i)``-RDP (Def 6:
 ``Σ_o P^{(0)}(o)^α (e^{ε̃_i(o)} P^{(1)}(o))^{1-α} <= 1``), then
-``D_α(IT^0 ‖ IT^1) <= ε``.  :func:`check_theorem16` checks it as an implication on
-one adversary: premise = Def 6 at every node, conclusion = the exact Rényi
-divergence of the transcripts.
+``D_α(IT^0 ‖ IT^1) <= ε``.  :func:`check_node_claims` decides the premise (Def 6 at
+every node) and :func:`verifier.privacy.check_rdp` on :func:`transcript_mechanism`
+the conclusion (the exact Rényi divergence of the transcripts); the case study of
+the paper checks the theorem as their implication.
 
 >>> import sympy as sp
 >>> R = sp.Rational
 >>> P, Q = {0: R(3, 4), 1: R(1, 4)}, {0: R(1, 4), 1: R(3, 4)}
 >>> leaf = AdversaryNode(P, Q, sp.log(R(7, 3)))          # D_2(P||Q) = log(7/3)
 >>> root = AdversaryNode(P, Q, sp.log(R(7, 3)), {0: leaf, 1: leaf})
->>> check_theorem16(root, 2, 2 * sp.log(R(7, 3))).tight  # two rounds, budget attained
+>>> from verifier.privacy import check_rdp
+>>> it = transcript_mechanism(root, 2 * sp.log(R(7, 3)))
+>>> check_rdp(it, 2, 2 * sp.log(R(7, 3)), pairs=[(B0, B1)]).tight  # two rounds, budget attained
 True
 >>> [t.outputs for t in filter_transcripts(root, sp.log(3))]   # only one round fits
 [(0,), (1,)]
@@ -43,8 +46,8 @@ from ..errors import InvalidMechanism, InvalidParameter
 from ..instances import random_rational_distribution
 from ..mechanism import FiniteMechanism, Output
 from ..neighbours import pair
-from ..privacy import check_alpha, check_ex_post_rdp, check_rdp, renyi_divergence
-from ..results import CheckResult, conjunction, implication
+from ..privacy import check_alpha, check_ex_post_rdp, renyi_divergence
+from ..results import CheckResult, conjunction
 
 __all__ = [
     "AdversaryNode",
@@ -52,7 +55,6 @@ __all__ = [
     "filter_transcripts",
     "transcript_mechanism",
     "check_node_claims",
-    "check_theorem16",
     "random_adversary",
     "B0",
     "B1",
@@ -204,26 +206,6 @@ def check_node_claims(root: AdversaryNode, alpha: Any) -> CheckResult:
             )
         )
     return conjunction(f"every request is ex-post ({a}, eps~)-RDP", parts)
-
-
-def check_theorem16(
-    root: AdversaryNode, alpha: Any, budget: Any, *, enforce: bool = True
-) -> CheckResult:
-    """Ghazi et al. 2025, Theorem 16 on one finite adversary: if every request is
-    ex-post ``(α, ε̃_i)``-RDP then ``D_α(IT^0 ‖ IT^1) <= ε`` (exact Rényi
-    divergence of the transcripts, via :func:`verifier.privacy.check_rdp`)."""
-    a = check_alpha(alpha)
-    eps = exact(budget)
-    premise = check_node_claims(root, a)
-    it = transcript_mechanism(root, eps, enforce=enforce)
-    conclusion = check_rdp(
-        it,
-        a,
-        eps,
-        pairs=[(B0, B1)],
-        title=f"D_{a}(IT^0 || IT^1) <= {eps}" + ("" if enforce else " (no filter)"),
-    )
-    return implication(f"Theorem 16 (alpha={a}, eps={eps})", premise, conclusion)
 
 
 def random_adversary(

@@ -7,7 +7,7 @@ with Ex-Post Guarantee" — every output probability of Algorithms 1–3 has the
 
 (Ghazi et al. 2025, eq. (2) and the proofs of Theorems 10, 11 and 13), where ``k``
 follows the prior ``E`` — ``Geom_{p'}`` with ``p' = e^{-ε'}`` (``Geom_p(k) = (1-p)
-p^k``, ``p`` the *failure* probability, SPEC §0) or ``Exp_{ε'}``.  This module
+p^k``, ``p`` the *failure* probability, as in Ghazi et al. 2025, §4) or ``Exp_{ε'}``.  This module
 evaluates such expectations in three ways:
 
 ``expand`` + :meth:`Prior.moment` (exact, "polynomial" path)
@@ -21,7 +21,7 @@ evaluates such expectations in three ways:
     ``E_k[e^{-ck}] = (1-p')/(1 - p' e^{-c})`` (geometric) or ``ε'/(ε' + c)``
     (exponential), and ``Σ_{k≥k_0} Geom_{p'}(k) w^k = (1-p')(p'w)^{k_0}/(1 - p'w)``.
 ``subset_expansion`` (exact, symbolic reference path)
-    The literal expansion over subsets ``T ⊆ J`` of SPEC §1.3,
+    The literal expansion over subsets ``T ⊆ J`` of the proof of Theorem 11 (Ghazi et al. 2025),
     ``Σ_T (-1)^{|T|} Π_{j∈T} q_j · E_k[e^{-(c_0 + Σ_{j∈T} ε_j) k}]``: exponential in
     ``d``, kept as an independent implementation to test the polynomial path.
 ``certified_expectation`` (certified enclosure, geometric prior)
@@ -117,7 +117,7 @@ class Prior:
 
         Geometric (Ghazi et al. 2025, eq. (2) summed in closed form):
         ``Σ_{k≥start} (1-p') p'^k w^k = (1-p') (p'w)^start / (1 - p'w)``.
-        Exponential (SPEC §0): ``E[e^{-cx}] = ε'/(ε' + c)`` (``start`` must be 0).
+        Exponential (Ghazi et al. 2025, §4): ``E[e^{-cx}] = ε'/(ε' + c)`` (``start`` must be 0).
         """
         if self.kind == "geometric":
             p = self.p
@@ -327,7 +327,7 @@ def expand(
 
 def expectation(poly: ExpPoly, basis: Basis, prior: Prior, start: int = 0) -> sp.Expr:
     """``E_k[Σ_n c_n e^{-⟨n, ε⟩ k} 1{k ≥ start}]`` exactly, term by term with
-    :meth:`Prior.moment` (Ghazi et al. 2025, eq. (2); SPEC §1.3 closed forms)."""
+    :meth:`Prior.moment` (Ghazi et al. 2025, eq. (2) and the proof of Theorem 11)."""
     terms = []
     for key, c in sorted(poly.terms.items()):
         terms.append(poly.to_sympy(c) * prior.moment(basis.c(key), basis.w(key), start))
@@ -343,7 +343,7 @@ def subset_expansion(
     scale: Any = 1,
 ) -> sp.Expr:
     """``scale · E_k[e^{-c0 k} Π_j (1 - q_j e^{-ε_j k})]`` by the literal subset
-    expansion (SPEC §1.3): ``Σ_{T⊆J} (-1)^{|T|} Π_{j∈T} q_j E_k[e^{-(c0 + Σ_T ε_j)k}]``.
+    expansion (proof of Theorem 11): ``Σ_{T⊆J} (-1)^{|T|} Π_{j∈T} q_j E_k[e^{-(c0 + Σ_T ε_j)k}]``.
 
     Exponential in ``len(qs)``; the reference implementation for small instances,
     symbols allowed.

@@ -10,13 +10,13 @@ Candidates, scores and ties.  The score of a candidate is given by ``score``
 (default :func:`value_of`: the last component of a tuple ``(..., q)`` — Liu &
 Talwar's ``(x, q)`` and Talwar's ``(o, v)`` — or the output itself when it is a
 number).  Candidates are totally ordered by ``(score, position in Q's output
-order)`` (SPEC §0: a fixed total order breaks ties; the theorems' proofs assume all
+order)`` (a fixed total order breaks ties; the theorems' proofs assume all
 scores distinct "by breaking ties with the total order").  ``⊥`` (:data:`BOTTOM`)
 is below every candidate.  For a candidate ``o`` at dataset ``D`` write
 ``p = Q(o)``, ``p0 = Q(ranked above o)``, ``p1 = p0 + p``, and ``F = 1 - p0``,
 ``F⁻ = 1 - p1`` — each computed as its own sum, never as a complement.
 
-Algorithms (closed forms restated in SPEC §2):
+Algorithms (closed forms derived from Liu & Talwar 2019, §3 and App. B):
 
 * :func:`uniform_selection` — the private-selection oracle ``Q(D)``: a uniform
   index ``i ∈ [K]``, ``m ~ M_i(D)``, output ``((i, m), q_i(m))`` (Liu & Talwar 2019,
@@ -61,7 +61,6 @@ from ..arithmetic import (
     exact,
 )
 from ..compose import same_neighbour_graph
-from ..constructions.exact import certified_ceil
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism import Dataset, FiniteMechanism, Output
 from . import Param, choice, positive_int, probability, transformer
@@ -81,13 +80,10 @@ __all__ = [
     "thresholding",
     "thresholding_expected_iterations",
     "score_mass",
-    "theorem31_min_T",
     "random_stopping",
     "random_stopping_expected_calls",
     "random_stopping_hard",
     "random_stopping_hard_expected_calls",
-    "theorem35_T",
-    "theorem34_T",
     "decreasing_thresholds",
     "percentile_release",
     "distribution_percentile",
@@ -274,7 +270,7 @@ def uniform_selection(
     ``{0, ..., K-1}``, then ``m ~ M_i(D)``; output ``((i, m), q_i(m))``.
 
     Outputs are ordered by ``(q_i(m), i, position of m in M_i's order)`` — scores
-    first, ties broken by the index and then by ``M_i``'s own order (SPEC §0).  If
+    first, ties broken by the index and then by ``M_i``'s own order.  If
     every ``M_i`` is ε-DP so is the oracle (a mixture of ε-DP distributions).
 
     >>> from verifier.instances import randomized_response
@@ -418,17 +414,6 @@ def score_mass(
     return sp.Add(*[Q.p(d, o) for o in rk.order if _ge(rk.scores[o], t) is at_least])
 
 
-def theorem31_min_T(gamma: Any, eps0: Any) -> int:
-    """The least integer ``T ≥ max{(1/γ) ln(2/ε0), 1 + 1/(eγ)}`` (Liu & Talwar 2019,
-    Theorem 3.1's condition), decided with certified arithmetic.
-
-    >>> theorem31_min_T(sp.Rational(1, 10), sp.Rational(1, 10))
-    30
-    """
-    g, e0 = exact(gamma), exact(eps0)
-    return max(certified_ceil(sp.log(2 / e0) / g), certified_ceil(1 + 1 / (sp.E * g)))
-
-
 # ---------------------------------------------------------------------------
 # Theorem 3.2: random stopping (A_LT,γ); Theorems 3.4/3.5: hard stopping
 # ---------------------------------------------------------------------------
@@ -521,23 +506,6 @@ def random_stopping_hard_expected_calls(gamma: Any, T: int) -> sp.Expr:
     g = _check_gamma(gamma)
     _check_T(T)
     return (1 - (1 - g) ** T) / g
-
-
-def theorem35_T(gamma: Any, eps0: Any) -> int:
-    """Liu & Talwar 2019, Theorem 3.5:
-    ``T = ⌈(1/γ)(ln L + ln ln L)⌉`` with ``L = 2(1+γ)²/(ε0 γ²)``, certified.
-
-    >>> theorem35_T(sp.Rational(1, 10), sp.Rational(1, 4))
-    89
-    """
-    g, e0 = exact(gamma), exact(eps0)
-    L = 2 * (1 + g) ** 2 / (e0 * g**2)
-    return certified_ceil((sp.log(L) + sp.log(sp.log(L))) / g)
-
-
-def theorem34_T(gamma: Any, delta2: Any) -> int:
-    """Liu & Talwar 2019, Theorem 3.4: ``T = (1/γ) log(1/δ2)``, rounded up."""
-    return certified_ceil(sp.log(1 / exact(delta2)) / exact(gamma))
 
 
 # ---------------------------------------------------------------------------

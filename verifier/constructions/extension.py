@@ -7,7 +7,7 @@ and ``p_b`` (``b ∈ B``) distributions satisfying the group-privacy premise
     ``p_b(o) <= e^{ε·dist(b, b')} p_{b'}(o)``  for all ``b, b' ∈ B`` and outputs ``o``
 
 (per output, which for pure DP is the same as per event).  Then (Talwar 2025,
-Prop. 2; SPEC §3.1)
+Prop. 2)
 
     ``m_d(o) = min_{b ∈ B} e^{ε·dist(d, b)} p_b(o)``,   ``p̂_d(o) = m_d(o) / Σ_{o'} m_d(o')``
 
@@ -163,7 +163,7 @@ def extend(
     precision: Precision = DEFAULT_PRECISION,
 ) -> Extension:
     """Extend ``partial`` (``{b: {o: p_b(o)}}`` on ``B ⊆`` nodes) to the whole graph
-    (Talwar 2025, Prop. 2; SPEC §3.1).
+    (Talwar 2025, Prop. 2).
 
     Parameters
     ----------

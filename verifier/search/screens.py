@@ -3,7 +3,7 @@ point, and realized/claimed ratios.
 
 These are *screening* evaluators only — a fast filter that decides which instances
 deserve an exact check.  They are independent implementations of the closed forms
-(SPEC §1–2): series over ``k`` are summed term by term (all terms non-negative, so
+(Ghazi et al. 2025, §3–§4; Liu & Talwar 2019, §3): series over ``k`` are summed term by term (all terms non-negative, so
 no cancellation) and truncated once the geometric weight drops below ``1e-18``;
 the tests compare them with the exact transformers.  Nothing here decides a verdict.
 """
@@ -71,7 +71,7 @@ def _above(d: Sequence[Any]) -> list[Any]:
 def alg3_geometric(
     mechs: Sequence[tuple[Sequence[float], Sequence[float]]], xs: Sequence[float], pp: float
 ) -> Rows:
-    """Algorithm 3 with ``Geom_{p'}`` prior (Ghazi et al. 2025; SPEC §1.3):
+    """Algorithm 3 with ``Geom_{p'}`` prior (Ghazi et al. 2025, Algorithm 3 and the proof of Theorem 11):
     ``A_D(o, i) = Q_i(o) E_k[x_i^k Π_{j≠i} (1 - x_j^k Q_j(U))]``, ``A(⊥) =
     E_k[Π_j (1 - x_j^k)]``; outputs of mechanism ``j`` are ``0..m_j-1``."""
     d = len(mechs)
@@ -111,7 +111,7 @@ def _clean(v: Any) -> float:
 def alg3_exponential(
     mechs: Sequence[tuple[Sequence[float], Sequence[float]]], eps: Sequence[float], ep: float
 ) -> Rows:
-    """Algorithm 3 with ``Exp_{ε'}`` prior by the subset expansion (SPEC §1.3):
+    """Algorithm 3 with ``Exp_{ε'}`` prior by the subset expansion (Ghazi et al. 2025, proof of Theorem 11):
     ``E[e^{-cX}] = ε'/(ε'+c)``.  The alternating sum is evaluated with 40 digits
     (mpmath): in double precision its cancellation can turn a small probability
     into a negative one."""
@@ -159,7 +159,7 @@ def alg2(
     pp: float,
     tau: int,
 ) -> Rows:
-    """Algorithm 2 (threshold rank ``tau``; Ghazi et al. 2025, SPEC §1.2)."""
+    """Algorithm 2 (threshold rank ``tau``; Ghazi et al. 2025, Algorithm 2)."""
     d = len(mechs)
     n = max(len(p) for p, _ in mechs)
     k, w = _prior(pp)

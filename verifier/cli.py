@@ -35,7 +35,16 @@ from typing import Any
 import sympy as sp
 
 from .arithmetic import Verdict, format_number
-from .errors import UnknownClaim, VerifierError
+from .errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    EXIT_VIOLATED,
+    UnknownClaim,
+    VerifierError,
+)
 
 __all__ = [
     "main",
@@ -50,13 +59,6 @@ __all__ = [
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
 ]
-
-EXIT_OK = 0
-EXIT_VIOLATED = 1
-EXIT_BAD_INPUT = 2
-EXIT_UNDECIDED = 3
-EXIT_INTERNAL = 4
-EXIT_INTERRUPTED = 130
 
 
 @dataclass(frozen=True)
@@ -144,8 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         msg = _one_line(str(err))
         print(f"error: {msg}", file=sys.stderr)
         if want_json:
-            _json_dump({"error": msg, "exit_code": EXIT_BAD_INPUT})
-        return EXIT_BAD_INPUT
+            _json_dump({"error": msg, "exit_code": err.exit_code})
+        return err.exit_code
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into a closed reader (e.g. `| head`)

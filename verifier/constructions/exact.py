@@ -36,7 +36,7 @@ from ..arithmetic import (
     exact,
     is_exactly_zero,
 )
-from ..errors import InvalidParameter, VerifierError
+from ..errors import InvalidParameter, Undecidable
 from ..results import CheckResult, Finding
 
 __all__ = [
@@ -48,11 +48,6 @@ __all__ = [
     "identically_zero",
     "Undecidable",
 ]
-
-
-class Undecidable(VerifierError, ValueError):
-    """A comparison needed to *construct* an object (not to check a claim) could not
-    be decided within the precision limit."""
 
 
 def certified_floor(expr: Any, precision: Precision = DEFAULT_PRECISION) -> int:

@@ -54,7 +54,7 @@ import sympy as sp
 
 from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_eq
 from ..arithmetic import exact as _exact
-from ..errors import InvalidMechanism, InvalidParameter, VerifierError
+from ..errors import ExtensionFailed, InvalidMechanism, InvalidParameter
 from ..mechanism import FiniteMechanism, Output, natural_order
 from ..neighbours import lumped_hamming_cube
 from ..privacy import check_epsilon, check_pure_dp
@@ -64,11 +64,6 @@ from .exact import certified_min, identically_zero
 __all__ = ["Extension", "extend", "extend_on_lumped_cube", "ExtensionFailed"]
 
 Dataset = Hashable
-
-
-class ExtensionFailed(VerifierError, ArithmeticError):
-    """The constructed extension failed its own verification (2ε-DP or agreement
-    on ``B``) — which Proposition 2 says cannot happen."""
 
 
 @dataclass

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..arithmetic import Verdict, exact
-from ..errors import InvalidParameter
+from ..errors import CertificateError, InvalidParameter
 from ..mechanism import Output
 from ..spec import atomic_write, dataset_label, expression_text, output_label
 from .core import load_document
@@ -56,10 +56,6 @@ __all__ = [
 
 #: The neighbour graph of every built-in instance space.
 DATASETS = ("D", "D'")
-
-
-class CertificateError(InvalidParameter):
-    """A certificate did not re-verify (a bug: it is never written)."""
 
 
 def frac_text(x: Fraction | int) -> str | int:

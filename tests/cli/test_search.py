@@ -3,41 +3,22 @@
 The false claims are refuted from the command line and their certificates
 re-verified by ``verifier check`` (exit 1; ``--expected``: exit 0); a search killed
 with SIGKILL and resumed from its checkpoint ends with the answer of an
-uninterrupted one.  If ``verifier.cli`` does not import the ``search`` subcommand
-yet, the commands run as ``python -c "import verifier.cli_search; ..."``.
+uninterrupted one.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SCRIPT = shutil.which("verifier")
-BASE = [SCRIPT] if SCRIPT else [sys.executable, "-m", "verifier.cli"]
-SHIM = [
-    sys.executable,
-    "-c",
-    "import sys, verifier.cli_search; from verifier.cli import main; "
-    "raise SystemExit(main(sys.argv[1:]))",
-]
-
-
-def _search_base() -> list[str]:
-    probe = subprocess.run([*BASE, "search", "--list"], capture_output=True, text=True)
-    return BASE if probe.returncode == 0 else SHIM
-
-
-SEARCH = _search_base()
+from .helpers import BASE, EXAMPLES
 
 #: The four claims the search must refute (plus Lyu et al.'s Algorithm 5).
 REFUTE = [
@@ -51,7 +32,7 @@ REFUTE = [
 
 def search_cmd(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*SEARCH, "search", *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
+        [*BASE, "search", *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
     )
 
 
@@ -137,7 +118,7 @@ def test_cli_killed_and_resumed_search_ends_with_the_same_answer(tmp_path):
     claim, args = "lyu2017.alg1", ["--seed", "1", "--instances", "1800", "--json"]
     ck = tmp_path / "ck.json"
     proc = subprocess.Popen(
-        [*SEARCH, "search", claim, *args, "--checkpoint", ck, "--checkpoint-every", "0"],
+        [*BASE, "search", claim, *args, "--checkpoint", ck, "--checkpoint-every", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,

@@ -1,66 +1,20 @@
-"""The command line, driven through the real console script ``verifier``.
+"""``verifier check``, driven through the real console script.
 
-Exit codes: 0 holds, 1 violated, 2 bad input, 3 undecided.  Most cases run the
-installed script in a subprocess (as a user would); a few corner cases that need a
-patched registry call :func:`verifier.cli.main` in-process.
+Most cases run the installed script in a subprocess (as a user would); the bad-input
+files also run in-process through :func:`verifier.cli.main`, for speed.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from verifier import cli
-from verifier.claims import Registry
-from verifier.results import CheckResult
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SCRIPT = shutil.which("verifier")
-BASE = [SCRIPT] if SCRIPT else [sys.executable, "-m", "verifier.cli"]
-
-
-def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*BASE, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
-    )
-
-
-RR = """
-[symbols]
-eps = "1/2"
-[graphs.g]
-kind = "pair"
-[mechanisms.rr]
-graph = "g"
-outputs = ["0", "1"]
-distributions.D = { "1" = "exp(eps)/(1+exp(eps))", "0" = "1/(1+exp(eps))" }
-distributions."D'" = { "1" = "1/(1+exp(eps))", "0" = "exp(eps)/(1+exp(eps))" }
-"""
-
-# e^{pi sqrt(163)} = 262537412640768743.99999999999925...: the mechanism below has the
-# realized loss log(262537412640768744), larger than pi*sqrt(163) by ~3e-30.  The claim
-# is violated, but certifying it needs ~110 bits; at 32 bits the enclosures overlap
-# and no exact zero test can succeed (the difference is not zero): undecided.
-NEAR_TIE = """
-[graphs.g]
-kind = "pair"
-[mechanisms.m]
-graph = "g"
-outputs = ["a", "b"]
-distributions.D = { a = "262537412640768744/262537412640768745", b = "1/262537412640768745" }
-distributions."D'" = { a = "1/262537412640768745", b = "262537412640768744/262537412640768745" }
-[[claims]]
-id = "ramanujan"
-mechanism = "m"
-kind = "pure_dp"
-epsilon = "pi*sqrt(163)"
-"""
+from .helpers import EXAMPLES, NEAR_TIE, RR, run
 
 CLAIM = '\n[[claims]]\nid = "c"\nmechanism = "rr"\n'
 SUM_09 = RR.replace(
@@ -122,21 +76,6 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (d / name).write_text(text)
     (d / "near_tie.toml").write_text(NEAR_TIE)
     return d
-
-
-# ---------------------------------------------------------------------------
-# through the console script
-# ---------------------------------------------------------------------------
-
-
-def test_version():
-    r = run("--version")
-    assert r.returncode == 0 and r.stdout.startswith("verifier ")
-
-
-def test_no_command_is_bad_input():
-    r = run()
-    assert r.returncode == 2 and "usage" in r.stderr
 
 
 def test_check_holds_exit_0():
@@ -239,82 +178,9 @@ def test_certificates_reverify(tmp_path):
     assert "VIOLATED" in r.stdout and "pair D' -> D" in r.stdout
 
 
-def test_casestudies_list_and_unknown_name():
-    r = run("casestudies", "--list")
-    assert r.returncode == 0, r.stderr
-    r = run("casestudies", "no-such-study")
-    assert r.returncode == 2 and "no-such-study" in r.stderr and "Traceback" not in r.stderr
-
-
-# ---------------------------------------------------------------------------
-# in-process: registry corner cases and argument handling
-# ---------------------------------------------------------------------------
-
-
-def _registry(ok: bool) -> Registry:
-    from verifier.arithmetic import Verdict
-
-    reg = Registry()
-
-    @reg.claim(id="demo.c", source="none", statement="s", expected="holds", casestudy="demo")
-    def _c() -> CheckResult:
-        return CheckResult("t", Verdict.HOLDS if ok else Verdict.VIOLATED)
-
-    return reg
-
-
-def test_casestudies_exit_codes_in_process(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "_registry", lambda: _registry(True))
-    assert cli.main(["casestudies"]) == 0
-    assert "1 of 1 claims match" in capsys.readouterr().out
-    assert cli.main(["casestudies", "--list"]) == 0
-    assert "demo.c" in capsys.readouterr().out
-    assert cli.main(["casestudies", "--json", "demo"]) == 0
-    assert json.loads(capsys.readouterr().out)["matched"] == 1
-    monkeypatch.setattr(cli, "_registry", lambda: _registry(False))
-    assert cli.main(["casestudies"]) == 1
-    assert "MISMATCH" in capsys.readouterr().out
-    assert cli.main(["casestudies", "other"]) == 2
-    assert capsys.readouterr().err.startswith("error: no case study or claim named 'other'")
-
-
-def test_casestudies_with_nothing_registered(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "_registry", lambda: Registry())
-    assert cli.main(["casestudies"]) == 0
-    assert "no case-study claims are registered" in capsys.readouterr().out
-    assert cli.main(["casestudies", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["total"] == 0
-    assert cli.main(["casestudies", "ghazi2025"]) == 2
-
-
 def test_check_selected_claim_and_unknown_claim(capsys):
     path = str(EXAMPLES / "best_of_k.toml")
     assert cli.main(["check", path, "--claim", "best-of-3-is-3eps-dp"]) == 0
     assert "1 claim(s): 1 hold" in capsys.readouterr().out
     assert cli.main(["check", path, "--claim", "nope"]) == 2
     assert "no claim with id 'nope'" in capsys.readouterr().err
-
-
-def test_usage_errors_and_interrupt(monkeypatch, capsys):
-    assert cli.main(["check"]) == 2
-    assert cli.main(["frobnicate"]) == 2
-
-    def interrupted(args):
-        raise KeyboardInterrupt
-
-    monkeypatch.setitem(
-        cli.COMMANDS,
-        "check",
-        cli.Command("check", "h", lambda p: p.add_argument("file"), interrupted),
-    )
-    assert cli.main(["check", "x"]) == 130
-    capsys.readouterr()
-
-
-def test_internal_errors_are_reported_as_such(monkeypatch, capsys):
-    def boom(args):
-        raise RuntimeError("bug")
-
-    monkeypatch.setitem(cli.COMMANDS, "boom", cli.Command("boom", "h", lambda p: None, boom))
-    assert cli.main(["boom"]) == cli.EXIT_INTERNAL
-    assert "internal error" in capsys.readouterr().err

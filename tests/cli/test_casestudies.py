@@ -1,0 +1,55 @@
+"""``verifier casestudies``: the real case studies through the console script, and
+registry corner cases in-process with a patched registry."""
+
+from __future__ import annotations
+
+import json
+
+from verifier import cli
+from verifier.arithmetic import Verdict
+from verifier.claims import Registry
+from verifier.cli import casestudies
+from verifier.results import CheckResult
+
+from .helpers import run
+
+
+def test_casestudies_list_and_unknown_name():
+    r = run("casestudies", "--list")
+    assert r.returncode == 0, r.stderr
+    r = run("casestudies", "no-such-study")
+    assert r.returncode == 2 and "no-such-study" in r.stderr and "Traceback" not in r.stderr
+
+
+def _registry(ok: bool) -> Registry:
+    reg = Registry()
+
+    @reg.claim(id="demo.c", source="none", statement="s", expected="holds", casestudy="demo")
+    def _c() -> CheckResult:
+        return CheckResult("t", Verdict.HOLDS if ok else Verdict.VIOLATED)
+
+    return reg
+
+
+def test_casestudies_exit_codes_in_process(monkeypatch, capsys):
+    monkeypatch.setattr(casestudies, "_registry", lambda: _registry(True))
+    assert cli.main(["casestudies"]) == 0
+    assert "1 of 1 claims match" in capsys.readouterr().out
+    assert cli.main(["casestudies", "--list"]) == 0
+    assert "demo.c" in capsys.readouterr().out
+    assert cli.main(["casestudies", "--json", "demo"]) == 0
+    assert json.loads(capsys.readouterr().out)["matched"] == 1
+    monkeypatch.setattr(casestudies, "_registry", lambda: _registry(False))
+    assert cli.main(["casestudies"]) == 1
+    assert "MISMATCH" in capsys.readouterr().out
+    assert cli.main(["casestudies", "other"]) == 2
+    assert capsys.readouterr().err.startswith("error: no case study or claim named 'other'")
+
+
+def test_casestudies_with_nothing_registered(monkeypatch, capsys):
+    monkeypatch.setattr(casestudies, "_registry", lambda: Registry())
+    assert cli.main(["casestudies"]) == 0
+    assert "no case-study claims are registered" in capsys.readouterr().out
+    assert cli.main(["casestudies", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 0
+    assert cli.main(["casestudies", "ghazi2025"]) == 2

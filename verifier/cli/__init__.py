@@ -1,0 +1,55 @@
+"""Command-line interface: ``verifier check``, ``verifier casestudies``,
+``verifier search``, ``verifier tradeoff`` (console script ``verifier``,
+``python -m verifier``).
+
+One module per subcommand (:mod:`~verifier.cli.check`,
+:mod:`~verifier.cli.casestudies`, :mod:`~verifier.cli.search`,
+:mod:`~verifier.cli.tradeoff`), each defining its arguments and a ``COMMAND``;
+:mod:`~verifier.cli.app` lists them, builds the parser and maps errors to exit codes;
+:mod:`~verifier.cli.common` holds what they share.
+
+Exit codes (``verifier COMMAND --help`` gives each command's meanings):
+
+====  =====================================================================
+0     ok: every claim holds
+1     some claim is violated
+2     bad input (:class:`~verifier.errors.BadInput`): one line
+      ``error: <message>`` on stderr, never a traceback
+3     undecided at the precision limit, nothing violated (an undecided
+      verdict, or :class:`~verifier.errors.Undecidable`)
+4     internal error, a bug: one line on stderr; ``--debug`` prints the
+      traceback
+5     a construction the theory says exists could not be completed
+      (:class:`~verifier.errors.ConstructionFailed`)
+130   interrupted
+====  =====================================================================
+"""
+
+from __future__ import annotations
+
+from ..errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CONSTRUCTION_FAILED,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    EXIT_VIOLATED,
+)
+from .app import COMMANDS, build_parser, main, register_command
+from .common import Command
+
+__all__ = [
+    "main",
+    "build_parser",
+    "Command",
+    "COMMANDS",
+    "register_command",
+    "EXIT_OK",
+    "EXIT_VIOLATED",
+    "EXIT_BAD_INPUT",
+    "EXIT_UNDECIDED",
+    "EXIT_INTERNAL",
+    "EXIT_CONSTRUCTION_FAILED",
+    "EXIT_INTERRUPTED",
+]

@@ -1,0 +1,131 @@
+"""The ``verifier`` command: its parser, the subcommands and the mapping of errors to
+exit codes.
+
+Subcommands are listed once, in :data:`COMMANDS` (each module of this package defines
+one :class:`~verifier.cli.common.Command`); :func:`main` parses the arguments, runs
+the subcommand and turns what it raises into an exit code:
+
+* a :class:`~verifier.errors.VerifierError`: ``error: <message>`` (one line) on
+  stderr, exit with its class's ``exit_code`` (2 bad input, 3 undecided, 5
+  construction failed; see :mod:`verifier.errors`);
+* ``KeyboardInterrupt``: exit 130;
+* any other exception, a bug: one line ``internal error in <command>: <type>:
+  <message>; rerun with --debug for the traceback`` on stderr, exit 4.
+
+``--debug`` (before or after the subcommand) adds the traceback.  With ``--json`` an
+error also prints ``{"error": <message>, "exit_code": <code>}`` on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+
+from ..errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    exit_code_for,
+)
+from . import casestudies, check, search, tradeoff
+from .common import EXIT_CODES, Command, exit_codes_epilog, json_dump, one_line, version
+
+__all__ = ["main", "build_parser", "COMMANDS", "register_command"]
+
+#: Subcommands by name, in the order ``verifier --help`` lists them.
+COMMANDS: dict[str, Command] = {
+    cmd.name: cmd for cmd in (check.COMMAND, casestudies.COMMAND, search.COMMAND, tradeoff.COMMAND)
+}
+
+
+def register_command(cmd: Command) -> Command:
+    """Add a subcommand from outside this package (a later registration of the same
+    name replaces it)."""
+    COMMANDS[cmd.name] = cmd
+    return cmd
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand of :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog="verifier",
+        description="Exact verification of differential-privacy claims on finite mechanisms.",
+        epilog=exit_codes_epilog(EXIT_CODES)
+        + "\n\n'verifier COMMAND --help' gives each command's exit codes.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"verifier {version()}")
+    parser.add_argument(
+        "--debug", action="store_true", help="print the traceback of an error (for reports)"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for cmd in COMMANDS.values():
+        p = sub.add_parser(
+            cmd.name,
+            help=cmd.help,
+            description=cmd.description or cmd.help,
+            epilog=exit_codes_epilog(cmd.exit_code_meanings()),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        cmd.configure(p)
+        # SUPPRESS: `verifier --debug CMD` is not undone by the sub-parser's default
+        p.add_argument(
+            "--debug",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="print the traceback of an error (for reports)",
+        )
+        p.set_defaults(_run=cmd.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version, or a usage error (argparse: 2)
+        code = exit_.code
+        return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_BAD_INPUT)
+    run = getattr(args, "_run", None)
+    if run is None:
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        return int(run(args))
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # output piped into a closed reader (e.g. `| head`)
+        try:  # silence the failing flush at interpreter exit
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_OK
+    except Exception as err:
+        return _report(err, args)
+
+
+def _report(err: Exception, args: argparse.Namespace) -> int:
+    """Print ``err`` as one line on stderr (after its traceback with ``--debug``) and
+    return its exit code."""
+    code = exit_code_for(err)
+    debug = bool(getattr(args, "debug", False))
+    msg = one_line(str(err))
+    if debug:
+        traceback.print_exc()
+    if code == EXIT_INTERNAL:
+        what = f"{type(err).__name__}: {msg}" if msg else type(err).__name__
+        line = f"internal error in {args.command}: {what}"
+        if not debug:
+            line += "; rerun with --debug for the traceback"
+        print(line, file=sys.stderr)
+    else:
+        print(f"error: {msg}", file=sys.stderr)
+    if getattr(args, "json", False):
+        json_dump({"error": msg, "exit_code": code})
+    return code

@@ -1,0 +1,119 @@
+"""``verifier casestudies``: run the registered case-study claims and compare each
+verdict with its expected outcome.
+
+::
+
+    verifier casestudies [--list] [NAME ...] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import (
+    EXIT_CONSTRUCTION_FAILED,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    EXIT_VIOLATED,
+    UnknownClaim,
+)
+from .common import Command, json_dump
+
+__all__ = ["COMMAND", "configure", "run"]
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``verifier casestudies``."""
+    p.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="case studies, claim ids or id prefixes to run (default: all)",
+    )
+    p.add_argument("--list", action="store_true", help="list case studies and their claims")
+    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+def _registry() -> Any:
+    """The registry filled by the installed case-study packages."""
+    from ..claims import load_casestudies
+
+    return load_casestudies()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``verifier casestudies``; return the exit code."""
+    from ..report import outcomes_json, outcomes_table
+
+    reg = _registry()
+    if not reg.claims:
+        if args.names:
+            raise UnknownClaim(
+                f"no case study or claim named {args.names[0]!r} (no case studies are registered)"
+            )
+        if args.json:
+            json_dump({"casestudies": [], "claims": [], "matched": 0, "total": 0})
+        else:
+            print("no case-study claims are registered")
+        return EXIT_OK
+    if args.list:
+        return _list_claims(reg.select(args.names or None), args.json)
+    outcomes = reg.run(reg.select(args.names or None, decider="instances"))
+    if args.json:
+        print(outcomes_json(outcomes))
+    else:
+        print(outcomes_table(outcomes))
+    return EXIT_OK if all(o.matches for o in outcomes) else EXIT_VIOLATED
+
+
+def _list_claims(claims: list[Any], as_json: bool) -> int:
+    studies: dict[str, list[Any]] = {}
+    for c in claims:
+        studies.setdefault(c.casestudy, []).append(c)
+    if as_json:
+        json_dump(
+            {
+                "casestudies": [
+                    {
+                        "name": name,
+                        "claims": [c.summary() for c in cs],
+                    }
+                    for name, cs in studies.items()
+                ]
+            }
+        )
+        return EXIT_OK
+    for name, cs in studies.items():
+        print(f"{name} ({len(cs)} claim{'s' if len(cs) != 1 else ''})")
+        width = max(len(c.id) for c in cs)
+        for c in cs:
+            how = "+".join(c.deciders)
+            print(
+                f"  {c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  "
+                f"[{how}]  {c.source}"
+            )
+            if c.statement:
+                print(f"  {' ' * width}  {c.statement}")
+    return EXIT_OK
+
+
+COMMAND = Command(
+    "casestudies",
+    "run the registered case-study claims (theorems checked on instances)",
+    configure,
+    run,
+    description=(
+        "Run the claims registered by the casestudies package and compare each\n"
+        "verdict with its expected outcome."
+    ),
+    exit_codes={
+        EXIT_OK: "every outcome matches its expectation (or --list)",
+        EXIT_VIOLATED: "some outcome does not match its expectation (an undecided verdict "
+        "or a claim that raises an error counts as a mismatch)",
+        EXIT_UNDECIDED: "a decision needed to load the case studies was undecided "
+        "(an undecided claim is a mismatch: exit 1)",
+        EXIT_CONSTRUCTION_FAILED: "a construction needed to load the case studies failed "
+        "(a claim whose construction fails is a mismatch: exit 1)",
+    },
+)

@@ -1,0 +1,261 @@
+"""``verifier search``: search for a counterexample to a claim and certify it exactly.
+
+::
+
+    verifier search CLAIM [--seconds N] [--instances N] [--seed S] [--workers W]
+                          [--out FILE] [--resume FILE] [--checkpoint FILE] [--json]
+    verifier search FILE.toml [--claim ID] ...
+    verifier search --list
+
+Exit codes (every one in ``verifier search --help``): 1 — a counterexample was found,
+confirmed exactly and its certificate written (``verifier check CERT`` exits 1 on it);
+0 — none within the budget (the best realized/claimed ratio is reported); 130 —
+interrupted (the checkpoint and the best instance so far are written first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, InvalidParameter
+from .common import Command, json_dump, safe_filename
+
+__all__ = ["configure", "run", "COMMAND", "ProgressBar"]
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``verifier search``."""
+    p.add_argument(
+        "target",
+        nargs="?",
+        metavar="CLAIM",
+        help="a searchable claim id (see --list) or a spec file (.toml/.json) with a claim",
+    )
+    p.add_argument("--list", action="store_true", help="list the searchable claims")
+    p.add_argument(
+        "--claim", metavar="ID", default=None, help="which claim of the spec file to search"
+    )
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=60.0,
+        metavar="N",
+        help="outer time limit in seconds (default 60; 0 = none)",
+    )
+    p.add_argument(
+        "--instances",
+        type=int,
+        default=None,
+        metavar="N",
+        help="instance budget (deterministic; default: the claim's own budget)",
+    )
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default 0)")
+    p.add_argument(
+        "--workers", type=int, default=1, metavar="W", help="local worker processes (default 1)"
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        default=None,
+        help="certificate file (default: <claim>.counterexample.toml; .json for JSON)",
+    )
+    p.add_argument("--resume", metavar="FILE", default=None, help="continue from a checkpoint")
+    p.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        default=None,
+        help="checkpoint file (default: the --resume file, else <claim>.search-checkpoint.json)",
+    )
+    p.add_argument("--no-checkpoint", action="store_true", help="do not write a checkpoint file")
+    p.add_argument(
+        "--checkpoint-every",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds between checkpoints (default 5; 0 = after every batch)",
+    )
+    p.add_argument("--no-shrink", action="store_true", help="certify the counterexample as found")
+    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal stream: instances tried and the best
+    ratio so far (drawn at most every 0.1 s)."""
+
+    def __init__(self, stream: Any, width: int = 24) -> None:
+        self.stream = stream
+        self.width = width
+        self.last = 0.0
+        self.drawn = False
+
+    def __call__(self, info: Any) -> None:
+        import time
+
+        now = time.monotonic()
+        if now - self.last < 0.1:
+            return
+        self.last = now
+        frac = min(1.0, info.instances / info.total) if info.total else 0.0
+        filled = int(frac * self.width)
+        bar = "#" * filled + "-" * (self.width - filled)
+        best = "-" if info.best_ratio == -math.inf else f"{info.best_ratio:.4g}"
+        phase = "shrinking" if info.phase == "shrink" else "searching"
+        self.stream.write(
+            f"\r{phase} {info.claim} [{bar}] {info.instances}/{info.total} instances, "
+            f"best ratio {best}, {info.elapsed:.1f}s "
+        )
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def _list(as_json: bool) -> int:
+    from ..search import search_spec, searchable_claims
+
+    claims = searchable_claims()
+    if as_json:
+        json_dump(
+            {
+                "claims": [
+                    {
+                        "id": c.id,
+                        "kind": c.kind,
+                        "expected": c.expected,
+                        "statement": c.statement,
+                        "source": c.source,
+                        "default_instances": search_spec(c).default_instances,
+                        "notes": search_spec(c).notes,
+                    }
+                    for c in claims
+                ]
+            }
+        )
+        return EXIT_OK
+    width = max(len(c.id) for c in claims)
+    for c in claims:
+        print(f"{c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  {c.source}")
+        print(f"{' ' * width}  {c.statement}")
+        sp = search_spec(c)
+        if sp.notes:
+            print(f"{' ' * width}  ({sp.notes}; default {sp.default_instances} instances)")
+    return EXIT_OK
+
+
+def _resolve(args: argparse.Namespace) -> Any:
+    from ..search import get_searchable, spec_searchable
+    from ..search.engine import checkpoint_claim
+
+    target = args.target
+    if target is None:
+        if args.resume is None:
+            raise InvalidParameter("give a CLAIM (a searchable claim id or a spec file), or --list")
+        ref = checkpoint_claim(args.resume)
+        if isinstance(ref, str):
+            return get_searchable(ref)
+        if isinstance(ref, tuple):
+            return spec_searchable(ref[1], ref[2])
+        raise InvalidParameter(f"{args.resume}: give the CLAIM the checkpoint was made for")
+    p = Path(target)
+    looks_like_file = p.suffix.lower() in (".toml", ".json") or p.exists()
+    if looks_like_file:
+        return spec_searchable(p, args.claim)
+    if args.claim is not None:
+        raise InvalidParameter("--claim selects a claim of a spec file; CLAIM is not a file")
+    return get_searchable(target)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``verifier search``; return the exit code."""
+    from ..search import search
+    from ..search.engine import read_checkpoint
+
+    if args.list:
+        return _list(args.json)
+    if args.workers < 1:
+        raise InvalidParameter(f"--workers must be >= 1, got {args.workers}")
+    if args.instances is not None and args.instances < 1:
+        raise InvalidParameter(f"--instances must be >= 1, got {args.instances}")
+    if args.seconds < 0:
+        raise InvalidParameter(f"--seconds must be >= 0, got {args.seconds}")
+    claim = _resolve(args)
+    seed = args.seed
+    if args.resume is not None:
+        saved = int(read_checkpoint(args.resume)["seed"])
+        if seed is not None and seed != saved:
+            raise InvalidParameter(f"--seed {seed} differs from the checkpoint's seed {saved}")
+        seed = saved
+    seed = 0 if seed is None else seed
+    stem = safe_filename(claim.id)
+    out = Path(args.out) if args.out else Path(f"{stem}.counterexample.toml")
+    if args.no_checkpoint:
+        ck = None
+    elif args.checkpoint:
+        ck = Path(args.checkpoint)
+    elif args.resume:
+        ck = Path(args.resume)
+    else:
+        ck = Path(f"{stem}.search-checkpoint.json")
+    bar = ProgressBar(sys.stderr) if (not args.json and sys.stderr.isatty()) else None
+    try:
+        result = search(
+            claim,
+            instances=args.instances,
+            seconds=None if args.seconds == 0 else args.seconds,
+            seed=seed,
+            workers=args.workers,
+            out=out,
+            checkpoint=ck,
+            resume=args.resume,
+            checkpoint_every=args.checkpoint_every,
+            progress=bar,
+            shrink=not args.no_shrink,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if result.status == "violated":
+        code = EXIT_VIOLATED
+    elif result.status == "interrupted":
+        code = EXIT_INTERRUPTED
+    else:
+        code = EXIT_OK
+    if args.json:
+        doc = result.to_dict()
+        doc["exit_code"] = code
+        json_dump(doc)
+    else:
+        print(result.summary())
+        if result.status == "interrupted":
+            print("interrupted: checkpoint written", file=sys.stderr)
+    return code
+
+
+COMMAND = Command(
+    "search",
+    "search for a counterexample to a claim; certify it exactly",
+    configure,
+    run,
+    description=(
+        "Search an instance space for a counterexample to a registered claim (see\n"
+        "--list) or to a claim of a spec file (its base mechanisms are varied, staying\n"
+        "as private as given).  Candidates are screened in floating point and every\n"
+        "reported violation is proved exactly; the certificate is a spec file on which\n"
+        "`verifier check` exits 1."
+    ),
+    exit_codes={
+        EXIT_OK: "no counterexample within the budget (the best realized/claimed ratio is "
+        "reported)",
+        EXIT_VIOLATED: "a counterexample was found, proved exactly and its certificate written",
+        EXIT_UNDECIDED: "an exact decision needed to build an instance was undecided at the "
+        "precision limit (a candidate that cannot be confirmed is never reported)",
+        EXIT_INTERRUPTED: "interrupted (the checkpoint is written first; continue with --resume)",
+    },
+)

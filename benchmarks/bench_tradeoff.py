@@ -6,7 +6,7 @@
 2. Scale of the lumped lower-bound chains: Theorem 7 on ``{0,1}^60`` (61 classes)
    versus Theorem 9 on ``{0,1}^600`` (601 classes).
 3. The trade-off: the certified interval evaluation of a hard instance
-   (:func:`verifier.tradeoff.hard_instance_profile`) versus the exact FiniteMechanism
+   (:func:`casestudies.talwar2025.tradeoff.hard_instance_profile`) versus the exact FiniteMechanism
    route (extension + algorithm + ``pure_epsilon``) on the same instance; and the
    default grids of both panels of Figure 1 (the CLI budget is one minute).
 4. Precision: the same panel at ``γ = 1e-30`` versus ``γ = 1e-300``.
@@ -22,18 +22,18 @@ from typing import Any
 
 import sympy as sp
 
+from casestudies.talwar2025.theory import lower_bound_chain
+from casestudies.talwar2025.tradeoff import hard_instance_profile, tradeoff
 from verifier.algorithms.talwar import a_lt
 from verifier.constructions.extension import extend, extend_on_lumped_cube
 from verifier.constructions.lower_bounds import (
     BAD,
     GOOD,
-    lower_bound_chain,
     theorem7_instance,
     theorem9_instance,
 )
 from verifier.neighbours import hamming_cube
 from verifier.privacy import pure_epsilon
-from verifier.tradeoff import hard_instance_profile, tradeoff
 
 R = sp.Rational
 

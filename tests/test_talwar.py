@@ -12,6 +12,7 @@ import pytest
 import sympy as sp
 from test_liu_talwar import check_sampler, chi2_pvalue, draw, float_dist, rank_key
 
+from casestudies.talwar2025.theory import lower_bound_chain, theorem9_counting
 from verifier.algorithms import get_transformer
 from verifier.algorithms.talwar import (
     a_lt,
@@ -28,9 +29,7 @@ from verifier.constructions.extension import ExtensionFailed, extend, extend_on_
 from verifier.constructions.lower_bounds import (
     BAD,
     GOOD,
-    lower_bound_chain,
     theorem7_instance,
-    theorem9_counting,
     theorem9_instance,
     theorem10_instance,
 )

@@ -9,18 +9,18 @@ import json
 import pytest
 import sympy as sp
 
-from verifier.algorithms.talwar import a_lt, a_max, hybrid
-from verifier.arithmetic import Verdict, decide_le, enclose
-from verifier.constructions.lower_bounds import theorem7_instance, theorem10_instance
-from verifier.errors import InvalidParameter
-from verifier.privacy import pure_epsilon
-from verifier.tradeoff import (
+from casestudies.talwar2025.tradeoff import (
     DEFAULT_GAMMAS,
     hard_instance_profile,
     lower_bound,
     plot_tradeoff,
     tradeoff,
 )
+from verifier.algorithms.talwar import a_lt, a_max, hybrid
+from verifier.arithmetic import Verdict, decide_le, enclose
+from verifier.constructions.lower_bounds import theorem7_instance, theorem10_instance
+from verifier.errors import InvalidParameter
+from verifier.privacy import pure_epsilon
 
 R = sp.Rational
 GAMMAS = [R(1, 100), R(1, 10**12), R(1, 10**30), R(1, 10**60)]

@@ -5,7 +5,3 @@ Modules: :mod:`.theory` (the bounds and quantities the statements use), :mod:`.s
 and :mod:`.adversaries` (search spaces), :mod:`.claims` (the registered claims, with the
 derivation notes and findings in its docstring).
 """
-
-from . import claims
-
-__all__ = ["claims"]

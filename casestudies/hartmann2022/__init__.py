@@ -2,7 +2,3 @@
 composition via a posteriori bounds" (output differential privacy) — see :mod:`.claims`
 for the registered claims and notes.
 """
-
-from . import claims
-
-__all__ = ["claims"]

@@ -3,7 +3,3 @@
 Modules: :mod:`.search` (search spaces), :mod:`.claims` (the registered claims, with the
 derivation notes and findings in its docstring).
 """
-
-from . import claims
-
-__all__ = ["claims"]

@@ -5,7 +5,3 @@ Report-Noisy-Max (Dwork & Roth 2014; Ding et al. 2018).
 Modules: :mod:`.search` (the search space of the SVT algorithms), :mod:`.claims` (the
 registered claims, with the derivations in its docstring).
 """
-
-from . import claims
-
-__all__ = ["claims"]

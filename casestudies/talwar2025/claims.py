@@ -210,18 +210,21 @@ from verifier.algorithms.talwar import (  # noqa: E402
 from verifier.constructions.exact import certified_ceil, check_eq, check_le  # noqa: E402
 from verifier.constructions.extension import extend  # noqa: E402
 from verifier.constructions.lower_bounds import (  # noqa: E402
-    corollary8_chain,
-    lower_bound_chain,
-    theorem7_bound,
     theorem7_instance,
-    theorem9_counting,
     theorem9_instance,
     theorem10_instance,
 )
 from verifier.instances import randomized_response  # noqa: E402
 from verifier.neighbours import pair, path  # noqa: E402
 from verifier.privacy import rdp_epsilon  # noqa: E402
-from verifier.tradeoff import tradeoff  # noqa: E402
+
+from .theory import (  # noqa: E402
+    corollary8_chain,
+    lower_bound_chain,
+    theorem7_bound,
+    theorem9_counting,
+)
+from .tradeoff import tradeoff  # noqa: E402
 
 # --- Prop. 2: the extension lemma -----------------------------------------------------
 

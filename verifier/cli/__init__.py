@@ -3,10 +3,11 @@
 ``python -m verifier``).
 
 One module per subcommand (:mod:`~verifier.cli.check`,
-:mod:`~verifier.cli.casestudies`, :mod:`~verifier.cli.search`,
-:mod:`~verifier.cli.tradeoff`), each defining its arguments and a ``COMMAND``;
-:mod:`~verifier.cli.app` lists them, builds the parser and maps errors to exit codes;
-:mod:`~verifier.cli.common` holds what they share.
+:mod:`~verifier.cli.casestudies`, :mod:`~verifier.cli.search`), each defining its
+arguments and a ``COMMAND``; installed packages add subcommands through the
+``verifier.commands`` entry points (``verifier tradeoff`` comes from the Talwar 2025
+case study); :mod:`~verifier.cli.app` lists them, builds the parser and maps errors to
+exit codes; :mod:`~verifier.cli.common` holds what they share.
 
 Exit codes (``verifier COMMAND --help`` gives each command's meanings):
 

@@ -23,6 +23,7 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 
 from ..errors import (
     EXIT_BAD_INPUT,
@@ -31,15 +32,39 @@ from ..errors import (
     EXIT_OK,
     exit_code_for,
 )
-from . import casestudies, check, search, tradeoff
+from . import casestudies, check, search
 from .common import EXIT_CODES, Command, exit_codes_epilog, json_dump, one_line, version
 
-__all__ = ["main", "build_parser", "COMMANDS", "register_command"]
+__all__ = ["main", "build_parser", "COMMANDS", "all_commands", "register_command"]
 
 #: Subcommands by name, in the order ``verifier --help`` lists them.
 COMMANDS: dict[str, Command] = {
-    cmd.name: cmd for cmd in (check.COMMAND, casestudies.COMMAND, search.COMMAND, tradeoff.COMMAND)
+    cmd.name: cmd for cmd in (check.COMMAND, casestudies.COMMAND, search.COMMAND)
 }
+
+#: The entry-point group through which installed packages add subcommands (each entry
+#: names a :class:`~verifier.cli.common.Command`; Talwar 2025's ``tradeoff`` is one).
+COMMAND_ENTRY_POINTS = "verifier.commands"
+
+
+def all_commands() -> dict[str, Command]:
+    """The built-in subcommands followed by the installed ones (a built-in name wins)."""
+    commands = dict(COMMANDS)
+    for cmd in _installed_commands():
+        commands.setdefault(cmd.name, cmd)
+    return commands
+
+
+def _installed_commands() -> list[Command]:
+    """The subcommands announced in :data:`COMMAND_ENTRY_POINTS`, by name (an entry
+    that fails to load is an error, never skipped)."""
+    out = []
+    for ep in sorted(entry_points(group=COMMAND_ENTRY_POINTS), key=lambda e: e.name):
+        cmd = ep.load()
+        if not isinstance(cmd, Command) or cmd.name != ep.name:
+            raise TypeError(f"entry point {ep.name} = {ep.value} is not the Command {ep.name!r}")
+        out.append(cmd)
+    return out
 
 
 def register_command(cmd: Command) -> Command:
@@ -63,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--debug", action="store_true", help="print the traceback of an error (for reports)"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for cmd in COMMANDS.values():
+    for cmd in all_commands().values():
         p = sub.add_parser(
             cmd.name,
             help=cmd.help,

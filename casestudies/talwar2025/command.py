@@ -1,5 +1,5 @@
 """``verifier tradeoff``: Talwar 2025's privacy-computation trade-off (Figure 1),
-computed exactly by :func:`verifier.tradeoff.tradeoff`.
+computed exactly by :func:`casestudies.talwar2025.tradeoff.tradeoff`.
 
 ::
 
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..arithmetic import Verdict, combine_verdicts
-from ..errors import (
+from verifier.arithmetic import Verdict, combine_verdicts
+from verifier.cli.common import Command, json_dump
+from verifier.errors import (
     EXIT_OK,
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
     InvalidParameter,
 )
-from .common import Command, json_dump
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -62,8 +62,9 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier tradeoff``; return the exit code."""
-    from ..expressions import parse_number
-    from ..tradeoff import DEFAULT_CS, plot_tradeoff, tradeoff
+    from verifier.expressions import parse_number
+
+    from .tradeoff import DEFAULT_CS, plot_tradeoff, tradeoff
 
     gammas = None if args.gamma is None else [parse_number(g, {}) for g in args.gamma]
     eps = parse_number(args.eps, {})

@@ -50,8 +50,12 @@ import mpmath
 import sympy as sp
 from mpmath import iv
 
-from .algorithms.talwar import OracleAlgorithm, metaselection_algorithms, repetition_algorithms
-from .arithmetic import (
+from verifier.algorithms.talwar import (
+    OracleAlgorithm,
+    metaselection_algorithms,
+    repetition_algorithms,
+)
+from verifier.arithmetic import (
     DEFAULT_PRECISION,
     Enclosure,
     Precision,
@@ -61,10 +65,11 @@ from .arithmetic import (
     enclose,
     exact,
 )
-from .constructions.exact import certified_ceil
-from .constructions.lower_bounds import theorem7_bound, theorem9_bound
-from .errors import InvalidParameter
-from .results import CheckResult, Finding
+from verifier.constructions.exact import certified_ceil
+from verifier.errors import InvalidParameter
+from verifier.results import CheckResult, Finding
+
+from .theory import theorem7_bound, theorem9_bound
 
 __all__ = [
     "DEFAULT_GAMMAS",

@@ -1443,7 +1443,7 @@ def realized_epsilon_curve(
 # transformer registry entries (spec files, CLI)
 # ---------------------------------------------------------------------------
 
-from . import Param, boolean, choice, exact_number, positive_int, transformer  # noqa: E402
+from .registry import Param, boolean, choice, exact_number, positive_int, transformer  # noqa: E402
 
 _Builder = Callable[[sp.Expr, int, str, int, "tuple[int, ...] | None"], SparseVector]
 

@@ -54,7 +54,7 @@ def test_a_fresh_import_registers_every_documented_transformer():
     assert registered == set(TRANSFORMERS)
 
 
-@pytest.mark.parametrize("module", ["talwar", "noise", "generic"])
+@pytest.mark.parametrize("module", ["talwar", "noise.svt", "noise.noisy_max", "generic"])
 def test_an_algorithm_module_that_fails_to_import_fails_the_package_import(module):
     code = f"""
 import importlib.abc, sys

@@ -25,7 +25,6 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from verifier.algorithms import noise as nz
 from verifier.algorithms.noise import (
     check_program_dp,
     epsilon_for_base,
@@ -35,6 +34,8 @@ from verifier.algorithms.noise import (
     query_graph,
     ramp_pair,
 )
+from verifier.algorithms.noise import svt as nz
+from verifier.algorithms.noise.interpreter import program_context
 from verifier.privacy import check_pure_dp
 
 R = sp.Rational
@@ -66,7 +67,7 @@ def bench_exact_vs_symbolic() -> tuple[float, float]:
 def bench_prefix_sharing() -> tuple[float, float]:
     prog = lyu_svt(6, _eps(lambda e: lyu_svt(6, e)))
     q = (0, 1, 0, 1, 1, 0, 0)
-    ctx = nz._context(prog)
+    ctx = program_context(prog)
     t_dfs = _time(lambda: nz._sv_bits_all(ctx, prog, q), 3)
     t_each = _time(
         lambda: {a: nz._sv_probability(ctx, prog, q, a) for a in nz._sv_answers(prog, len(q))}, 1

@@ -29,3 +29,13 @@ def test_claim_matches_expectation(claim):
 def test_best_of_k_is_attained_exactly():
     out = REGISTRY.get("liu_talwar2019.B1.best_of_k_Keps").run()
     assert out.result is not None and out.result.tight
+
+
+def test_noise_program_and_odp_case_studies_are_registered():
+    ids = {c.id for c in REGISTRY.select(["noise_programs", "hartmann2022"])}
+    for k in range(1, 7):
+        assert f"lyu2017.alg{k}" in ids
+    assert {"hartmann2022.lemma8.svt", "hartmann2022.lemma10.ptr"} <= ids
+    assert "hartmann2022.theorem7.output_dependent_charge" in ids
+    refuted = {c.id for c in REGISTRY.select(["noise_programs"]) if c.expected == "refuted"}
+    assert {f"lyu2017.alg{k}" for k in (3, 4, 5, 6)} <= refuted

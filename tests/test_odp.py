@@ -251,7 +251,7 @@ def test_ptr_closed_forms_match_a_simulation():
     import random
     from collections import Counter
 
-    from test_noise_samplers import chi_square_pvalue
+    from verifier.algorithms.noise.samplers import chi_square_pvalue
 
     G = path(6)
     h1 = {x: (x if x <= 2 else x + 5) for x in G.nodes}

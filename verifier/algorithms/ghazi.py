@@ -73,6 +73,7 @@ from ..compose import same_neighbour_graph
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism import Dataset, FiniteMechanism, Output
 from ..privacy import pure_epsilon
+from .generic import output_score
 from .ghazi_series import (
     CertifiedSum,
     Factor,
@@ -84,6 +85,7 @@ from .ghazi_series import (
     make_basis,
     subset_expansion,
 )
+from .registry import Param, Values, choice, exact_number, transformer
 
 __all__ = [
     "BOTTOM",
@@ -886,129 +888,133 @@ def probability_below(
 # ---------------------------------------------------------------------------
 
 
-def _register() -> None:
-    from . import (
-        Param,
-        Transformer,
-        choice,
-        exact_number,
-        output_score,
-        register_transformer,
+def _number_list(raw: Any, values: Values) -> list[sp.Expr] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, (list, tuple)):
+        raise InvalidParameter(f"expected a list of numbers, got {raw!r}")
+    return [exact_number(v, values) for v in raw]
+
+
+def _int_list(raw: Any, values: Values) -> list[int] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, (list, tuple)):
+        raise InvalidParameter(f"expected a list of positive integers, got {raw!r}")
+    out = []
+    for v in raw:
+        n = exact_number(v, values)
+        if not n.is_Integer or n < 1:
+            raise InvalidParameter(f"copies must be positive integers, got {n}")
+        out.append(int(n))
+    return out
+
+
+def _positive_number(raw: Any, values: Values) -> sp.Expr:
+    return _budget(exact_number(raw, values), "eps_prime", positive=True)
+
+
+def _raw_value(raw: Any, values: Values) -> Any:
+    return raw
+
+
+def _threshold_output(inputs: list[FiniteMechanism], raw: Any) -> Output:
+    for m in inputs:
+        for o in m.outputs:
+            if o == raw or str(o) == str(raw):
+                return o
+    raise InvalidParameter(f"the threshold {raw!r} is not an output of the inputs")
+
+
+_EPS_PRIME = Param("eps_prime", _positive_number, "the additional budget epsilon' > 0")
+_EPSILONS = Param(
+    "epsilons",
+    _number_list,
+    "budgets epsilon_1..epsilon_d (default: the exact pure epsilon of each input)",
+    None,
+)
+_COPIES = Param("copies", _int_list, "copies T_i of each input (repetition trick)", None)
+
+
+@transformer(
+    "ghazi_above_threshold",
+    source=f"{SOURCE}, Algorithm 1 / Theorems 8-9",
+    params=[
+        Param("epsilons", _number_list, "budgets epsilon_1..epsilon_d of the query noise"),
+        _EPS_PRIME,
+    ],
+    inputs=(1, None),
+    summary="ex-post AboveThreshold; inputs are the deterministic integer functions f_i",
+)
+def _t_above_threshold(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
+    """Algorithm 1 on the functions f_i given as deterministic integer mechanisms."""
+    graph = same_neighbour_graph(inputs)
+    table: dict[Hashable, list[int]] = {}
+    for D in graph.nodes:
+        row = []
+        for i, m in enumerate(inputs):
+            supp = [o for o in m.outputs if m.p(D, o) != 0]
+            if len(supp) != 1:
+                raise InvalidParameter(
+                    f"input {i + 1} ({m.name}) must be deterministic (one output of "
+                    f"probability 1 per dataset): it is the function f_{i + 1}"
+                )
+            score = output_score(supp[0])
+            if int(score) != score:
+                raise InvalidParameter(f"f_{i + 1}({D!r}) = {supp[0]!r} is not an integer")
+            row.append(int(score))
+        table[D] = row
+    eps = params["epsilons"]
+    if eps is None:
+        raise InvalidParameter("Algorithm 1 needs epsilons = [...] (one per function)")
+    return above_threshold(graph, table, eps, params["eps_prime"])
+
+
+@transformer(
+    "ghazi_generalized_above_threshold",
+    source=f"{SOURCE}, Algorithm 2 / Theorem 10",
+    params=[
+        _EPSILONS,
+        _EPS_PRIME,
+        Param("threshold", _raw_value, "the threshold tau (an output label)"),
+        _COPIES,
+    ],
+    inputs=(1, None),
+    summary="generalized AboveThreshold with random dropping",
+)
+def _t_generalized_above_threshold(
+    inputs: list[FiniteMechanism], params: dict[str, Any]
+) -> FiniteMechanism:
+    """Algorithm 2 on the input mechanisms, threshold given by its output label."""
+    return generalized_above_threshold(
+        inputs,
+        params["epsilons"],
+        params["eps_prime"],
+        _threshold_output(inputs, params["threshold"]),
+        copies=params["copies"],
     )
 
-    def number_list(raw: Any, values: Any) -> list[sp.Expr] | None:
-        if raw is None:
-            return None
-        if not isinstance(raw, (list, tuple)):
-            raise InvalidParameter(f"expected a list of numbers, got {raw!r}")
-        return [exact_number(v, values) for v in raw]
 
-    def int_list(raw: Any, values: Any) -> list[int] | None:
-        if raw is None:
-            return None
-        if not isinstance(raw, (list, tuple)):
-            raise InvalidParameter(f"expected a list of positive integers, got {raw!r}")
-        out = []
-        for v in raw:
-            n = exact_number(v, values)
-            if not n.is_Integer or n < 1:
-                raise InvalidParameter(f"copies must be positive integers, got {n}")
-            out.append(int(n))
-        return out
-
-    def positive_number(raw: Any, values: Any) -> sp.Expr:
-        return _budget(exact_number(raw, values), "eps_prime", positive=True)
-
-    def raw_value(raw: Any, values: Any) -> Any:
-        return raw
-
-    def alg1(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-        graph = same_neighbour_graph(inputs)
-        table: dict[Hashable, list[int]] = {}
-        for D in graph.nodes:
-            row = []
-            for i, m in enumerate(inputs):
-                supp = [o for o in m.outputs if m.p(D, o) != 0]
-                if len(supp) != 1:
-                    raise InvalidParameter(
-                        f"input {i + 1} ({m.name}) must be deterministic (one output of "
-                        f"probability 1 per dataset): it is the function f_{i + 1}"
-                    )
-                score = output_score(supp[0])
-                if int(score) != score:
-                    raise InvalidParameter(f"f_{i + 1}({D!r}) = {supp[0]!r} is not an integer")
-                row.append(int(score))
-            table[D] = row
-        eps = params["epsilons"]
-        if eps is None:
-            raise InvalidParameter("Algorithm 1 needs epsilons = [...] (one per function)")
-        return above_threshold(graph, table, eps, params["eps_prime"])
-
-    def _threshold(inputs: list[FiniteMechanism], raw: Any) -> Output:
-        for m in inputs:
-            for o in m.outputs:
-                if o == raw or str(o) == str(raw):
-                    return o
-        raise InvalidParameter(f"the threshold {raw!r} is not an output of the inputs")
-
-    def alg2(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-        return generalized_above_threshold(
-            inputs,
-            params["epsilons"],
-            params["eps_prime"],
-            _threshold(inputs, params["threshold"]),
-            copies=params["copies"],
-        )
-
-    def alg3(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-        return hyperparameter_tuning(
-            inputs,
-            params["epsilons"],
-            params["eps_prime"],
-            prior=params["prior"],
-            copies=params["copies"],
-        )
-
-    eps_doc = "budgets epsilon_1..epsilon_d (default: the exact pure epsilon of each input)"
-    common = [
-        Param("epsilons", number_list, eps_doc, None),
-        Param("eps_prime", positive_number, "the additional budget epsilon' > 0"),
-    ]
-    copies = Param("copies", int_list, "copies T_i of each input (repetition trick)", None)
-    for t in (
-        Transformer(
-            "ghazi_above_threshold",
-            alg1,
-            (
-                Param("epsilons", number_list, "budgets epsilon_1..epsilon_d of the query noise"),
-                common[1],
-            ),
-            (1, None),
-            f"{SOURCE}, Algorithm 1 / Theorems 8-9",
-            "ex-post AboveThreshold; inputs are the deterministic integer functions f_i",
-        ),
-        Transformer(
-            "ghazi_generalized_above_threshold",
-            alg2,
-            (*common, Param("threshold", raw_value, "the threshold tau (an output label)"), copies),
-            (1, None),
-            f"{SOURCE}, Algorithm 2 / Theorem 10",
-            "generalized AboveThreshold with random dropping",
-        ),
-        Transformer(
-            "ghazi_hyperparameter_tuning",
-            alg3,
-            (
-                *common,
-                Param("prior", choice("geometric", "exponential"), "the prior of k", "geometric"),
-                copies,
-            ),
-            (1, None),
-            f"{SOURCE}, Algorithm 3 / Theorems 11-13",
-            "hyperparameter tuning with random dropping",
-        ),
-    ):
-        register_transformer(t, replace=True)
-
-
-_register()
+@transformer(
+    "ghazi_hyperparameter_tuning",
+    source=f"{SOURCE}, Algorithm 3 / Theorems 11-13",
+    params=[
+        _EPSILONS,
+        _EPS_PRIME,
+        Param("prior", choice("geometric", "exponential"), "the prior of k", "geometric"),
+        _COPIES,
+    ],
+    inputs=(1, None),
+    summary="hyperparameter tuning with random dropping",
+)
+def _t_hyperparameter_tuning(
+    inputs: list[FiniteMechanism], params: dict[str, Any]
+) -> FiniteMechanism:
+    """Algorithm 3 on the input mechanisms."""
+    return hyperparameter_tuning(
+        inputs,
+        params["epsilons"],
+        params["eps_prime"],
+        prior=params["prior"],
+        copies=params["copies"],
+    )

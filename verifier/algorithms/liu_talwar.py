@@ -63,7 +63,7 @@ from ..arithmetic import (
 from ..compose import same_neighbour_graph
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism import Dataset, FiniteMechanism, Output
-from . import Param, choice, positive_int, probability, transformer
+from .registry import Param, choice, exact_number, positive_int, probability, transformer
 
 __all__ = [
     "BOTTOM",
@@ -659,16 +659,10 @@ def _optional_T(raw: Any, values: Mapping[str, sp.Expr]) -> int | None:
     return positive_int(raw, values)
 
 
-def _threshold(raw: Any, values: Mapping[str, sp.Expr]) -> sp.Expr:
-    from . import exact_number
-
-    return exact_number(raw, values)
-
-
 def _thresholds(raw: Any, values: Mapping[str, sp.Expr]) -> list[sp.Expr]:
     if not isinstance(raw, (list, tuple)) or not raw:
         raise InvalidParameter(f"must be a non-empty list of numbers, got {raw!r}")
-    return [_threshold(x, values) for x in raw]
+    return [exact_number(x, values) for x in raw]
 
 
 @transformer(
@@ -686,7 +680,7 @@ def _t_uniform(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteM
     "lt_thresholding",
     source="Liu & Talwar 2019, Theorem 3.1 (Algorithm thresholding)",
     params=[
-        Param("tau", _threshold, "score threshold"),
+        Param("tau", exact_number, "score threshold"),
         Param("gamma", probability, "halting probability per failed round"),
         Param("T", _optional_T, "maximum number of rounds (omit: no cap)", None),
         SCORE_PARAM,

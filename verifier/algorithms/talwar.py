@@ -43,7 +43,6 @@ from ..arithmetic import exact
 from ..constructions.exact import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism import Dataset, FiniteMechanism, Output
-from . import Param, positive_int, probability, transformer
 from .liu_talwar import (
     SCORE_PARAM,
     SCORES,
@@ -56,6 +55,7 @@ from .liu_talwar import (
     upper_quantile,
     value_of,
 )
+from .registry import Param, positive_int, probability, transformer
 
 __all__ = [
     "OracleAlgorithm",

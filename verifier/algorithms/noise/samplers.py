@@ -1,14 +1,13 @@
-"""Straightforward samplers of the noise programs, and the statistics used to hold
-the exact closed forms to them.
+"""Straightforward samplers of the noise programs, and the statistics that hold the
+exact closed forms to them (in the tests).
 
 The samplers run the *programs* as written in the papers (draw the threshold noise,
-loop over the queries, compare, stop after c ⊤) — independently of the closed
-forms in :mod:`verifier.algorithms.noise`.  Each comparison in the test modules is
-a chi-square goodness-of-fit test or an exact binomial test at a fixed seed, with a
-significance level small enough that a correct formula passes (the seeds are fixed:
-the outcome is deterministic) and sample sizes large enough that a wrong formula —
-an off-by-one in a breakpoint, a strict instead of a non-strict comparison, a wrong
-scale — fails.  The self-tests below check the samplers' noise laws.
+loop over the queries, compare, stop after c ⊤; Lyu, Su, Li 2017, Figure 1; Dwork &
+Roth 2014, §3.3 for Report-Noisy-Max) — independently of the closed forms of
+:mod:`.svt` and :mod:`.noisy_max`; their outputs carry the same labels.  The
+statistics are a chi-square goodness-of-fit test and an exact binomial test; their
+p-values are only compared with a fixed significance level at a fixed seed, never
+turned into a verdict of this package.
 """
 
 from __future__ import annotations
@@ -22,14 +21,28 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from verifier.algorithms.noise import Noise, NoisyMax, SparseVector
+from .distributions import Noise
+from .noisy_max import NoisyMax
+from .svt import SparseVector
+
+__all__ = [
+    "noise_sampler",
+    "sparse_vector_runner",
+    "noisy_max_runner",
+    "sample_counts",
+    "chi_square_pvalue",
+    "binomial_two_sided_pvalue",
+]
+
+Sampler = Callable[[random.Random], float]
+
 
 # ---------------------------------------------------------------------------
 # noise samplers
 # ---------------------------------------------------------------------------
 
 
-def noise_sampler(noise: Noise) -> Callable[[random.Random], float]:
+def noise_sampler(noise: Noise) -> Sampler:
     """A sampler of ``noise``: Laplace by a signed exponential; the two-sided
     geometric law ``(1-x)/(1+x) x^{|k|}`` as the difference of two independent
     geometric variables ``P(G = k) = (1-x) x^k`` (Inusah & Kozubowski 2006)."""
@@ -55,7 +68,15 @@ def sparse_vector_runner(prog: SparseVector, q: Sequence[int]) -> Callable[[rand
     return lambda rng: _run_sv(prog, q, rng, thr, nu, xi, res)
 
 
-def _run_sv(prog, q, rng, thr, nu, xi, res) -> str:  # type: ignore[no-untyped-def]
+def _run_sv(
+    prog: SparseVector,
+    q: Sequence[int],
+    rng: random.Random,
+    thr: Sampler,
+    nu: Sampler,
+    xi: Sampler,
+    res: Sampler | None,
+) -> str:
     rho = thr(rng)
     out = []
     tops = 0
@@ -87,7 +108,7 @@ def noisy_max_runner(prog: NoisyMax, q: Sequence[int]) -> Callable[[random.Rando
     return lambda rng: _run_rnm(prog, q, rng, nu)
 
 
-def _run_rnm(prog, q, rng, nu) -> str:  # type: ignore[no-untyped-def]
+def _run_rnm(prog: NoisyMax, q: Sequence[int], rng: random.Random, nu: Sampler) -> str:
     noisy = [qi + nu(rng) for qi in q]
     m = max(noisy)
     if prog.release == "argmax":
@@ -96,17 +117,19 @@ def _run_rnm(prog, q, rng, nu) -> str:  # type: ignore[no-untyped-def]
 
 
 def _release_label(val: float, buckets: Sequence[int] | None, what: str) -> str:
+    """The label of a released value: ``[what=v]``, or its bucket between the cut
+    points (as :func:`~.interpreter.bucket_releases` labels them)."""
     if buckets is None:
         return f"[{what}={int(val)}]"
     cuts = list(buckets)
-    lo_hi: list[tuple[float | None, float | None]] = [(None, cuts[0])]
+    lo_hi: list[tuple[int | None, int | None]] = [(None, cuts[0])]
     if what == "g":
         lo_hi = [(0, cuts[0])]
     lo_hi += list(zip(cuts, cuts[1:], strict=False)) + [(cuts[-1], None)]
     for a, b in lo_hi:
         if (a is None or val >= a) and (b is None or val < b):
-            if a is None:
-                return f"[{what}≤{b - 1}]"
+            if a is None:  # the first bucket, below cuts[0]
+                return f"[{what}≤{cuts[0] - 1}]"
             if b is None:
                 return f"[{what}≥{a}]"
             return f"[{what}∈[{a},{b})]"
@@ -119,6 +142,8 @@ def sample_counts(
     seed: int,
     classify: Callable[[str], str] = lambda s: s,
 ) -> Counter[str]:
+    """Counts of ``n`` runs at ``seed``, each output mapped by ``classify`` (e.g.
+    :meth:`~.interpreter.ProgramMechanism.classify`, lumping the tails)."""
     rng = random.Random(seed)
     return Counter(classify(run(rng)) for _ in range(n))
 
@@ -175,32 +200,3 @@ def binomial_two_sided_pvalue(k: int, n: int, p: Fraction) -> float:
 
     ref = logpmf(k) + 1e-9
     return min(1.0, sum(math.exp(v) for v in map(logpmf, range(n + 1)) if v <= ref))
-
-
-# ---------------------------------------------------------------------------
-# self-tests of the samplers
-# ---------------------------------------------------------------------------
-
-
-def test_geometric_sampler_matches_its_pmf():
-    from verifier.algorithms.noise import geometric
-
-    noise = geometric(sp.log(2))  # x = 1/2
-    draw = noise_sampler(noise)
-    rng = random.Random(7)
-    n = 40_000
-    counts = Counter(draw(rng) for _ in range(n))
-    x = sp.Rational(1, 2)
-    probs = {k: (1 - x) / (1 + x) * x ** abs(k) for k in range(-8, 9)}
-    probs_s = {str(k): v for k, v in probs.items()}
-    probs_s["rest"] = 1 - sum(probs.values())
-    obs: Counter[str] = Counter()
-    for k, c in counts.items():
-        obs[str(k) if -8 <= k <= 8 else "rest"] += c
-    assert chi_square_pvalue(obs, probs_s, n) > 1e-4
-
-
-def test_binomial_pvalue_is_exact_on_a_small_case():
-    # Bin(4, 1/2): P(0) = P(4) = 1/16; two-sided p-value of k = 0 is 2/16
-    assert abs(binomial_two_sided_pvalue(0, 4, Fraction(1, 2)) - 0.125) < 1e-12
-    assert abs(binomial_two_sided_pvalue(2, 4, Fraction(1, 2)) - 1) < 1e-12

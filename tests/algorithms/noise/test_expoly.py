@@ -1,0 +1,67 @@
+"""The piecewise exponential-polynomial algebra: exact identities in Q(W) and
+Q(W, U), closed forms of (infinite) series against direct summation."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from verifier.algorithms.noise.distributions import geometric_pmf, geometric_survival
+from verifier.algorithms.noise.expoly import DISCRETE, ExpPoly, step_below, step_from, to_sympy
+
+W = Fraction(3, 5)
+NUM = DISCRETE.at_rational(W)
+
+
+def test_shift_and_reflection():
+    s = geometric_survival(NUM, 1)
+    for t in (-2, 0, 3):
+        for y in range(-6, 7):
+            assert s.shifted(t).at(y) == s.at(y + t)
+            assert s.reflected(t).at(y) == s.at(t - y)
+    step = step_below(NUM, 2)
+    assert [step.reflected(1).at(y) for y in range(-3, 3)] == [0, 0, 0, 1, 1, 1]  # [1-y < 2]
+
+
+def test_piece_totals_match_direct_summation():
+    # finite pieces, polynomial terms included: sum_{y=a}^{b-1} (2 + y) W^{k y}
+    for k in (-2, -1, 0, 1, 3):
+        f = ExpPoly(NUM, {(k, 0): Fraction(2), (k, 1): Fraction(1)})
+        for a, b in ((-4, 3), (0, 1), (2, 7)):
+            direct = sum((2 + y) * W ** (k * y) for y in range(a, b))
+            assert f.piece_total(a, b) == direct
+    # infinite pieces: compare with a long partial sum plus an explicit tail bound
+    f = ExpPoly(NUM, {(2, 1): Fraction(1)})  # y W^{2y}, y >= 5
+    part = sum(y * W ** (2 * y) for y in range(5, 200))
+    tail = f.piece_total(200, None)
+    assert f.piece_total(5, None) == part + tail
+    assert 0 < tail < Fraction(1, 10**60)
+
+
+def test_cumulative_of_a_product_matches_partial_sums():
+    a = geometric_pmf(NUM, 2) * (1 - geometric_survival(NUM, 1).shifted(-1))
+    G = a.cumulative()
+    acc = Fraction(0)
+    # the left tail below -40 is below W^{80}; check the running sum from there
+    start = -40
+    left = a.total_between(None, start)
+    acc = left
+    for y in range(start, 8):
+        acc += a.at(y)
+        assert G.at(y) == acc
+
+
+def test_products_refine_and_merge_breakpoints():
+    f = step_below(DISCRETE, 3) * step_from(DISCRETE, 0)
+    assert f.breaks == (0, 3)
+    assert [f.at(y) for y in (-1, 0, 2, 3)] == [0, 1, 1, 0]
+    g = step_below(DISCRETE, 3) + step_from(DISCRETE, 3)
+    assert g.breaks == ()  # merged into the constant 1
+
+
+def test_to_sympy_substitutes_the_unit():
+    u = sp.Symbol("u", positive=True)
+    elem = geometric_survival(DISCRETE, 1).at(2)  # W^2/(1+W)
+    assert sp.simplify(to_sympy(elem, u) - sp.exp(-2 * u) / (1 + sp.exp(-u))) == 0
+    assert to_sympy(elem, sp.log(2)) == sp.Rational(1, 6)

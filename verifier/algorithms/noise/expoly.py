@@ -1,0 +1,584 @@
+"""Piecewise exponential polynomials: the exact algebra behind noise programs.
+
+Every output probability of a "threshold + per-query noise" program (Lyu, Su, Li
+2017, Algorithms 1-6; Ding et al. 2019 GapSVT; Wang et al. 2019 NumericalSVT;
+Report-Noisy-Max) is a sum (geometric noise) or an integral (Laplace noise) over
+the noisy threshold ``r`` of a product of factors, each of which is *piecewise
+exponential* in ``r`` (the noise laws of :mod:`.distributions`, in ``W = e^{-u}`` and
+``U = u`` for the common unit ``u`` of all noise rates).  Products of such functions
+are finite sums of terms ``c · y^p · W^{k y}`` on each piece between integer
+breakpoints, and sums / integrals of such terms over a piece are closed forms
+(finite or infinite geometric series, ``Σ_{y=a}^{b-1} W^{ky} = (W^{ka} - W^{kb})/(1 -
+W^k)``, ``∫_a^b e^{-kUy} dy = (W^{ka} - W^{kb})/(kU)``).  Nothing is truncated:
+infinite pieces are summed in closed form.
+
+Coefficients live in the field ``Q(W)`` (geometric noise) or ``Q(W, U)`` (Laplace
+noise) — exact rational functions, valid for *every* value of the privacy
+parameter.  :func:`to_sympy` substitutes ``W = e^{-u}`` (and ``U = u``) at the end;
+when ``e^{-u}`` is rational (``u = log(10/9)``, say) :func:`to_exact` evaluates the
+rational function exactly instead — or, faster, the whole computation runs in exact
+rational arithmetic at that point (:meth:`Ring.at_rational`).
+
+>>> box = step_from(DISCRETE, 0) * step_below(DISCRETE, 3)   # [0 <= y < 3]
+>>> box.total() == 3                                           # Σ_y [0 <= y < 3]
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+from sympy import QQ
+from sympy.polys.fields import field
+
+from ...errors import InvalidParameter
+
+__all__ = [
+    "Ring",
+    "DISCRETE",
+    "CONTINUOUS",
+    "CONTINUOUS_AT_POINTS",
+    "ExpPoly",
+    "PW",
+    "step_below",
+    "step_from",
+    "to_sympy",
+    "to_exact",
+]
+
+_KW, _W = field("W", QQ)
+_KWU, _W2, _U2 = field("W,U", QQ)
+_SYM_W = sp.Symbol("W")
+_SYM_U = sp.Symbol("U")
+
+
+@dataclass(frozen=True)
+class Ring:
+    """Where coefficients live and how the variable ranges.
+
+    ``continuous`` selects the coefficient field ``Q(W, U)`` (needed as soon as a
+    Laplace density is integrated, which brings in ``1/(kU)``) instead of ``Q(W)``;
+    ``real`` makes the variable range over the reals (integrals) instead of the
+    integers (sums).  ``w`` (a rational in ``(0, 1)``) evaluates everything at
+    ``W = w`` with exact rational arithmetic instead (geometric noise only): the
+    same closed forms, much faster, for one value of the privacy parameter.
+    """
+
+    continuous: bool
+    real: bool
+    w: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        if self.w is not None:
+            if self.continuous:
+                raise InvalidParameter("internal: numeric W needs geometric noise")
+            if not (0 < self.w < 1):
+                raise InvalidParameter(f"internal: W = {self.w} outside (0, 1)")
+
+    @property
+    def numeric(self) -> bool:
+        return self.w is not None
+
+    @property
+    def K(self) -> Any:
+        return _KWU if self.continuous else _KW
+
+    @property
+    def zero(self) -> Any:
+        return Fraction(0) if self.w is not None else self.K.zero
+
+    @property
+    def one(self) -> Any:
+        return Fraction(1) if self.w is not None else self.K.one
+
+    @property
+    def W(self) -> Any:
+        if self.w is not None:
+            return self.w
+        return _W2 if self.continuous else _W
+
+    @property
+    def U(self) -> Any:
+        if not self.continuous:
+            raise InvalidParameter("the discrete coefficient field Q(W) has no U")
+        return _U2
+
+    def c(self, x: Any) -> Any:
+        """A coefficient: an int, Fraction or field element."""
+        if self.w is not None:
+            return Fraction(x)
+        if isinstance(x, Fraction):
+            return self.K(QQ(x.numerator, x.denominator))
+        return self.K(x)
+
+    def wpow(self, k: int) -> Any:
+        return self.W**k
+
+    def at_rational(self, w: Fraction) -> Ring:
+        """The same ring evaluated at the rational ``W = w``."""
+        return Ring(self.continuous, self.real, w)
+
+
+#: Geometric noise: sums over the integers, coefficients in Q(W).
+DISCRETE = Ring(continuous=False, real=False)
+#: Laplace noise integrated over the reals, coefficients in Q(W, U).
+CONTINUOUS = Ring(continuous=True, real=True)
+#: Laplace survival functions evaluated at integer points (no integration).
+CONTINUOUS_AT_POINTS = Ring(continuous=True, real=False)
+
+
+class ExpPoly:
+    """A finite sum ``Σ c_{k,p} · y^p · W^{k y}`` with field coefficients.
+
+    Stored as ``{(k, p): c}``; ``p`` is a small polynomial degree (``0`` or ``1`` in
+    practice: a ``y^1`` term arises when a constant is summed over a finite piece).
+    """
+
+    __slots__ = ("ring", "terms")
+
+    def __init__(self, ring: Ring, terms: Mapping[tuple[int, int], Any] | None = None):
+        self.ring = ring
+        self.terms: dict[tuple[int, int], Any] = {
+            kp: c for kp, c in (terms or {}).items() if c != 0
+        }
+
+    # -- construction ---------------------------------------------------------
+    @classmethod
+    def const(cls, ring: Ring, c: Any) -> ExpPoly:
+        return cls(ring, {(0, 0): ring.c(c)})
+
+    @classmethod
+    def exp(cls, ring: Ring, k: int, c: Any = 1) -> ExpPoly:
+        """``c · W^{k y}``."""
+        return cls(ring, {(k, 0): ring.c(c)})
+
+    # -- algebra --------------------------------------------------------------
+    def __add__(self, other: ExpPoly) -> ExpPoly:
+        out = dict(self.terms)
+        for kp, c in other.terms.items():
+            out[kp] = out.get(kp, 0) + c
+        return ExpPoly(self.ring, out)
+
+    def __neg__(self) -> ExpPoly:
+        return ExpPoly(self.ring, {kp: -c for kp, c in self.terms.items()})
+
+    def __sub__(self, other: ExpPoly) -> ExpPoly:
+        return self + (-other)
+
+    def __mul__(self, other: ExpPoly | Any) -> ExpPoly:
+        if not isinstance(other, ExpPoly):
+            c0 = self.ring.c(other) if not hasattr(other, "numer") else other
+            return ExpPoly(self.ring, {kp: c * c0 for kp, c in self.terms.items()})
+        out: dict[tuple[int, int], Any] = {}
+        for (k1, p1), c1 in self.terms.items():
+            for (k2, p2), c2 in other.terms.items():
+                key = (k1 + k2, p1 + p2)
+                out[key] = out.get(key, 0) + c1 * c2
+        return ExpPoly(self.ring, out)
+
+    __rmul__ = __mul__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ExpPoly) and self.terms == other.terms
+
+    def __hash__(self) -> int:  # pragma: no cover - not used as a key
+        return hash(tuple(sorted(self.terms)))
+
+    @property
+    def is_zero(self) -> bool:
+        return not self.terms
+
+    @property
+    def degree(self) -> int:
+        return max((p for _, p in self.terms), default=0)
+
+    def shifted(self, t: int) -> ExpPoly:
+        """``y ↦ f(y + t)``."""
+        out: dict[tuple[int, int], Any] = {}
+        for (k, p), c in self.terms.items():
+            c2 = c * self.ring.wpow(k * t)
+            if p == 0:
+                out[(k, 0)] = out.get((k, 0), 0) + c2
+            elif p == 1:
+                out[(k, 1)] = out.get((k, 1), 0) + c2
+                out[(k, 0)] = out.get((k, 0), 0) + c2 * t
+            else:
+                for j in range(p + 1):
+                    key = (k, j)
+                    out[key] = out.get(key, 0) + c2 * math.comb(p, j) * t ** (p - j)
+        return ExpPoly(self.ring, out)
+
+    def reflected(self, t: int) -> ExpPoly:
+        """``y ↦ f(t - y)``."""
+        out: dict[tuple[int, int], Any] = {}
+        for (k, p), c in self.terms.items():
+            c2 = c * self.ring.wpow(k * t)
+            for j in range(p + 1):
+                # (t - y)^p = Σ_j C(p, j) t^{p-j} (-y)^j
+                key = (-k, j)
+                out[key] = out.get(key, 0) + c2 * math.comb(p, j) * t ** (p - j) * (-1) ** j
+        return ExpPoly(self.ring, out)
+
+    def at(self, y: int) -> Any:
+        """The value at an integer point ``y``."""
+        total = self.ring.zero
+        for (k, p), c in self.terms.items():
+            total += c * (y**p) * self.ring.wpow(k * y)
+        return total
+
+    def __repr__(self) -> str:
+        parts = []
+        for (k, p), c in sorted(self.terms.items()):
+            mono = ("" if p == 0 else ("y" if p == 1 else f"y^{p}")) + (
+                "" if k == 0 else f"W^({k}y)"
+            )
+            parts.append(f"({c}){'·' + mono if mono else ''}")
+        return " + ".join(parts) or "0"
+
+    # -- sums and integrals over one piece ----------------------------------
+    def _require_degree0(self, what: str) -> None:
+        if self.degree > 0:
+            raise InvalidParameter(f"internal: {what} of a term with a polynomial factor")
+
+    def piece_total(self, a: int | None, b: int | None) -> Any:
+        """``Σ_{y=a}^{b-1}`` (integers) or ``∫_a^b`` (reals) of the function; ``None``
+        is an infinite end.  Closed forms of (infinite) geometric and
+        arithmetico-geometric series (terms ``y^p W^{ky}`` with ``p <= 1``)."""
+        ring = self.ring
+        total = ring.zero
+        for (k, p), c in self.terms.items():
+            if p > 1:
+                raise InvalidParameter("internal: a sum of a term of degree > 1")
+            if k == 0:
+                if a is None or b is None:
+                    raise InvalidParameter("internal: a polynomial summed over an infinite piece")
+                if p == 0:
+                    total += c * (b - a)
+                elif ring.real:
+                    total += c * Fraction(b * b - a * a, 2)
+                else:
+                    total += c * Fraction(b * (b - 1) - a * (a - 1), 2)
+                continue
+            if a is None and k > 0 or b is None and k < 0:
+                raise InvalidParameter("internal: a divergent exponential tail")
+            total += c * (
+                _antider(ring, k, p, a, upper=False) - _antider(ring, k, p, b, upper=True)
+            )
+        return total
+
+    def running_from(self, a: int | None) -> ExpPoly:
+        """``G(y) = Σ_{r=a}^{y} f(r)`` (or ``∫_a^y``; ``a = None`` is ``-∞``) as a
+        function of ``y``."""
+        self._require_degree0("a running sum")
+        ring = self.ring
+        out: dict[tuple[int, int], Any] = {}
+
+        def add(key: tuple[int, int], v: Any) -> None:
+            out[key] = out.get(key, 0) + v
+
+        for (k, _), c in self.terms.items():
+            if ring.real:
+                if k == 0:
+                    if a is None:
+                        raise InvalidParameter("internal: a constant integrated from -oo")
+                    add((0, 1), c)
+                    add((0, 0), -c * a)
+                elif a is None:
+                    if k > 0:
+                        raise InvalidParameter("internal: a divergent exponential tail")
+                    add((k, 0), c / (-k * ring.U))
+                else:
+                    add((0, 0), c * ring.wpow(k * a) / (k * ring.U))
+                    add((k, 0), -c / (k * ring.U))
+            else:
+                if k == 0:
+                    if a is None:
+                        raise InvalidParameter("internal: a constant summed from -oo")
+                    add((0, 1), c)
+                    add((0, 0), c * (1 - a))
+                elif a is None:
+                    if k > 0:
+                        raise InvalidParameter("internal: a divergent exponential tail")
+                    # Σ_{r<=y} W^{kr} = W^{ky} / (1 - W^{-k})
+                    add((k, 0), c / (1 - ring.wpow(-k)))
+                else:
+                    # Σ_{r=a}^{y} W^{kr} = (W^{ka} - W^{k(y+1)}) / (1 - W^k)
+                    den = 1 - ring.wpow(k)
+                    add((0, 0), c * ring.wpow(k * a) / den)
+                    add((k, 0), -c * ring.wpow(k) / den)
+        return ExpPoly(ring, out)
+
+    def running_to(self, b: int | None) -> ExpPoly:
+        """``Ḡ(y) = Σ_{r=y}^{b-1} f(r)`` (or ``∫_y^b``) as a function of ``y``."""
+        self._require_degree0("a running sum")
+        ring = self.ring
+        out: dict[tuple[int, int], Any] = {}
+
+        def add(key: tuple[int, int], v: Any) -> None:
+            out[key] = out.get(key, 0) + v
+
+        for (k, _), c in self.terms.items():
+            if k == 0:
+                if b is None:
+                    raise InvalidParameter("internal: a constant summed to +oo")
+                add((0, 1), -c)
+                add((0, 0), c * b)
+                continue
+            if b is None and k < 0:
+                raise InvalidParameter("internal: a divergent exponential tail")
+            den = (k * ring.U) if ring.real else (1 - ring.wpow(k))
+            add((k, 0), c / den)
+            if b is not None:
+                add((0, 0), -c * ring.wpow(k * b) / den)
+        return ExpPoly(ring, out)
+
+
+def _antider(ring: Ring, k: int, p: int, x: int | None, upper: bool) -> Any:
+    """``F(x)`` with ``Σ_{y=a}^{b-1} y^p W^{ky} = F(a) - F(b)`` (integers, as an identity
+    of rational functions in ``W``) or ``∫_a^b = F(a) - F(b)`` (reals), ``k != 0``;
+    ``F(±∞) = 0`` on the decaying side.
+
+    Integers: ``F(x) = Σ_{y>=x} W^{ky} = W^{kx}/(1-W^k)`` and
+    ``Σ_{y>=x} y W^{ky} = W^{kx} (x(1-W^k) + W^k)/(1-W^k)^2``.
+    Reals (``λ = kU``): ``F(x) = e^{-λx}/λ`` and ``e^{-λx}(x/λ + 1/λ²)``.
+    """
+    if x is None:
+        return ring.zero
+    B = ring.wpow(k)
+    Bx = ring.wpow(k * x)
+    if ring.real:
+        lam = k * ring.U
+        return Bx / lam if p == 0 else Bx * (x / lam + 1 / lam**2)
+    if p == 0:
+        return Bx / (1 - B)
+    return Bx * (x * (1 - B) + B) / (1 - B) ** 2
+
+
+class PW:
+    """A piecewise exponential polynomial of one variable ``y``.
+
+    ``breaks`` are sorted integers ``b_0 < ... < b_{K-1}``; piece ``0`` is
+    ``y < b_0``, piece ``i`` is ``b_{i-1} <= y < b_i``, piece ``K`` is ``y >= b_{K-1}``.
+    On the integers these are integer ranges; on the reals the endpoints have measure
+    zero (discontinuities at breakpoints never matter for sums of densities).
+    """
+
+    __slots__ = ("ring", "breaks", "pieces")
+
+    def __init__(self, ring: Ring, breaks: Sequence[int], pieces: Sequence[ExpPoly]):
+        if len(pieces) != len(breaks) + 1:
+            raise InvalidParameter("internal: a piecewise function needs len(breaks)+1 pieces")
+        if any(b2 <= b1 for b1, b2 in zip(breaks, breaks[1:], strict=False)):
+            raise InvalidParameter("internal: breakpoints must increase strictly")
+        self.ring = ring
+        self.breaks: tuple[int, ...] = tuple(int(b) for b in breaks)
+        self.pieces: tuple[ExpPoly, ...] = tuple(pieces)
+
+    # -- construction ---------------------------------------------------------
+    @classmethod
+    def const(cls, ring: Ring, c: Any) -> PW:
+        return cls(ring, (), (ExpPoly.const(ring, c),))
+
+    @classmethod
+    def zero(cls, ring: Ring) -> PW:
+        return cls(ring, (), (ExpPoly(ring),))
+
+    def bounds(self, i: int) -> tuple[int | None, int | None]:
+        """``(a, b)`` of piece ``i`` (``None`` for an infinite end)."""
+        a = None if i == 0 else self.breaks[i - 1]
+        b = None if i == len(self.breaks) else self.breaks[i]
+        return a, b
+
+    # -- algebra --------------------------------------------------------------
+    def refine(self, breaks: Iterable[int]) -> PW:
+        """The same function on a superset of breakpoints."""
+        new = sorted(set(self.breaks) | set(int(b) for b in breaks))
+        pieces = []
+        for i in range(len(new) + 1):
+            # representative point of new piece i: its left end (or below the first)
+            probe = new[0] - 1 if i == 0 else new[i - 1]
+            pieces.append(self.pieces[bisect.bisect_right(self.breaks, probe)])
+        return PW(self.ring, new, pieces)
+
+    def _binary(self, other: PW | Any, op: str) -> PW:
+        if not isinstance(other, PW):
+            other = PW.const(self.ring, other)
+        a = self.refine(other.breaks)
+        b = other.refine(self.breaks)
+        if op == "+":
+            pieces = [x + y for x, y in zip(a.pieces, b.pieces, strict=True)]
+        elif op == "-":
+            pieces = [x - y for x, y in zip(a.pieces, b.pieces, strict=True)]
+        else:
+            pieces = [x * y for x, y in zip(a.pieces, b.pieces, strict=True)]
+        return PW(self.ring, a.breaks, pieces).merged()
+
+    def __add__(self, other: PW | Any) -> PW:
+        return self._binary(other, "+")
+
+    def __sub__(self, other: PW | Any) -> PW:
+        return self._binary(other, "-")
+
+    def __rsub__(self, other: Any) -> PW:
+        return PW.const(self.ring, other)._binary(self, "-")
+
+    def __mul__(self, other: PW | Any) -> PW:
+        return self._binary(other, "*")
+
+    __radd__ = __add__
+    __rmul__ = __mul__
+
+    def merged(self) -> PW:
+        """Drop breakpoints between equal pieces."""
+        breaks: list[int] = []
+        pieces = [self.pieces[0]]
+        for b, p in zip(self.breaks, self.pieces[1:], strict=True):
+            if p == pieces[-1]:
+                continue
+            breaks.append(b)
+            pieces.append(p)
+        return PW(self.ring, breaks, pieces)
+
+    def shifted(self, t: int) -> PW:
+        """``y ↦ f(y + t)``."""
+        return PW(self.ring, [b - t for b in self.breaks], [p.shifted(t) for p in self.pieces])
+
+    def reflected(self, t: int) -> PW:
+        """``y ↦ f(t - y)``.
+
+        On the integers the piece ``[a, b)`` of ``f`` becomes ``(t-b, t-a]`` =
+        ``[t-b+1, t-a+1)``; on the reals the endpoints do not matter.
+        """
+        off = 0 if self.ring.real else 1
+        breaks = [t - b + off for b in reversed(self.breaks)]
+        pieces = [p.reflected(t) for p in reversed(self.pieces)]
+        return PW(self.ring, breaks, pieces)
+
+    def piece_at(self, y: int) -> ExpPoly:
+        return self.pieces[bisect.bisect_right(self.breaks, y)]
+
+    def at(self, y: int) -> Any:
+        """The value at the integer ``y``."""
+        return self.piece_at(y).at(y)
+
+    def total(self) -> Any:
+        """``Σ_y f(y)`` or ``∫ f(y) dy`` over the whole line, in closed form."""
+        acc = self.ring.zero
+        for i, p in enumerate(self.pieces):
+            if p.is_zero:
+                continue
+            a, b = self.bounds(i)
+            acc += p.piece_total(a, b)
+        return acc
+
+    def total_between(self, lo: int | None, hi: int | None) -> Any:
+        """``Σ_{lo <= y < hi} f(y)`` (or the integral), ``None`` for infinite ends."""
+        g = self.refine([x for x in (lo, hi) if x is not None])
+        acc = self.ring.zero
+        for i, p in enumerate(g.pieces):
+            a, b = g.bounds(i)
+            inside_lo = lo is None or (a is not None and a >= lo)
+            inside_hi = hi is None or (b is not None and b <= hi)
+            if inside_lo and inside_hi and not p.is_zero:
+                acc += p.piece_total(a, b)
+        return acc
+
+    def cumulative(self) -> PW:
+        """``G(y) = Σ_{r <= y} f(r)`` (or ``∫_{-∞}^y``), piecewise on the same breaks."""
+        pieces = []
+        acc = self.ring.zero
+        for i, p in enumerate(self.pieces):
+            a, b = self.bounds(i)
+            pieces.append(p.running_from(a) + _const(self.ring, acc))
+            if b is not None and not p.is_zero:
+                acc += p.piece_total(a, b)
+        return PW(self.ring, self.breaks, pieces)
+
+    def upper_cumulative(self) -> PW:
+        """``Ḡ(y) = Σ_{r >= y} f(r)`` (or ``∫_y^∞``), piecewise on the same breaks."""
+        n = len(self.pieces)
+        pieces: list[ExpPoly] = [ExpPoly(self.ring)] * n
+        acc = self.ring.zero
+        for i in range(n - 1, -1, -1):
+            a, b = self.bounds(i)
+            p = self.pieces[i]
+            pieces[i] = p.running_to(b) + _const(self.ring, acc)
+            if a is not None and not p.is_zero:
+                acc += p.piece_total(a, b)
+        return PW(self.ring, self.breaks, pieces)
+
+    def __repr__(self) -> str:
+        out = []
+        for i, p in enumerate(self.pieces):
+            a, b = self.bounds(i)
+            out.append(f"[{'-oo' if a is None else a}, {'oo' if b is None else b}): {p!r}")
+        return "PW(" + "; ".join(out) + ")"
+
+
+def _const(ring: Ring, c: Any) -> ExpPoly:
+    return ExpPoly(ring, {(0, 0): c})
+
+
+def step_below(ring: Ring, b: int) -> PW:
+    """``[y < b]``."""
+    return PW(ring, (b,), (ExpPoly.const(ring, 1), ExpPoly(ring)))
+
+
+def step_from(ring: Ring, b: int) -> PW:
+    """``[y >= b]``."""
+    return PW(ring, (b,), (ExpPoly(ring), ExpPoly.const(ring, 1)))
+
+
+# ---------------------------------------------------------------------------
+# from field elements to numbers
+# ---------------------------------------------------------------------------
+
+
+def to_sympy(elem: Any, u: sp.Expr) -> sp.Expr:
+    """The field element with ``W = e^{-u}`` and ``U = u`` substituted.
+
+    When ``e^{-u}`` is a rational number the rational function is evaluated exactly
+    (:func:`to_exact`); otherwise the result is an expression in ``exp(-u)``.
+    """
+    if isinstance(elem, (Fraction, int)):
+        return (
+            sp.Rational(elem.numerator, elem.denominator)
+            if isinstance(elem, Fraction)
+            else sp.Integer(elem)
+        )
+    w = sp.exp(-u)
+    if w.is_Rational:
+        exact = to_exact(elem, Fraction(int(w.p), int(w.q)), u)
+        if exact is not None:
+            return exact
+    expr = elem.as_expr()
+    return expr.xreplace({_SYM_W: w, _SYM_U: u})
+
+
+def to_exact(elem: Any, w: Fraction, u: sp.Expr) -> sp.Expr | None:
+    """Evaluate a ``Q(W)`` element at a rational ``W`` exactly (``None`` if it has ``U``)."""
+    num, den = elem.numer, elem.denom
+    ring = num.ring
+    if len(ring.gens) != 1:
+        # Q(W, U): exact only when U does not occur
+        if any(m[1] != 0 for m in num.monoms()) or any(m[1] != 0 for m in den.monoms()):
+            return None
+        gw = ring.gens[0]
+        n = num.evaluate([(gw, QQ(w.numerator, w.denominator))])
+        d = den.evaluate([(gw, QQ(w.numerator, w.denominator))])
+        n = n.coeff(1) if hasattr(n, "coeff") else n
+        d = d.coeff(1) if hasattr(d, "coeff") else d
+    else:
+        gw = ring.gens[0]
+        n = num.evaluate(gw, QQ(w.numerator, w.denominator))
+        d = den.evaluate(gw, QQ(w.numerator, w.denominator))
+    if d == 0:
+        raise InvalidParameter("internal: a pole at the chosen noise parameter")
+    q = QQ.to_sympy(n) / QQ.to_sympy(d)
+    return sp.Rational(q)

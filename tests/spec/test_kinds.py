@@ -1,25 +1,31 @@
 """Claim kinds: every kind decides as derived by hand; the table is the only place
-that knows a kind."""
+that knows a kind; the ``inequality`` kind."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 import sympy as sp
 
+from verifier import cli
 from verifier.arithmetic import Verdict
-from verifier.errors import SpecError
+from verifier.errors import InvalidParameter, SpecError, UnboundSymbol
+from verifier.mechanism import FiniteMechanism
+from verifier.neighbours import pair
 from verifier.privacy import check_ex_post_approx
 from verifier.spec import (
     CLAIM_KINDS,
     RANGE_KINDS,
     SpecClaim,
+    certificate,
     dump_spec,
     load_spec,
     loads_spec,
+    spec_to_toml,
 )
-from verifier.spec.kinds import DELTA, PARAMETER_NAMES, ClaimKind
+from verifier.spec.kinds import DELTA, EPS_TILDE, LHS, PARAMETER_NAMES, ClaimKind
 
 from .documents import rr_with, verdicts
 
@@ -123,7 +129,7 @@ def test_the_table_is_consistent():
         assert set(kind.parameter_names) <= fields  # every parameter has its field
         assert sorted(kind.document_order, key=id) == sorted(kind.parameters, key=id)
     assert RANGE_KINDS == {"pure_dp", "ex_post"}
-    assert PARAMETER_NAMES == ("epsilon", "eps_tilde", "delta", "alpha")
+    assert PARAMETER_NAMES == ("epsilon", "eps_tilde", "delta", "alpha", "lhs", "rhs")
     # Documents list single values first, then bounds per output (as before the table).
     assert [p.name for p in CLAIM_KINDS["lemma7"].document_order] == [
         "delta",
@@ -131,8 +137,10 @@ def test_the_table_is_consistent():
         "eps_tilde",
     ]
     assert [p.name for p in CLAIM_KINDS["rdp"].document_order] == ["epsilon", "alpha"]
+    with pytest.raises(ValueError, match="no mechanism"):
+        ClaimKind("bad", (EPS_TILDE,), str, lambda c, p: c.run(), mechanism=False)
     with pytest.raises(ValueError, match="twice"):
-        ClaimKind("bad", (DELTA, DELTA), str, lambda c, p: c.run())
+        ClaimKind("bad", (LHS, LHS), str, lambda c, p: c.run(), mechanism=False)
 
 
 def test_a_new_kind_is_one_table_entry(monkeypatch, tmp_path):
@@ -164,3 +172,135 @@ def test_a_new_kind_is_one_table_entry(monkeypatch, tmp_path):
         SpecClaim(
             id="x", kind="total_variation", mechanism=spec.mechanisms["rr"], delta=0, epsilon=1
         )
+
+
+# ---------------------------------------------------------------------------
+# inequality: an exact comparison of two closed-form numbers, about no mechanism
+# ---------------------------------------------------------------------------
+
+# e = 2.718281828459045...: e <= 2.718281829 holds and e <= 2.718281828 fails (by
+# ~4.6e-10, beyond double-precision round-off of the difference, but exact here).
+STEPS = """
+[symbols]
+n = 9
+[[claims]]
+id = "e-below"
+kind = "inequality"
+lhs = "exp(1)"
+rhs = "2718281828/10^n + 1/10^n"
+expected = "holds"
+[[claims]]
+id = "e-above"
+kind = "inequality"
+lhs = "exp(1)"
+rhs = "2718281828/10^9"
+expected = "refuted"
+statement = "a rounded-down bound on e"
+[[claims]]
+id = "log8"
+kind = "inequality"
+lhs = "log(8)"
+rhs = "3*log(2)"
+"""
+
+
+def test_inequality_is_decided_exactly():
+    spec = loads_spec(STEPS)
+    below, above, log8 = spec.claims
+    assert below.mechanism is None and below.mechanism_name == ""
+    assert below.rhs == R(2718281829, 10**9)  # symbol values are substituted
+    assert below.describe() == "e <= 2718281829/1000000000"
+    res = {c.id: r for c, r in spec.run()}
+    assert res["e-below"].verdict is Verdict.HOLDS and not res["e-below"].tight
+    assert res["e-above"].verdict is Verdict.VIOLATED
+    assert res["log8"].verdict is Verdict.HOLDS and res["log8"].tight  # log 8 = 3 log 2
+    (f,) = res["e-above"].findings
+    assert (f.realized, f.claimed, f.output, f.pair) == (sp.E, R(2718281828, 10**9), None, None)
+    assert f.slack == R(2718281828, 10**9) - sp.E
+    assert res["e-above"].title == "e-above: e <= 679570457/250000000"
+    assert certificate(above, res["e-above"]) is None  # the claim is its own certificate
+
+
+def test_inequality_write_read_decide_round_trip(tmp_path):
+    made = [
+        SpecClaim(
+            id="holds",
+            kind="inequality",
+            lhs=sp.exp(1),
+            rhs=R(2718281828, 10**9) + R(1, 10**9),
+            expected="holds",
+            source="a refuted proof step",
+        ),
+        SpecClaim(id="violated", kind="inequality", lhs=sp.E, rhs=R(2718281828, 10**9)),
+    ]
+    text = spec_to_toml({}, made)
+    assert '[[claims]]\nid = "holds"\nkind = "inequality"\nlhs = "e"\n' in text
+    assert "mechanism" not in text.split("[[claims]]", 1)[1]
+    for path in (
+        dump_spec(tmp_path / "steps.toml", {}, made),
+        dump_spec(tmp_path / "s.json", {}, made),
+    ):
+        back = load_spec(path)
+        assert [(c.lhs, c.rhs) for c in back.claims] == [(c.lhs, c.rhs) for c in made]
+        assert [r.verdict for _, r in back.run()] == [Verdict.HOLDS, Verdict.VIOLATED]
+
+
+def test_verifier_check_decides_inequalities(tmp_path, capsys):
+    path = tmp_path / "steps.toml"
+    path.write_text(STEPS)
+    assert cli.main(["check", str(path), "--expected"]) == 0
+    assert cli.main(["check", str(path)]) == 1  # e-above is violated
+    out = capsys.readouterr().out
+    assert "claim e-above (inequality" in out and "VIOLATED" in out
+    assert "counterexample: (aggregate)" in out
+    assert cli.main(["check", str(path), "--json", "--certificates", str(tmp_path / "c")]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    rec = {r["id"]: r for r in doc["claims"]}
+    assert rec["e-above"]["verdict"] == "violated" and rec["e-above"]["certificate"] is None
+    assert (
+        rec["e-above"]["counterexample"]["numbers"]["must be <="]["exact"] == "679570457/250000000"
+    )
+    assert rec["log8"]["result"]["tight"] is True
+
+
+@pytest.mark.parametrize(
+    ("claim", "cls", "message"),
+    [
+        (
+            'lhs = 2.718\nrhs = "3"',
+            SpecError,
+            "claims[0].lhs: expected a number written as a string",
+        ),
+        ('lhs = "1"', SpecError, "claims[0]: missing required key 'rhs'"),
+        ('lhs = "1"\nrhs = "x"', SpecError, "claims[0].rhs: unknown name 'x'"),
+        (
+            'lhs = "1"\nrhs = "2"\nmechanism = "m"',
+            SpecError,
+            "claims[0].mechanism: unknown key in a inequality claim",
+        ),
+        ('lhs = "1"\nrhs = "2"\npairs = []', SpecError, "claims[0].pairs: unknown key"),
+        ('lhs = "1"\nrhs = "2"\nepsilon = "1"', SpecError, "claims[0].epsilon: unknown key"),
+    ],
+)
+def test_inequality_documents_are_checked(claim, cls, message):
+    with pytest.raises(cls) as info:
+        loads_spec(f'[[claims]]\nid = "c"\nkind = "inequality"\n{claim}\n')
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def test_inequality_claims_built_in_python_are_checked():
+    m = FiniteMechanism(pair(), {"D": {0: 1}, "D'": {0: 1}}, name="m")
+    with pytest.raises(InvalidParameter, match="float"):
+        SpecClaim(id="c", kind="inequality", lhs=2.718, rhs=3)
+    with pytest.raises(SpecError, match="a inequality claim is about no mechanism"):
+        SpecClaim(id="c", kind="inequality", mechanism=m, lhs=1, rhs=2)
+    with pytest.raises(SpecError, match="a inequality claim takes no 'pairs'"):
+        SpecClaim(id="c", kind="inequality", lhs=1, rhs=2, pairs=[("D", "D'")])
+    with pytest.raises(SpecError, match="a inequality claim needs 'rhs'"):
+        SpecClaim(id="c", kind="inequality", lhs=1)
+    with pytest.raises(SpecError, match=r"'over' .* not inequality"):
+        SpecClaim(id="c", kind="inequality", lhs=1, rhs=2, over=(sp.Symbol("t"), 0, 1))
+    with pytest.raises(UnboundSymbol, match=r"symbol\(s\) t have no value; give them values"):
+        SpecClaim(id="c", kind="inequality", lhs=sp.Symbol("t"), rhs=2)
+    with pytest.raises(SpecError, match="a pure_dp claim needs a mechanism"):
+        SpecClaim(id="c", kind="pure_dp", epsilon=1)

@@ -117,6 +117,8 @@ def test_claims_built_in_python_are_checked():
         SpecClaim(id="c", kind="pure_dp", mechanism=GEO, epsilon=1, distance=0)
     with pytest.raises(SpecError, match="expected must be 'holds' or 'refuted'"):
         SpecClaim(id="c", kind="pure_dp", mechanism=GEO, epsilon=1, expected="yes")
+    with pytest.raises(SpecError, match="a pure_dp claim needs a mechanism, got str"):
+        SpecClaim(id="c", kind="pure_dp", mechanism="geo", epsilon=1)
 
 
 def test_eps_tilde_becomes_a_table_over_every_output():

@@ -1,9 +1,9 @@
 """Claim kinds: what a claim of a spec file can state, one table entry per kind.
 
-A :class:`ClaimKind` gives a kind's parameters in order, whether its claims may be
-decided for every value of a free symbol (``over``), the one-line statement of a claim
-and the function that decides it.  The model
-(:class:`~verifier.spec.model.SpecClaim`), the reader and the writer ask
+A :class:`ClaimKind` gives a kind's parameters in order, whether its claims are about
+a mechanism and whether they may be decided for every value of a free symbol
+(``over``), the one-line statement of a claim and the function that decides it.  The
+model (:class:`~verifier.spec.model.SpecClaim`), the reader and the writer ask
 :data:`CLAIM_KINDS` and never switch on a kind's name, so adding a kind is adding one
 entry (and, for a parameter no kind used before, a field of ``SpecClaim`` of the same
 name).
@@ -17,6 +17,8 @@ number.
 ('epsilon', 'delta')
 >>> sorted(RANGE_KINDS)
 ['ex_post', 'pure_dp']
+>>> CLAIM_KINDS["inequality"].mechanism, CLAIM_KINDS["inequality"].parameter_names
+(False, ('lhs', 'rhs'))
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
-from ..arithmetic import DEFAULT_PRECISION, Precision, Sign, decide_sign, exact
+from ..arithmetic import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, exact
 from ..errors import InvalidParameter, SpecError
-from ..mechanism import Output
+from ..mechanism import FiniteMechanism, Output
 from ..privacy import (
     check_alpha,
     check_approx_dp,
@@ -42,8 +44,8 @@ from ..privacy import (
     check_pure_dp,
     check_rdp,
 )
-from ..results import CheckResult
-from .labels import output_label
+from ..results import CheckResult, Finding
+from .labels import expression_text, output_label
 
 if TYPE_CHECKING:
     from .model import SpecClaim
@@ -156,12 +158,18 @@ def _lemma7_delta(value: sp.Expr, what: str) -> sp.Expr:
     return d
 
 
+def _any(value: sp.Expr, what: str) -> sp.Expr:
+    return value
+
+
 EPSILON = Parameter("epsilon", _positive)
 EPSILON_NONNEGATIVE = Parameter("epsilon", _nonnegative)
 EPS_TILDE = Parameter("eps_tilde", _nonnegative, per_output=True)
 DELTA = Parameter("delta", _delta)
 DELTA_POSITIVE = Parameter("delta", _lemma7_delta)
 ALPHA = Parameter("alpha", _alpha)
+LHS = Parameter("lhs", _any)
+RHS = Parameter("rhs", _any)
 
 
 # ---------------------------------------------------------------------------
@@ -187,6 +195,9 @@ class ClaimKind:
         claim, titled ``"<id>: <statement>"``.
     over : bool
         Claims may be decided for every value of one free symbol in a range.
+    mechanism : bool
+        Claims are about a mechanism (and may restrict the checked pairs of datasets);
+        a kind without one states a relation between its parameters.
     """
 
     name: str
@@ -194,11 +205,17 @@ class ClaimKind:
     describe: Callable[[SpecClaim], str]
     decide: Callable[[SpecClaim, Precision], CheckResult]
     over: bool = False
+    mechanism: bool = True
 
     def __post_init__(self) -> None:
         names = self.parameter_names
         if len(set(names)) != len(names):
             raise ValueError(f"claim kind {self.name!r} lists a parameter twice")
+        if not self.mechanism and (self.over or any(p.per_output for p in self.parameters)):
+            raise ValueError(
+                f"claim kind {self.name!r} is about no mechanism: it cannot have a "
+                f"parameter range or a bound per output"
+            )
 
     @property
     def parameter_names(self) -> tuple[str, ...]:
@@ -218,6 +235,14 @@ def _title(claim: SpecClaim) -> str:
     return f"{claim.id}: {claim.describe()}"
 
 
+def _mechanism_of(claim: SpecClaim) -> FiniteMechanism:
+    """The mechanism of a claim of a kind about one (SpecClaim requires it)."""
+    mech = claim.mechanism
+    if not isinstance(mech, FiniteMechanism):  # pragma: no cover - refused by SpecClaim
+        raise SpecError(f"a {claim.kind} claim needs a mechanism")
+    return mech
+
+
 def _bounds(claim: SpecClaim) -> Any:
     """``eps_tilde`` as the checkers take it (a fresh dict, or one expression)."""
     e = claim.eps_tilde
@@ -226,7 +251,7 @@ def _bounds(claim: SpecClaim) -> Any:
 
 def _pure_dp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_pure_dp(
-        c.mechanism,
+        _mechanism_of(c),
         c.epsilon,
         pairs=c.pair_list(),
         over=c.over,
@@ -237,7 +262,7 @@ def _pure_dp(c: SpecClaim, precision: Precision) -> CheckResult:
 
 def _ex_post(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_ex_post(
-        c.mechanism,
+        _mechanism_of(c),
         _bounds(c),
         pairs=c.pair_list(),
         over=c.over,
@@ -248,7 +273,7 @@ def _ex_post(c: SpecClaim, precision: Precision) -> CheckResult:
 
 def _approx_dp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_approx_dp(
-        c.mechanism,
+        _mechanism_of(c),
         c.epsilon,
         c.delta,
         pairs=c.pair_list(),
@@ -259,7 +284,7 @@ def _approx_dp(c: SpecClaim, precision: Precision) -> CheckResult:
 
 def _ex_post_approx(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_ex_post_approx(
-        c.mechanism,
+        _mechanism_of(c),
         _bounds(c),
         c.delta,
         pairs=c.pair_list(),
@@ -270,7 +295,7 @@ def _ex_post_approx(c: SpecClaim, precision: Precision) -> CheckResult:
 
 def _rdp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_rdp(
-        c.mechanism,
+        _mechanism_of(c),
         c.alpha,
         c.epsilon,
         pairs=c.pair_list(),
@@ -281,7 +306,7 @@ def _rdp(c: SpecClaim, precision: Precision) -> CheckResult:
 
 def _ex_post_rdp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_ex_post_rdp(
-        c.mechanism,
+        _mechanism_of(c),
         _bounds(c),
         c.alpha,
         pairs=c.pair_list(),
@@ -292,10 +317,17 @@ def _ex_post_rdp(c: SpecClaim, precision: Precision) -> CheckResult:
 
 def _lemma7(c: SpecClaim, precision: Precision) -> CheckResult:
     result = check_lemma7(
-        c.mechanism, _bounds(c), c.alpha, c.delta, pairs=c.pair_list(), precision=precision
+        _mechanism_of(c), _bounds(c), c.alpha, c.delta, pairs=c.pair_list(), precision=precision
     )
     result.title = _title(c)
     return result
+
+
+def _inequality(c: SpecClaim, precision: Precision) -> CheckResult:
+    """``lhs <= rhs``, decided exactly (or with certified enclosures)."""
+    cmp = decide_le(c.lhs, c.rhs, precision)
+    finding = Finding(cmp.verdict, None, None, cmp.lhs, cmp.rhs, cmp.lhs, cmp.rhs, tight=cmp.tight)
+    return CheckResult(_title(c), cmp.verdict, [finding], quantity="lhs")
 
 
 def _table(*kinds: ClaimKind) -> dict[str, ClaimKind]:
@@ -353,6 +385,13 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         (EPS_TILDE, ALPHA, DELTA_POSITIVE),
         lambda c: f"Lemma 7 on {c.mechanism_name} (alpha = {c.alpha}, delta = {c.delta})",
         _lemma7,
+    ),
+    ClaimKind(
+        "inequality",
+        (LHS, RHS),
+        lambda c: f"{expression_text(c.lhs)} <= {expression_text(c.rhs)}",
+        _inequality,
+        mechanism=False,
     ),
 )
 

@@ -1,8 +1,9 @@
 """The spec model: claims (:class:`SpecClaim`) and loaded spec files (:class:`Spec`).
 
 A claim is one kind of :data:`~verifier.spec.kinds.CLAIM_KINDS` with that kind's
-parameters, about one mechanism; constructing it checks every parameter, and
-:meth:`SpecClaim.run` decides it exactly with :mod:`verifier.privacy`.
+parameters, usually about one mechanism; constructing it checks every parameter, and
+:meth:`SpecClaim.run` decides it exactly with :mod:`verifier.privacy` (or
+:func:`verifier.arithmetic.decide_le` for an ``inequality``).
 
 >>> import sympy as sp
 >>> from verifier.mechanism import FiniteMechanism
@@ -12,6 +13,8 @@ parameters, about one mechanism; constructing it checks every parameter, and
 >>> claim = SpecClaim(id="rr", kind="pure_dp", mechanism=rr, epsilon=sp.log(3))
 >>> claim.describe(), claim.run().verdict.value, claim.run().tight
 ('rr is log(3)-DP', 'holds', True)
+>>> SpecClaim(id="e", kind="inequality", lhs=sp.E, rhs=sp.Rational(2718, 1000)).run().verdict
+<Verdict.VIOLATED: 'violated'>
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ def precision_for(max_bits: int | None) -> Precision:
 
 @dataclass
 class SpecClaim:
-    """A claim about one mechanism, as read from a spec file (or built in Python).
+    """A claim, as read from a spec file (or built in Python).
 
     Parameters
     ----------
@@ -58,8 +61,9 @@ class SpecClaim:
         Unique within its spec.
     kind : str
         One of :data:`~verifier.spec.kinds.CLAIM_KINDS`.
-    mechanism : FiniteMechanism
-        The mechanism the claim is about.
+    mechanism : FiniteMechanism, optional
+        The mechanism the claim is about (required exactly for the kinds about a
+        mechanism: every kind but ``inequality``).
     epsilon, delta, alpha : sympy.Expr, optional
         The claim's parameters (those its kind needs; see
         :data:`~verifier.spec.kinds.CLAIM_KINDS`).
@@ -67,6 +71,8 @@ class SpecClaim:
         An ex-post bound: one expression for every output, a mapping output →
         expression covering every output, or a function of the output (evaluated on
         every output at construction).
+    lhs, rhs : sympy.Expr, optional
+        The two sides of an ``inequality`` claim ``lhs <= rhs`` (closed-form numbers).
     over : ParameterRange, optional
         Decide a ``pure_dp`` / ``ex_post`` claim for every value of one free symbol.
     pairs : list of (dataset, dataset), optional
@@ -82,11 +88,16 @@ class SpecClaim:
 
     id: str
     kind: str
-    mechanism: FiniteMechanism
+    # A FiniteMechanism, or None for a kind about no mechanism; typed Any so that code
+    # handling claims about a mechanism (the search, the command line) needs no
+    # narrowing: __post_init__ checks it against the kind.
+    mechanism: Any = None
     epsilon: sp.Expr | None = None
     eps_tilde: Any = None
     delta: sp.Expr | None = None
     alpha: sp.Expr | None = None
+    lhs: sp.Expr | None = None
+    rhs: sp.Expr | None = None
     over: ParameterRange | None = None
     pairs: list[tuple[Dataset, Dataset]] | None = None
     distance: int | None = None
@@ -97,9 +108,10 @@ class SpecClaim:
     mechanism_name: str = ""
 
     def __post_init__(self) -> None:
-        if not self.mechanism_name:
-            self.mechanism_name = self.mechanism.name
         kind = self.claim_kind
+        self._check_subject(kind)
+        if not self.mechanism_name and self.mechanism is not None:
+            self.mechanism_name = self.mechanism.name
         needed = kind.parameter_names
         for name in PARAMETER_NAMES:
             value = getattr(self, name)
@@ -109,8 +121,9 @@ class SpecClaim:
                 raise SpecError(
                     f"a {self.kind} claim takes no {name!r} (it takes {', '.join(needed)})"
                 )
+        outputs = self.mechanism.outputs if self.mechanism is not None else ()
         for p in kind.document_order:
-            setattr(self, p.name, p.normalise(getattr(self, p.name), self.mechanism.outputs))
+            setattr(self, p.name, p.normalise(getattr(self, p.name), outputs))
         if self.over is not None:
             if not kind.over:
                 raise SpecError(
@@ -128,7 +141,7 @@ class SpecClaim:
             raise InvalidParameter(f"distance must be a positive integer, got {self.distance!r}")
         if self.distance is not None and self.distance < 1:
             raise InvalidParameter(f"distance must be a positive integer, got {self.distance}")
-        if self.pairs is not None:
+        if self.pairs is not None and self.mechanism is not None:
             graph = self.mechanism.graph
             checked: list[tuple[Dataset, Dataset]] = []
             for raw in self.pairs:
@@ -146,9 +159,22 @@ class SpecClaim:
         """The entry of :data:`~verifier.spec.kinds.CLAIM_KINDS` for :attr:`kind`."""
         return claim_kind(self.kind)
 
+    def _check_subject(self, kind: ClaimKind) -> None:
+        """A mechanism exactly when the kind is about one (and only then pairs)."""
+        if kind.mechanism:
+            if not isinstance(self.mechanism, FiniteMechanism):
+                got = "" if self.mechanism is None else f", got {type(self.mechanism).__name__}"
+                raise SpecError(f"a {self.kind} claim needs a mechanism{got}")
+            return
+        if self.mechanism is not None:
+            raise SpecError(f"a {self.kind} claim is about no mechanism; it takes none")
+        for name in ("pairs", "distance"):
+            if getattr(self, name) is not None:
+                raise SpecError(f"a {self.kind} claim takes no {name!r} (it is about no mechanism)")
+
     def _check_symbols(self, kind: ClaimKind) -> None:
         allowed = {self.over.symbol} if self.over is not None else set()
-        free = set(self.mechanism.free_symbols)
+        free = set(self.mechanism.free_symbols) if self.mechanism is not None else set()
         for v in self.parameter_values():
             if v is not sp.oo:
                 free |= v.free_symbols
@@ -172,10 +198,11 @@ class SpecClaim:
 
     # -- running ------------------------------------------------------------
     def pair_list(self) -> list[tuple[Dataset, Dataset]] | None:
-        """The ordered pairs checked (``None``: both directions of every edge)."""
+        """The ordered pairs checked (``None``: both directions of every edge, or a
+        claim about no mechanism)."""
         if self.pairs is not None:
             return list(self.pairs)
-        if self.distance is not None:
+        if self.distance is not None and self.mechanism is not None:
             return list(neighbours.pairs_at_distance(self.mechanism.graph, self.distance))
         return None
 

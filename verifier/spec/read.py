@@ -17,6 +17,15 @@ The format is documented in ``docs/spec-format.md``.
 Traceback (most recent call last):
 ...
 verifier.errors.InvalidMechanism: mechanisms.m.distributions.D: the distribution at dataset 'D' sums to 1/2 ≈ 0.5, not 1
+>>> spec = loads_spec('''
+... [[claims]]
+... id = "step"
+... kind = "inequality"
+... lhs = "exp(1)"
+... rhs = "2718281828/10^9 + 1/10^9"
+... ''')
+>>> spec.claims[0].run().verdict.value
+'holds'
 """
 
 from __future__ import annotations
@@ -86,6 +95,8 @@ _CLAIM_COMMON = (
     "pairs",
     "max_bits",
 )
+#: Claim keys that only a claim about a mechanism takes.
+_MECHANISM_KEYS = ("mechanism", "over", "distance", "pairs")
 _OVER_KEYS = ("symbol", "lo", "hi")
 #: Key of a table of bounds per output (``eps_tilde``) giving the bound of every
 #: output not listed.
@@ -514,8 +525,9 @@ class _Loader:
                 for k in _BASE_MECH_KEYS:
                     if k in table and k != "description":
                         raise SpecError(
-                            f"{location(where, k)}: a derived mechanism (one with 'algorithm') takes "
-                            f"no {k!r}; its distributions come from the algorithm"
+                            f"{location(where, k)}: a derived mechanism (one with "
+                            f"'algorithm') takes no {k!r}; its distributions come from the "
+                            f"algorithm"
                         )
                 _check_keys(
                     table,
@@ -682,13 +694,14 @@ class _Loader:
             else:
                 raise SpecError(f"{where}: missing required key 'kind' ({', '.join(CLAIM_KINDS)})")
             params = kind.parameter_names
-            _check_keys(
-                c,
-                where,
-                (*_CLAIM_COMMON, *params),
-                ("id", "mechanism", "kind", *params),
-                what=f"a {name} claim",
-            )
+            allowed: tuple[str, ...]
+            required: tuple[str, ...]
+            if kind.mechanism:
+                allowed, required = _CLAIM_COMMON, ("id", "mechanism", "kind")
+            else:
+                allowed = tuple(k for k in _CLAIM_COMMON if k not in _MECHANISM_KEYS)
+                required = ("id", "kind")
+            _check_keys(c, where, (*allowed, *params), (*required, *params), what=f"a {name} claim")
             cid = _string(c["id"], location(where, "id"))
             if not cid:
                 raise SpecError(f"{location(where, 'id')}: a claim id cannot be empty")
@@ -701,14 +714,19 @@ class _Loader:
         return claims
 
     def _claim(self, c: dict[str, Any], kind: ClaimKind, cid: str, where: str) -> SpecClaim:
-        mwhere = location(where, "mechanism")
-        mname = _string(c["mechanism"], mwhere)
-        if mname not in self.mechanisms:
-            raise SpecError(
-                f"{mwhere}: unknown mechanism {mname!r} "
-                f"(mechanisms: {_preview(list(self.mechanisms)) or 'none'})"
-            )
-        mech = self.mechanisms[mname]
+        # The keys of a claim about no mechanism exclude 'mechanism', 'over', 'pairs'
+        # and 'distance' (checked by _load_claims).
+        mech: FiniteMechanism | None = None
+        mname = ""
+        if kind.mechanism:
+            mwhere = location(where, "mechanism")
+            mname = _string(c["mechanism"], mwhere)
+            if mname not in self.mechanisms:
+                raise SpecError(
+                    f"{mwhere}: unknown mechanism {mname!r} "
+                    f"(mechanisms: {_preview(list(self.mechanisms)) or 'none'})"
+                )
+            mech = self.mechanisms[mname]
         over = None
         allow: tuple[sp.Symbol, ...] = ()
         if "over" in c:
@@ -718,7 +736,8 @@ class _Loader:
         for p in kind.parameters:
             pw = location(where, p.name)
             if p.per_output:
-                kwargs[p.name] = self._per_output(p, c[p.name], pw, mech.outputs, allow)
+                outputs = mech.outputs if mech is not None else ()
+                kwargs[p.name] = self._per_output(p, c[p.name], pw, outputs, allow)
                 continue
             value = self.number(c[p.name], pw, p.name, allow)
             try:
@@ -733,7 +752,7 @@ class _Loader:
                     f"{location(where, 'expected')}: must be 'holds' or 'refuted', got {expected!r}"
                 )
         pairs = None
-        if "pairs" in c:
+        if "pairs" in c and mech is not None:
             if "distance" in c:
                 raise SpecError(f"{where}: give either 'pairs' or 'distance', not both")
             pairs = self._pairs(c["pairs"], location(where, "pairs"), mech)

@@ -161,8 +161,11 @@ class _Writer:
             dists[dataset_label(d)] = row
         return {"graph": self.graph(mech.graph), "outputs": outputs, "distributions": dists}
 
-    def claim(self, c: SpecClaim, mech_key: str) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": c.id, "mechanism": mech_key, "kind": c.kind}
+    def claim(self, c: SpecClaim, mech_key: str | None) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": c.id}
+        if mech_key is not None:
+            out["mechanism"] = mech_key
+        out["kind"] = c.kind
         for p in c.claim_kind.document_order:
             v = getattr(c, p.name)
             if p.per_output and isinstance(v, dict):  # one value when all bounds are equal
@@ -260,11 +263,13 @@ def spec_document(
     mech_docs = {name: w.mechanism(m) for name, m in mechs.items()}
     claim_docs = []
     for c in claim_list:
-        key = next((k for k, m in mechs.items() if m is c.mechanism), None)
-        if key is None:
-            key = c.mechanism_name if c.mechanism_name in mechs else None
-        if key is None:
-            raise InvalidParameter(f"claim {c.id!r} is about a mechanism that is not written")
+        key = None
+        if c.mechanism is not None:
+            key = next((k for k, m in mechs.items() if m is c.mechanism), None)
+            if key is None:
+                key = c.mechanism_name if c.mechanism_name in mechs else None
+            if key is None:
+                raise InvalidParameter(f"claim {c.id!r} is about a mechanism that is not written")
         claim_docs.append(w.claim(c, key))
     doc: dict[str, Any] = {"version": SPEC_VERSION}
     if title:
@@ -415,9 +420,10 @@ def certificate(claim: SpecClaim, result: CheckResult) -> SpecClaim | None:
     mechanism on the two datasets of a violating pair (``None`` unless violated).
 
     The returned claim checks only that ordered pair, so a spec written from it
-    (:func:`dump_spec`) is small and re-checks to *violated*.
+    (:func:`dump_spec`) is small and re-checks to *violated*.  A claim about no
+    mechanism (an ``inequality``) is its own certificate: ``None`` too.
     """
-    if result.verdict is not Verdict.VIOLATED:
+    if result.verdict is not Verdict.VIOLATED or claim.mechanism is None:
         return None
     bad = [f for f in result.violations() if f.pair is not None]
     if not bad:

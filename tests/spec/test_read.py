@@ -1,21 +1,13 @@
-"""Spec files: parsing, exact verdicts, errors with locations, dump/load round trips.
+"""Reading spec files: exact verdicts of valid files, errors with locations, junk.
 
-Expected verdicts are derived by hand in the comments, never copied from output.
-Randomized response with parameter eps (``p = e^eps / (1 + e^eps)``) on a pair:
-
-    output   0        1
-    D        1 - p    p
-    D'       p        1 - p
-
-``p / (1 - p) = e^eps``, so RR is eps-DP with equality (tight) and not eps'-DP
-for eps' < eps.
+Expected verdicts are derived by hand in the comments, never copied from output
+(the randomized-response document is described in :mod:`.documents`).
 """
 
 from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -41,44 +33,12 @@ from verifier.errors import (
     VerifierError,
 )
 from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import add_remove, pair
-from verifier.spec import (
-    SpecClaim,
-    certificate,
-    dataset_label,
-    dump_spec,
-    load_spec,
-    loads_spec,
-    output_label,
-    spec_to_json,
-    spec_to_toml,
-)
+from verifier.neighbours import pair
+from verifier.spec import load_spec, loads_spec
+
+from .documents import EXAMPLES, RR, rr_with, verdicts
 
 R = sp.Rational
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-RR = """
-version = 1
-[symbols]
-eps = "1/2"
-[graphs.g]
-kind = "pair"
-datasets = ["D", "D'"]
-[mechanisms.rr]
-graph = "g"
-outputs = ["0", "1"]
-distributions.D = { "1" = "exp(eps)/(1+exp(eps))", "0" = "1/(1+exp(eps))" }
-distributions."D'" = { "1" = "1/(1+exp(eps))", "0" = "exp(eps)/(1+exp(eps))" }
-"""
-
-
-def rr_with(claims: str) -> str:
-    return RR + claims
-
-
-def verdicts(text: str, fmt: str = "toml") -> dict[str, tuple[Verdict, bool]]:
-    spec = loads_spec(text, fmt)
-    return {c.id: (r.verdict, r.tight) for c, r in spec.run()}
 
 
 # ---------------------------------------------------------------------------
@@ -116,123 +76,6 @@ expected = "refuted"
         ("0", ("D'", "D")),
     }
     assert spec.claims[1].expected == "refuted"
-
-
-def test_every_claim_kind_with_hand_derived_verdicts():
-    # With eps = 1/2, p = e^{1/2}/(1+e^{1/2}):
-    # * approx_dp at eps/2: delta = (e^eps - e^{eps/2})/(1+e^eps) on D -> D' (output 1; the
-    #   other terms are negative) = exp(1/4)(exp(1/4)-1)/(1+exp(1/2)) ~ 0.13769: tight; 1/10 fails.
-    # * ex_post_approx with eps~(1) = eps/2 and eps~(0) = eps: the same delta (output 0 adds
-    #   max(0, p - e^eps (1-p)) = 0).
-    # * rdp, alpha = 2: D_2 = log(p e^eps + (1-p) e^-eps) = log((e + e^{-1/2})/(1 + e^{1/2}))
-    #   ~ 0.22734 <= 1/4 (holds), > 1/5 (violated).
-    # * ex_post_rdp, alpha = 2: sum_o P^2 / (e^{eps~} Q) = e^{-eps~} (e + e^{-1/2})/(1 + e^{1/2});
-    #   eps~ = eps: ~0.7614 <= 1 holds; eps~ = 0: ~1.2553 > 1 violated.
-    # * lemma7: RR is ex-post eps-DP, so both implications hold.
-    delta = "exp(1/4)*(exp(1/4) - 1)/(1 + exp(1/2))"
-    text = rr_with(f"""
-[[claims]]
-id = "approx-tight"
-mechanism = "rr"
-kind = "approx_dp"
-epsilon = "eps/2"
-delta = "{delta}"
-[[claims]]
-id = "approx-too-small"
-mechanism = "rr"
-kind = "approx_dp"
-epsilon = "eps/2"
-delta = "1/10"
-[[claims]]
-id = "ex-post-approx"
-mechanism = "rr"
-kind = "ex_post_approx"
-eps_tilde = {{ "1" = "eps/2", default = "eps" }}
-delta = "{delta}"
-[[claims]]
-id = "rdp-holds"
-mechanism = "rr"
-kind = "rdp"
-alpha = 2
-epsilon = "1/4"
-[[claims]]
-id = "rdp-fails"
-mechanism = "rr"
-kind = "rdp"
-alpha = "2"
-epsilon = "1/5"
-[[claims]]
-id = "ex-post-rdp-holds"
-mechanism = "rr"
-kind = "ex_post_rdp"
-eps_tilde = "eps"
-alpha = 2
-[[claims]]
-id = "ex-post-rdp-fails"
-mechanism = "rr"
-kind = "ex_post_rdp"
-eps_tilde = 0
-alpha = 2
-[[claims]]
-id = "ex-post-table"
-mechanism = "rr"
-kind = "ex_post"
-eps_tilde = {{ "0" = "eps", "1" = "eps" }}
-[[claims]]
-id = "ex-post-table-fails"
-mechanism = "rr"
-kind = "ex_post"
-eps_tilde = {{ "0" = "eps", "1" = "1/3" }}
-[[claims]]
-id = "lemma7"
-mechanism = "rr"
-kind = "lemma7"
-eps_tilde = "eps"
-alpha = 3
-delta = "1/100"
-""")
-    v = verdicts(text)
-    assert v["approx-tight"] == (Verdict.HOLDS, True)
-    assert v["approx-too-small"][0] is Verdict.VIOLATED
-    assert v["ex-post-approx"] == (Verdict.HOLDS, True)
-    assert v["rdp-holds"][0] is Verdict.HOLDS and v["rdp-fails"][0] is Verdict.VIOLATED
-    assert v["ex-post-rdp-holds"][0] is Verdict.HOLDS
-    assert v["ex-post-rdp-fails"][0] is Verdict.VIOLATED
-    assert v["ex-post-table"] == (Verdict.HOLDS, True)
-    assert v["ex-post-table-fails"][0] is Verdict.VIOLATED  # output 1 has loss 1/2 > 1/3
-    assert v["lemma7"][0] is Verdict.HOLDS
-
-
-def test_claim_over_a_parameter_range():
-    # RR with a free parameter t is t-DP for every t (an identity), and not (t/2)-DP for
-    # any t > 0: the range claim fails on (0, log 2].
-    text = """
-[symbols]
-t = { nonnegative = true }
-[mechanisms.rr]
-graph = { kind = "pair" }
-outputs = [0, 1]
-distributions.D = { "1" = "exp(t)/(1 + exp(t))", "0" = "1/(1 + exp(t))" }
-distributions."D'" = { "1" = "1/(1 + exp(t))", "0" = "exp(t)/(1 + exp(t))" }
-[[claims]]
-id = "all-t"
-mechanism = "rr"
-kind = "pure_dp"
-epsilon = "t"
-over = { symbol = "t", lo = "0", hi = "log(2)" }
-[[claims]]
-id = "half-t"
-mechanism = "rr"
-kind = "ex_post"
-eps_tilde = "t/2"
-over = { symbol = "t", lo = "0", hi = "log(2)" }
-"""
-    spec = loads_spec(text)
-    assert spec.mechanisms["rr"].free_symbols == {spec.symbols["t"]}
-    res = dict((c.id, r) for c, r in spec.run())
-    assert res["all-t"].verdict is Verdict.HOLDS
-    assert res["half-t"].verdict is Verdict.VIOLATED
-    assert any(f.failing for f in res["half-t"].violations())
 
 
 def test_graph_kinds_and_dataset_names():
@@ -759,122 +602,6 @@ def test_invalid_json_and_files(tmp_path):
     binary.write_bytes(b"\xff\xfe")
     with pytest.raises(SpecError, match="UTF-8"):
         load_spec(binary)
-
-
-# ---------------------------------------------------------------------------
-# writing: dump -> load round trips re-verify to the same verdict
-# ---------------------------------------------------------------------------
-
-
-def _roundtrip(spec_text: str, tmp_path: Path, fmt: str = "toml") -> None:
-    spec = loads_spec(spec_text)
-    before = {c.id: (r.verdict, r.tight) for c, r in spec.run()}
-    path = dump_spec(tmp_path / f"out.{fmt}", spec)
-    again = load_spec(path)
-    after = {c.id: (r.verdict, r.tight) for c, r in again.run()}
-    assert after == before
-    for name, m in spec.mechanisms.items():
-        m2 = again.mechanisms[name]
-        assert m2.outputs == m.outputs
-        assert {dataset_label(d) for d in m.datasets} == set(m2.datasets)
-        for d in m.datasets:
-            for o in m.outputs:
-                assert m2.p(dataset_label(d), o) == m.p(d, o)
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
-
-
-def test_roundtrip_randomized_response(tmp_path):
-    _roundtrip((EXAMPLES / "randomized_response.toml").read_text(), tmp_path)
-
-
-def test_roundtrip_best_of_k_json(tmp_path):
-    _roundtrip((EXAMPLES / "best_of_k.toml").read_text(), tmp_path, "json")
-
-
-def test_roundtrip_tuples_sets_and_tables(tmp_path):
-    text = rr_with("""
-[mechanisms.two]
-algorithm = "independent"
-inputs = ["rr", "rr"]
-[[claims]]
-id = "table"
-mechanism = "two"
-kind = "ex_post"
-eps_tilde = { "(1, 1)" = "2*eps", "(0, 0)" = "2*eps", default = "1/2" }
-expected = "refuted"
-source = "made up; \\"quoted\\" text, unicode ε"
-[[claims]]
-id = "pairs"
-mechanism = "rr"
-kind = "approx_dp"
-epsilon = "1/4"
-delta = "1/2"
-pairs = [["D'", "D"]]
-max_bits = 128
-""")
-    _roundtrip(text, tmp_path)
-
-
-def test_roundtrip_python_built_mechanism(tmp_path):
-    # Datasets that are frozensets and outputs that are tuples / sympy symbols values.
-    eps = sp.Symbol("epsilon", positive=True)
-    g = add_remove("ab")
-    dist = {}
-    for s in g.nodes:
-        q = sp.exp(-eps * len(s))
-        dist[s] = {(len(s), "n"): 1 / (1 + q), (0, "z"): q / (1 + q)}
-    m = FiniteMechanism(g, dist, [(0, "z"), (0, "n"), (1, "n"), (2, "n")], values={eps: R(1, 3)})
-    claim = SpecClaim(id="x", kind="pure_dp", mechanism=m, epsilon=sp.log(3), expected="holds")
-    before = claim.run()
-    text = spec_to_toml(m, claim)
-    again = loads_spec(text)
-    after = again.claims[0].run()
-    assert (after.verdict, after.tight) == (before.verdict, before.tight)
-    assert again.mechanisms["M"].outputs == m.outputs
-    assert set(again.mechanisms["M"].datasets) == {"{}", "{a}", "{b}", "{a,b}"}
-    assert json.loads(spec_to_json(m, claim))["claims"][0]["epsilon"] == "log(3)"
-
-
-@pytest.mark.parametrize(
-    "expr",
-    [
-        R(1, 3),
-        -R(7, 2),
-        sp.exp(R(-1, 2)),
-        sp.log(2) / 3,
-        sp.sqrt(2) / 2,
-        sp.pi * sp.sqrt(163),
-        sp.E,
-        2 ** R(1, 3),
-        sp.exp(1) / (1 + sp.exp(R(1, 2))) ** 3,
-        sp.Integer(10) ** 30 + 1,
-    ],
-)
-def test_expression_text_round_trips(expr):
-    m = FiniteMechanism(pair(), {"D": {0: 1}, "D'": {0: 1}})
-    claim = SpecClaim(id="x", kind="ex_post", mechanism=m, eps_tilde=sp.Abs(expr))
-    doc = loads_spec(spec_to_toml(m, claim))
-    assert doc.claims[0].eps_tilde == sp.Abs(expr)
-
-
-def test_certificate_of_a_violation_reverifies(tmp_path):
-    spec = load_spec(EXAMPLES / "best_of_k.toml")
-    claim = spec.claim("best-of-3-is-not-2eps-dp")
-    result = claim.run()
-    cert = certificate(claim, result)
-    assert cert is not None and cert.pairs == [("D'", "D")]
-    assert certificate(spec.claims[0], spec.claims[0].run()) is None
-    path = dump_spec(tmp_path / "cert.toml", {cert.mechanism_name: cert.mechanism}, cert)
-    back = load_spec(path)
-    assert back.claims[0].run().verdict is Verdict.VIOLATED
-    assert back.claims[0].expected == "refuted"
-    assert set(back.mechanisms["best3"].datasets) == {"D", "D'"}
-
-
-def test_labels():
-    assert output_label((1, ("a", 2))) == "(1, (a, 2))"
-    assert dataset_label((1, 0, 1)) == "101"
-    assert dataset_label(frozenset()) == "{}"
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,31 @@
+"""Atomic writes: the old file or the new one, never a partial file or a leftover."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from verifier.spec import atomic_write
+
+
+def test_atomic_write_replaces_and_leaves_nothing_behind(tmp_path):
+    target = tmp_path / "deep" / "er" / "spec.toml"
+    assert atomic_write(target, "a\n") == target
+    assert atomic_write(str(target), "b\r\n") == target
+    assert target.read_bytes() == b"b\r\n"
+    assert os.listdir(target.parent) == ["spec.toml"]
+
+
+def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
+    target = tmp_path / "spec.toml"
+    target.write_text("old\n")
+
+    def refuse(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert os.listdir(tmp_path) == ["spec.toml"]

@@ -5,8 +5,10 @@ One interface over two ways of evaluating a sympy expression:
 * **exact** — rationals stay rationals; equalities are proved symbolically
   (:func:`is_exactly_zero`: expansion, simplification, minimal polynomials of
   algebraic numbers);
-* **certified** — an mpmath interval (``mpmath.iv``) that provably contains the
-  value, computed by :func:`enclose` with outward rounding at a chosen precision.
+* **certified** — an mpmath interval that provably contains the value, computed by
+  :func:`enclose` with outward rounding at a chosen precision, in an interval
+  context private to the call (:func:`verifier.precision.interval_context`: no
+  process-global precision is read or set, so threads cannot disturb each other).
 
 Comparisons are three-valued (:class:`Verdict`): ``HOLDS``, ``VIOLATED`` or
 ``UNDECIDED``.  :func:`decide_sign` raises the working precision (doubling from
@@ -38,9 +40,9 @@ from typing import Any
 
 import mpmath
 import sympy as sp
-from mpmath import iv
 
 from .errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
+from .precision import interval_context, real_context
 
 __all__ = [
     "Verdict",
@@ -196,7 +198,17 @@ class Enclosure:
 
     @property
     def mid(self) -> float:
-        return float((self.lo + self.hi) / 2)
+        """The midpoint as a float (display only), computed in double precision."""
+        with real_context(53) as ctx:
+            return float((ctx.convert(self.lo) + self.hi) / 2)
+
+    def bounds(self) -> tuple[Fraction, Fraction]:
+        """The endpoints as the exact rationals they are.
+
+        >>> Enclosure(mpmath.mpf(1) / 4, mpmath.mpf(3) / 4, 53).bounds()
+        (Fraction(1, 4), Fraction(3, 4))
+        """
+        return _mpf_fraction(self.lo), _mpf_fraction(self.hi)
 
     def contains(self, other: Enclosure) -> bool:
         return self.lo <= other.lo and other.hi <= self.hi
@@ -206,14 +218,20 @@ class Enclosure:
 
 
 def _ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
-    """The endpoints of an ``iv`` interval as exact mpf values (no rounding: the
+    """The endpoints of an mpmath interval as exact mpf values (no rounding: the
     raw mantissas are wrapped as they are, whatever ``mp.prec`` is)."""
     a, b = x._mpi_
     return mpmath.mp.make_mpf(a), mpmath.mp.make_mpf(b)
 
 
-def _iv_rational(p: int, q: int) -> Any:
-    return iv.mpf(p) / iv.mpf(q)
+def _mpf_fraction(x: mpmath.mpf) -> Fraction:
+    sign, man, exp, _ = x._mpf_
+    if not man:
+        if exp:
+            raise UnsupportedExpression(f"an enclosure end is {x}, which is not a rational")
+        return Fraction(0)
+    v = Fraction(int(man) << exp) if exp >= 0 else Fraction(int(man), 1 << -exp)
+    return -v if sign else v
 
 
 def _require_positive(x: Any, what: str) -> None:
@@ -224,36 +242,36 @@ def _require_positive(x: Any, what: str) -> None:
         raise _NeedMorePrecision
 
 
-def _to_iv(expr: sp.Expr) -> Any:
-    """Interval evaluation at the current ``iv.prec`` (recursive, cached per call)."""
+def _to_iv(expr: sp.Expr, ctx: Any) -> Any:
+    """Interval evaluation in the interval context ``ctx``, at its precision."""
     if expr.is_Integer:
-        return iv.mpf(int(expr))
+        return ctx.mpf(int(expr))
     if expr.is_Rational:
-        return _iv_rational(int(expr.p), int(expr.q))
+        return ctx.mpf(int(expr.p)) / ctx.mpf(int(expr.q))
     if isinstance(expr, sp.Float):
         raise UnsupportedExpression(f"inexact float {expr} in an expression")
     if expr is sp.pi:
-        return iv.pi
+        return ctx.pi
     if expr is sp.E:
-        return iv.e
+        return ctx.e
     if expr.is_Symbol:
         raise UnboundSymbol(f"symbol '{expr}' has no value")
     if expr in (sp.oo, -sp.oo, sp.zoo, sp.nan):
         raise UnsupportedExpression(f"{expr} has no finite enclosure")
     if expr.is_Add:
-        acc = iv.mpf(0)
+        acc = ctx.mpf(0)
         for a in expr.args:
-            acc = acc + _to_iv(a)
+            acc = acc + _to_iv(a, ctx)
         return acc
     if expr.is_Mul:
-        acc = iv.mpf(1)
+        acc = ctx.mpf(1)
         for a in expr.args:
-            acc = acc * _to_iv(a)
+            acc = acc * _to_iv(a, ctx)
         return acc
     if expr.is_Pow:
         base, e = expr.args
         if e.is_Integer:
-            b = _to_iv(base)
+            b = _to_iv(base, ctx)
             n = int(e)
             if n >= 0:
                 return b**n
@@ -262,44 +280,40 @@ def _to_iv(expr: sp.Expr) -> Any:
                 if lo == hi == 0:
                     raise UnsupportedExpression(f"division by zero in {expr}")
                 raise _NeedMorePrecision
-            return iv.mpf(1) / (b ** (-n))
+            return ctx.mpf(1) / (b ** (-n))
         if e == sp.Rational(1, 2):
-            b = _to_iv(base)
+            b = _to_iv(base, ctx)
             lo, hi = _ends(b)
             if lo < 0:
                 if hi < 0:
                     raise UnsupportedExpression(f"square root of a negative number in {expr}")
                 raise _NeedMorePrecision
-            return iv.sqrt(b)
+            return ctx.sqrt(b)
         if base is sp.E:
-            return iv.exp(_to_iv(e))
-        b = _to_iv(base)
+            return ctx.exp(_to_iv(e, ctx))
+        b = _to_iv(base, ctx)
         if base.is_zero and e.is_positive:
-            return iv.mpf(0)
+            return ctx.mpf(0)
         _require_positive(b, f"power {expr}")
-        return iv.exp(_to_iv(e) * iv.log(b))
+        return ctx.exp(_to_iv(e, ctx) * ctx.log(b))
     if isinstance(expr, sp.exp):
-        return iv.exp(_to_iv(expr.args[0]))
+        return ctx.exp(_to_iv(expr.args[0], ctx))
     if isinstance(expr, sp.log):
         if len(expr.args) != 1:
             raise UnsupportedExpression(f"log with a base in {expr}; write log(x)/log(b)")
-        x = _to_iv(expr.args[0])
+        x = _to_iv(expr.args[0], ctx)
         _require_positive(x, "logarithm")
-        return iv.log(x)
-    if isinstance(expr, (sp.Min, sp.Max, sp.Abs)):
-        ends = [_ends(_to_iv(a)) for a in expr.args]
+        return ctx.log(x)
+    if isinstance(expr, sp.Abs):
+        # the context's |x|: exact negation of the ends (they carry at most ctx.prec bits)
+        return abs(_to_iv(expr.args[0], ctx))
+    if isinstance(expr, (sp.Min, sp.Max)):
+        ends = [_ends(_to_iv(a, ctx)) for a in expr.args]
         los = [e[0] for e in ends]
         his = [e[1] for e in ends]
         if isinstance(expr, sp.Min):
-            return iv.mpf([min(los), min(his)])
-        if isinstance(expr, sp.Max):
-            return iv.mpf([max(los), max(his)])
-        lo, hi = los[0], his[0]
-        if lo >= 0:
-            return iv.mpf([lo, hi])
-        if hi <= 0:
-            return iv.mpf([-hi, -lo])
-        return iv.mpf([0, max(-lo, hi)])
+            return ctx.mpf([min(los), min(his)])
+        return ctx.mpf([max(los), max(his)])
     raise UnsupportedExpression(
         f"cannot evaluate {type(expr).__name__} in '{expr}' with certified arithmetic"
     )
@@ -307,14 +321,11 @@ def _to_iv(expr: sp.Expr) -> Any:
 
 @functools.lru_cache(maxsize=65536)
 def _enclose_cached(expr: sp.Expr, bits: int) -> Enclosure | None:
-    old = iv.prec
-    iv.prec = bits
-    try:
-        return Enclosure.from_iv(_to_iv(expr), bits)
-    except _NeedMorePrecision:
-        return None
-    finally:
-        iv.prec = old
+    with interval_context(bits) as ctx:
+        try:
+            return Enclosure.from_iv(_to_iv(expr, ctx), bits)
+        except _NeedMorePrecision:
+            return None
 
 
 def enclose(expr: Any, bits: int = 64) -> Enclosure | None:
@@ -352,9 +363,11 @@ def approx(expr: Any, digits: int = 15) -> float:
         e = enclose(x, bits)
         if e is not None:
             last = e
-            width = e.hi - e.lo
-            mag = max(abs(e.lo), abs(e.hi))
-            if width == 0 or width <= mag * mpmath.mpf(10) ** (-digits):
+            with real_context(53) as ctx:  # a display tolerance, in double precision
+                lo, hi = ctx.convert(e.lo), ctx.convert(e.hi)
+                width = hi - lo
+                close = width == 0 or width <= max(abs(lo), abs(hi)) * ctx.mpf(10) ** (-digits)
+            if close:
                 return e.mid
         bits *= 2
     return last.mid if last is not None else float(sp.N(x, digits))

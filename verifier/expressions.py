@@ -85,7 +85,6 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn
 
-import mpmath
 import sympy as sp
 
 from .arithmetic import enclose, is_exactly_zero
@@ -696,16 +695,16 @@ class _Parser:
             if abs(x) > sp.Integer(2) ** bits:
                 self.fail(f"{what} is too large (more than 2^{bits})", pos)
             return
-        limit = sp.Integer(2) ** bits
+        limit = 2**bits
         for precision in (64, 256):
             try:
                 enc = enclose(x, precision)
             except Exception:
                 break
-            if enc is not None:
-                if max(abs(enc.lo), abs(enc.hi)) <= limit:
+            if enc is not None:  # exact comparisons of the ends with the integer limit
+                if -limit <= enc.lo and enc.hi <= limit:
                     return
-                if min(abs(enc.lo), abs(enc.hi)) > limit:
+                if enc.lo > limit or enc.hi < -limit:
                     self.fail(f"{what} is too large (more than 2^{bits})", pos)
         self.fail(f"cannot evaluate {what} as a real number", pos)
 
@@ -985,19 +984,19 @@ def _integer_part(x: sp.Expr, floor: bool) -> sp.Integer | None:
     """``floor(x)`` (or ``ceiling(x)``) of a real constant, decided with certified
     enclosures at increasing precision; an exact zero test settles integers.
     ``None`` when undecided."""
-    rounding = mpmath.floor if floor else mpmath.ceil
+    rounding = math.floor if floor else math.ceil
     last = None
     bits = 64
     while bits <= 4096:
         enc = enclose(x, bits)
         if enc is not None:
-            last = enc
-            lo, hi = rounding(enc.lo), rounding(enc.hi)
+            last = enc.bounds()
+            lo, hi = rounding(last[0]), rounding(last[1])
             if lo == hi:
-                return sp.Integer(int(lo))
+                return sp.Integer(lo)
         bits *= 2
     if last is not None:
-        n = sp.Integer(int(mpmath.nint((last.lo + last.hi) / 2)))
+        n = sp.Integer(round((last[0] + last[1]) / 2))
         if is_exactly_zero(x - n):
             return n
     return None

@@ -24,7 +24,7 @@ Two methods, tried in this order:
 ``"bisection"`` (certified intervals)
     For anything else (``log(1 + eps)``, ``2**eps``, a mix of ``eps`` and
     ``exp(eps)``, ...) the interval is bisected at rational points and ``rhs - lhs``
-    is enclosed over every piece with interval arithmetic (``mpmath.iv``).  A piece
+    is enclosed over every piece with interval arithmetic (mpmath intervals).  A piece
     whose enclosure is ``>= 0`` is proved, a piece whose enclosure is ``< 0`` is a
     proved failure.  Interval arithmetic can never prove that a bound is attained
     *with equality*: an inequality that is tight at some point of ``[a, b]`` (such as
@@ -54,7 +54,6 @@ from typing import Any
 
 import mpmath
 import sympy as sp
-from mpmath import iv
 from mpmath.libmp import from_rational, round_ceiling, round_floor
 
 from .arithmetic import (
@@ -72,6 +71,7 @@ from .arithmetic import (
     is_exactly_zero,
 )
 from .errors import InvalidParameter, UnsupportedExpression
+from .precision import interval_context
 
 __all__ = [
     "SubInterval",
@@ -197,12 +197,12 @@ def _iv_bounds(x: Any) -> tuple[Fraction, Fraction]:
     return _raw_to_fraction(lo), _raw_to_fraction(hi)
 
 
-def _iv_from_bounds(lo: Fraction, hi: Fraction) -> Any:
-    """An ``iv`` interval containing ``[lo, hi]`` at the current ``iv.prec``."""
-    p = iv.prec
+def _iv_from_bounds(lo: Fraction, hi: Fraction, ctx: Any) -> Any:
+    """An interval of the context ``ctx`` containing ``[lo, hi]`` at its precision."""
+    p = ctx.prec
     a = from_rational(lo.numerator, lo.denominator, p, round_floor)
     b = from_rational(hi.numerator, hi.denominator, p, round_ceiling)
-    return iv.mpf([mpmath.mpf(a, prec=p), mpmath.mpf(b, prec=p)])
+    return ctx.make_mpf((a, b))
 
 
 def _enclosure(lo: Fraction, hi: Fraction, bits: int) -> Enclosure:
@@ -221,14 +221,11 @@ def _const_bounds(expr: sp.Expr, bits: int) -> tuple[Fraction, Fraction] | None:
     if expr.is_Rational:
         r = Fraction(int(expr.p), int(expr.q))
         return r, r
-    old = iv.prec
-    iv.prec = bits
-    try:
-        return _iv_bounds(_to_iv(expr))
-    except (_NeedMorePrecision, _Unresolved):
-        return None
-    finally:
-        iv.prec = old
+    with interval_context(bits) as ctx:
+        try:
+            return _iv_bounds(_to_iv(expr, ctx))
+        except (_NeedMorePrecision, _Unresolved):
+            return None
 
 
 def _point_enclosure(expr: sp.Expr, precision: Precision = DEFAULT_PRECISION) -> Enclosure:
@@ -360,13 +357,9 @@ class _Rewrite:
         """Certified bounds of ``s`` for ``w`` in ``[lo, hi]`` (``0 < lo``)."""
         if not self.exponential:
             return lo, hi
-        old = iv.prec
-        iv.prec = bits
-        try:
-            x = _to_iv(self.shift) + iv.mpf(self.L) * iv.log(_iv_from_bounds(lo, hi))
+        with interval_context(bits) as ctx:
+            x = _to_iv(self.shift, ctx) + ctx.mpf(self.L) * ctx.log(_iv_from_bounds(lo, hi, ctx))
             return _iv_bounds(x)
-        finally:
-            iv.prec = old
 
 
 def _qq_poly(expr: sp.Expr) -> tuple[sp.Poly, sp.Expr] | None:
@@ -715,19 +708,19 @@ def _gap_witness(
 _Fn = Callable[[Any], Any]
 
 
-def _compile(expr: sp.Expr, symbol: sp.Symbol) -> _Fn:
-    """An interval function ``X -> enclosure of expr(X)`` at the current ``iv.prec``
-    (constants are evaluated once, at compile time)."""
+def _compile(expr: sp.Expr, symbol: sp.Symbol, ctx: Any) -> _Fn:
+    """An interval function ``X -> enclosure of expr(X)`` in the interval context
+    ``ctx`` (constants are evaluated once, at compile time)."""
     if expr == symbol:
         return lambda x: x
     if not expr.has(symbol):
         try:
-            c = _to_iv(expr)
+            c = _to_iv(expr, ctx)
         except _NeedMorePrecision:
             raise _Unresolved from None
         return lambda x: c
     if expr.is_Add or expr.is_Mul:
-        parts = [_compile(t, symbol) for t in expr.args]
+        parts = [_compile(t, symbol, ctx) for t in expr.args]
         if expr.is_Add:
 
             def add(x: Any) -> Any:
@@ -746,23 +739,23 @@ def _compile(expr: sp.Expr, symbol: sp.Symbol) -> _Fn:
 
         return mul
     if isinstance(expr, sp.exp) or (expr.is_Pow and expr.args[0] is sp.E):
-        g = _compile(expr.args[-1] if isinstance(expr, sp.exp) else expr.args[1], symbol)
-        return lambda x: iv.exp(g(x))
+        g = _compile(expr.args[-1] if isinstance(expr, sp.exp) else expr.args[1], symbol, ctx)
+        return lambda x: ctx.exp(g(x))
     if isinstance(expr, sp.log):
         if len(expr.args) != 1:
             raise UnsupportedExpression(f"log with a base in {expr}; write log(x)/log(b)")
-        g = _compile(expr.args[0], symbol)
+        g = _compile(expr.args[0], symbol, ctx)
 
         def log(x: Any) -> Any:
             y = g(x)
             if _iv_bounds(y)[0] <= 0:
                 raise _Unresolved
-            return iv.log(y)
+            return ctx.log(y)
 
         return log
     if expr.is_Pow:
         base, e = expr.args
-        fb = _compile(base, symbol)
+        fb = _compile(base, symbol, ctx)
         if e.is_Integer:
             n = int(e)
             if n >= 0:
@@ -773,17 +766,17 @@ def _compile(expr: sp.Expr, symbol: sp.Symbol) -> _Fn:
                 lo, hi = _iv_bounds(y)
                 if lo <= 0 <= hi:
                     raise _Unresolved
-                return iv.mpf(1) / (y ** (-n))
+                return ctx.mpf(1) / (y ** (-n))
 
             return inv_pow
-        fe = _compile(e, symbol)
+        fe = _compile(e, symbol, ctx)
         if e == sp.Rational(1, 2):
 
             def sqrt(x: Any) -> Any:
                 y = fb(x)
                 if _iv_bounds(y)[0] < 0:
                     raise _Unresolved
-                return iv.sqrt(y)
+                return ctx.sqrt(y)
 
             return sqrt
 
@@ -791,11 +784,11 @@ def _compile(expr: sp.Expr, symbol: sp.Symbol) -> _Fn:
             y = fb(x)
             if _iv_bounds(y)[0] <= 0:
                 raise _Unresolved
-            return iv.exp(fe(x) * iv.log(y))
+            return ctx.exp(fe(x) * ctx.log(y))
 
         return gen_pow
     if isinstance(expr, (sp.Min, sp.Max, sp.Abs)):
-        fs = [_compile(t, symbol) for t in expr.args]
+        fs = [_compile(t, symbol, ctx) for t in expr.args]
         kind = type(expr)
 
         def minmaxabs(x: Any) -> Any:
@@ -811,7 +804,7 @@ def _compile(expr: sp.Expr, symbol: sp.Symbol) -> _Fn:
                     if lo >= 0
                     else ((-hi, -lo) if hi <= 0 else (Fraction(0), max(-lo, hi)))
                 )
-            return _iv_from_bounds(lo, hi)
+            return _iv_from_bounds(lo, hi, ctx)
 
         return minmaxabs
     raise UnsupportedExpression(
@@ -840,11 +833,9 @@ def _decide_bisection(
     if is_exactly_zero(diff) is True:
         return IntervalDecision(Verdict.HOLDS, identically_equal=True, method="bisection")
     bits = max(precision.start_bits, 64)
-    old = iv.prec
-    iv.prec = bits
-    try:
+    with interval_context(bits) as ctx:
         try:
-            f: _Fn | None = _compile(diff, symbol)
+            f: _Fn | None = _compile(diff, symbol, ctx)
         except _Unresolved:
             f = None
         leaves: list[_Leaf] = []
@@ -859,7 +850,7 @@ def _decide_bisection(
             status = 0
             if f is not None:
                 try:
-                    lo_v, hi_v = _iv_bounds(f(_iv_from_bounds(lo_b[0], hi_b[1])))
+                    lo_v, hi_v = _iv_bounds(f(_iv_from_bounds(lo_b[0], hi_b[1], ctx)))
                     status = 1 if lo_v >= 0 else (-1 if hi_v < 0 else 0)
                 except (_Unresolved, _NeedMorePrecision, ZeroDivisionError):
                     status = 0
@@ -873,8 +864,6 @@ def _decide_bisection(
             visit(_rat(m), hi, mb, hi_b, depth + 1)
 
         visit(a, b, bounds(a), bounds(b), 0)
-    finally:
-        iv.prec = old
 
     failing: list[SubInterval] = []
     run: list[_Leaf] = []

@@ -46,9 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import mpmath
 import sympy as sp
-from mpmath import iv
 
 from verifier.algorithms.talwar import (
     OracleAlgorithm,
@@ -67,6 +65,7 @@ from verifier.arithmetic import (
 )
 from verifier.constructions.exact import certified_ceil
 from verifier.errors import InvalidParameter
+from verifier.precision import interval_context
 from verifier.results import CheckResult, Finding
 
 from .theory import theorem7_bound, theorem9_bound
@@ -173,7 +172,7 @@ def _f(x: Any) -> float:
     for bits in (64, 128, 256, 1024):
         enc = enclose(e, bits)
         if enc is not None:
-            return float((enc.lo + enc.hi) / 2)
+            return enc.mid
     return float("nan")  # pragma: no cover
 
 
@@ -286,24 +285,26 @@ class Tradeoff:
 # ---------------------------------------------------------------------------
 
 
-def _iv(x: sp.Expr, bits: int) -> Any:
-    enc = enclose(x, bits)
+def _iv(x: sp.Expr, ctx: Any) -> Any:
+    """An interval of the context ``ctx`` enclosing ``x`` at its precision."""
+    enc = enclose(x, ctx.prec)
     if enc is None:
-        raise InvalidParameter(f"could not enclose {x} at {bits} bits")
-    return iv.mpf([enc.lo, enc.hi])
+        raise InvalidParameter(f"could not enclose {x} at {ctx.prec} bits")
+    return ctx.mpf([enc.lo, enc.hi])
 
 
-def _imin(a: Any, b: Any) -> Any:
+def _imin(a: Any, b: Any, ctx: Any) -> Any:
     # min is monotone in both arguments: the interval min encloses it, decided or not
-    return iv.mpf([min(a.a, b.a), min(a.b, b.b)])
+    return ctx.mpf([min(a.a, b.a), min(a.b, b.b)])
 
 
-def _imax_list(xs: Sequence[Any]) -> Any:
-    return iv.mpf([max(x.a for x in xs), max(x.b for x in xs)])
+def _imax_list(xs: Sequence[Any], ctx: Any) -> Any:
+    return ctx.mpf([max(x.a for x in xs), max(x.b for x in xs)])
 
 
-def _numeric_cdf(alg: OracleAlgorithm, bits: int) -> Callable[[Any, Any], tuple[Any, Any]]:
-    """Φ and 1 - Φ of ``alg`` for interval arguments ``(F, G = 1 - F)``."""
+def _numeric_cdf(alg: OracleAlgorithm, ctx: Any) -> Callable[[Any, Any], tuple[Any, Any]]:
+    """Φ and 1 - Φ of ``alg`` for interval arguments ``(F, G = 1 - F)`` of the
+    interval context ``ctx``."""
     kind = alg.params["kind"]
 
     def lt(g: Any) -> Callable[[Any, Any], tuple[Any, Any]]:
@@ -317,8 +318,8 @@ def _numeric_cdf(alg: OracleAlgorithm, bits: int) -> Callable[[Any, Any], tuple[
         T = alg.params["T"]
 
         def fmax(F: Any, G: Any) -> tuple[Any, Any]:
-            s = iv.mpf(0)
-            x = iv.mpf(1)
+            s = ctx.mpf(0)
+            x = ctx.mpf(1)
             for _ in range(T):
                 s = s + x
                 x = x * F
@@ -326,14 +327,14 @@ def _numeric_cdf(alg: OracleAlgorithm, bits: int) -> Callable[[Any, Any], tuple[
 
         return fmax
     if kind == "lt":
-        return lt(_iv(alg.params["gamma"], bits))
-    inner = lt(_iv(alg.params["inner_gamma"], bits))
+        return lt(_iv(alg.params["gamma"], ctx))
+    inner = lt(_iv(alg.params["inner_gamma"], ctx))
     c = alg.params["c"]
 
     def fh(F: Any, G: Any) -> tuple[Any, Any]:
         phi, up = inner(F, G)
-        s = iv.mpf(0)
-        x = iv.mpf(1)
+        s = ctx.mpf(0)
+        x = ctx.mpf(1)
         for _ in range(c):
             s = s + x
             x = x * phi
@@ -367,9 +368,7 @@ def hard_instance_profile(
     """
     e = exact(eps)
     t = exact(T)
-    old = iv.prec
-    iv.prec = bits
-    try:
+    with interval_context(bits) as ctx:
         groups: list[tuple[Callable[[int], int], dict[str, sp.Expr]]]
         if setting == "repetition":
             Delta = certified_ceil(sp.log(4 * t) / e)
@@ -393,18 +392,18 @@ def hard_instance_profile(
             classes = range(Delta + 2)  # beyond Delta + 1 the extension is constant
         else:
             raise InvalidParameter(f"setting must be one of {SETTINGS}, got {setting!r}")
-        ie = _iv(e, bits)
-        gi = [(dist, {o: _iv(p, bits) for o, p in ps.items()}) for dist, ps in groups]
+        ie = _iv(e, ctx)
+        gi = [(dist, {o: _iv(p, ctx) for o, p in ps.items()}) for dist, ps in groups]
         good, bad = [], []
         for k in classes:
             m = {}
             for o in ("good", "bad"):
-                vals = [iv.exp(ie * dist(k)) * ps[o] for dist, ps in gi]
-                m[o] = vals[0] if len(vals) == 1 else _imin(vals[0], vals[1])
+                vals = [ctx.exp(ie * dist(k)) * ps[o] for dist, ps in gi]
+                m[o] = vals[0] if len(vals) == 1 else _imin(vals[0], vals[1], ctx)
             Z = m["good"] + m["bad"]
             good.append(m["good"] / Z)
             bad.append(m["bad"] / Z)
-        phi = _numeric_cdf(alg, bits)
+        phi = _numeric_cdf(alg, ctx)
         rel: list[Any] = []
         base: list[Any] = []
         prev = None
@@ -417,11 +416,11 @@ def hard_instance_profile(
             cur = (g, b, low, high)
             if prev is not None:
                 for x, y in ((prev[0], cur[0]), (prev[1], cur[1])):
-                    base.append(abs(iv.log(x / y)))
+                    base.append(abs(ctx.log(x / y)))
                 for x, y in ((prev[2], cur[2]), (prev[3], cur[3])):
-                    rel.append(abs(iv.log(x / y)))
+                    rel.append(abs(ctx.log(x / y)))
             prev = cur
-        overhead = _imax_list(rel) / _imax_list(base)
+        overhead = _imax_list(rel, ctx) / _imax_list(base, ctx)
         # exact failure at d1 (M-hat(d1) = M(d1) puts mass q on (r', 0) in both settings)
         p_bad = q
         if K > 1:
@@ -429,10 +428,7 @@ def hard_instance_profile(
         else:
             F_ex, G_ex = p_bad, 1 - p_bad
         failure = alg.cdf(F_ex, G_ex)[0]
-        lo, hi = overhead.a, overhead.b
-        return Delta, failure, Enclosure(mpmath.mpf(lo), mpmath.mpf(hi), bits)
-    finally:
-        iv.prec = old
+        return Delta, failure, Enclosure.from_iv(overhead, bits)
 
 
 def tradeoff(

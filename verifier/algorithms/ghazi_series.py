@@ -58,11 +58,11 @@ from typing import Any
 
 import mpmath
 import sympy as sp
-from mpmath import iv
 from sympy.polys.constructor import construct_domain
 
 from ..arithmetic import Enclosure, exact
 from ..errors import InvalidParameter
+from ..precision import interval_context
 
 __all__ = [
     "Prior",
@@ -373,38 +373,40 @@ def subset_expansion(
 # ---------------------------------------------------------------------------
 
 
-def iv_of(expr: Any, bits: int) -> Any:
-    """An ``mpmath.iv`` interval enclosing the exact value ``expr`` at ``bits``."""
+def iv_of(expr: Any, ctx: Any) -> Any:
+    """An interval of the mpmath interval context ``ctx`` (see
+    :func:`verifier.precision.interval_context`) enclosing the exact value ``expr``
+    at the context's precision."""
     from ..arithmetic import enclose
 
-    e = enclose(exact(expr), bits)
+    e = enclose(exact(expr), ctx.prec)
     if e is None:
-        raise InvalidParameter(f"could not enclose {expr} at {bits} bits")
-    return iv.mpf([e.lo, e.hi])
+        raise InvalidParameter(f"could not enclose {expr} at {ctx.prec} bits")
+    return ctx.mpf([e.lo, e.hi])
 
 
-def _log1m_point(y: Any, upper: bool) -> Any:
+def _log1m_point(y: Any, ctx: Any, *, upper: bool) -> Any:
     """A certified bound of ``log(1 - y)`` for a point ``0 <= y < 1``: for tiny
     ``y`` (below ``2^{-prec/2}``) the bounds ``-y/(1-y) <= log(1-y) <= -y``, whose
     gap ``y^2/(1-y)`` is below the working precision and which avoid forming
-    ``1 - y``; otherwise the corresponding end of ``iv.log(1 - y)``."""
-    if y <= iv.mpf(2) ** (-(iv.prec // 2)):
+    ``1 - y``; otherwise the corresponding end of ``log(1 - y)`` in ``ctx``."""
+    if y <= ctx.mpf(2) ** (-(ctx.prec // 2)):
         return (-y) if upper else (-y / (1 - y))
-    v = iv.log(1 - y)
-    return iv.mpf(v.b) if upper else iv.mpf(v.a)
+    v = ctx.log(1 - y)
+    return ctx.mpf(v.b) if upper else ctx.mpf(v.a)
 
 
-def _iv_pow1m(y: Any, t: int) -> Any:
+def _iv_pow1m(y: Any, t: int, ctx: Any) -> Any:
     """Certified enclosure of ``(1 - y)^t`` for an interval ``y`` enclosing a value
     in ``[0, 1]`` (``t >= 1``): ``(1-y)^t`` decreases in ``y``, so the ends are
     ``(1 - y_hi)^t`` and ``(1 - y_lo)^t``, each from a bound on ``log(1 - y)``."""
-    lo = iv.mpf(y.a) if y.a >= 0 else iv.mpf(0)
-    hi = iv.mpf(y.b) if y.b <= 1 else iv.mpf(1)
+    lo = ctx.mpf(y.a) if y.a >= 0 else ctx.mpf(0)
+    hi = ctx.mpf(y.b) if y.b <= 1 else ctx.mpf(1)
     if t == 1:
-        return iv.mpf([(1 - hi).a, (1 - lo).b])
-    top = iv.mpf(0) if lo >= 1 else iv.exp(t * _log1m_point(lo, upper=True))
-    bottom = iv.mpf(0) if hi >= 1 else iv.exp(t * _log1m_point(hi, upper=False))
-    return iv.mpf([bottom.a, top.b])
+        return ctx.mpf([(1 - hi).a, (1 - lo).b])
+    top = ctx.mpf(0) if lo >= 1 else ctx.exp(t * _log1m_point(lo, ctx, upper=True))
+    bottom = ctx.mpf(0) if hi >= 1 else ctx.exp(t * _log1m_point(hi, ctx, upper=False))
+    return ctx.mpf([bottom.a, top.b])
 
 
 @dataclass(frozen=True)
@@ -440,37 +442,35 @@ def certified_expectation(
     """
     if prior.kind != "geometric":
         raise InvalidParameter("certified summation over k needs the geometric prior")
-    old = iv.prec
-    iv.prec = bits
-    try:
-        p = iv_of(prior.p, bits)
+    with interval_context(bits) as ctx:
+        p = iv_of(prior.p, ctx)
         one_m_p = 1 - p
-        fs = [(iv_of(q, bits), iv_of(x, bits), int(t)) for q, x, t in factors]
-        bound = iv.mpf(1)
+        fs = [(iv_of(q, ctx), iv_of(x, ctx), int(t)) for q, x, t in factors]
+        bound = ctx.mpf(1)
         r = p
         lead = None
         if leading is not None:
-            a, x = iv_of(leading[0], bits), iv_of(leading[1], bits)
+            a, x = iv_of(leading[0], ctx), iv_of(leading[1], ctx)
             lead = (a, x)
             bound = bound * a
             r = r * x
         diff = None
         if difference is not None:
             a, b, x, T = difference
-            ai, bi, xi = iv_of(a, bits), iv_of(b, bits), iv_of(x, bits)
+            ai, bi, xi = iv_of(a, ctx), iv_of(b, ctx), iv_of(x, ctx)
             diff = (ai, bi, xi, int(T))
             bound = bound * int(T) * (bi - ai)
             r = r * xi
-        r_hi = iv.mpf(r.b)
+        r_hi = ctx.mpf(r.b)
         if r_hi.b >= 1:
             raise InvalidParameter("the summand does not decay geometrically")
-        total = iv.mpf(0)
-        pk = iv.mpf(1)  # p'^k
-        xs = [iv.mpf(1) for _ in fs]  # x_j^k
-        lead_x = iv.mpf(1)
-        diff_x = iv.mpf(1)
-        rk = iv.mpf(1)  # r^k (upper ends)
-        eps = mpmath.mpf(2) ** (-bits)
+        total = ctx.mpf(0)
+        pk = ctx.mpf(1)  # p'^k
+        xs = [ctx.mpf(1) for _ in fs]  # x_j^k
+        lead_x = ctx.mpf(1)
+        diff_x = ctx.mpf(1)
+        rk = ctx.mpf(1)  # r^k (upper ends)
+        eps = ctx.ldexp(1, -bits)  # 2^-bits; products with it are exact
         k = 0
         while True:
             term = one_m_p * pk
@@ -478,11 +478,11 @@ def certified_expectation(
                 term = term * lead[0] * lead_x
             if diff is not None:
                 ai, bi, _, T = diff
-                gap = _iv_pow1m(ai * diff_x, T) - _iv_pow1m(bi * diff_x, T)
-                term = term * iv.mpf([max(gap.a, 0), gap.b])
+                gap = _iv_pow1m(ai * diff_x, T, ctx) - _iv_pow1m(bi * diff_x, T, ctx)
+                term = term * ctx.mpf([max(gap.a, 0), gap.b])
             for (q, _, t), xk in zip(fs, xs, strict=True):
-                term = term * _iv_pow1m(q * xk, t)
-            total = total + iv.mpf([max(term.a, 0), term.b])
+                term = term * _iv_pow1m(q * xk, t, ctx)
+            total = total + ctx.mpf([max(term.a, 0), term.b])
             k += 1
             pk = pk * p
             rk = rk * r_hi
@@ -498,7 +498,5 @@ def certified_expectation(
                 break
             if k >= max_terms:
                 break
-        enc = iv.mpf([total.a, (total + tail).b])
+        enc = ctx.mpf([total.a, (total + tail).b])
         return CertifiedSum(Enclosure.from_iv(enc, bits), k, Enclosure.from_iv(tail, bits).hi)
-    finally:
-        iv.prec = old

@@ -20,10 +20,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-import mpmath
 import sympy as sp
 
 from ..arithmetic import (
@@ -65,11 +65,12 @@ def certified_floor(expr: Any, precision: Precision = DEFAULT_PRECISION) -> int:
         enc = enclose(x, bits)
         if enc is None:
             continue
-        lo, hi = int(mpmath.floor(enc.lo)), int(mpmath.floor(enc.hi))
-        if lo == hi and enc.lo != lo:
+        lo_q, hi_q = enc.bounds()
+        lo, hi = math.floor(lo_q), math.floor(hi_q)
+        if lo == hi and lo_q != lo:
             return lo
         # the enclosure touches an integer: is the value that integer?
-        n = int(mpmath.nint(enc.mid))
+        n = round((lo_q + hi_q) / 2)
         if is_exactly_zero(x - n) is True:
             return n
     raise Undecidable(f"could not decide the integer part of {x}")

@@ -16,9 +16,10 @@ import math
 from collections.abc import Sequence
 from typing import Any, cast
 
-import mpmath
 import numpy as np
+from mpmath.libmp import dps_to_prec
 
+from ..precision import real_context
 from .core import TOLERANCE
 
 __all__ = [
@@ -101,6 +102,9 @@ def alg3_geometric(
     return labels, rows
 
 
+_BITS_40_DIGITS = dps_to_prec(40)
+
+
 def _clean(v: Any) -> float:
     """A 40-digit value as a float, with the cancellation noise of an exact zero
     (an output impossible at this dataset) set to 0."""
@@ -117,10 +121,10 @@ def alg3_exponential(
     into a negative one."""
     d = len(mechs)
     n = max(len(p) for p, _ in mechs)
-    with mpmath.workdps(40):
-        one = mpmath.mpf(1)
-        E = [mpmath.mpf(e) for e in eps]
-        epm = mpmath.mpf(ep)
+    with real_context(_BITS_40_DIGITS) as ctx:
+        one = ctx.mpf(1)
+        E = [ctx.mpf(e) for e in eps]
+        epm = ctx.mpf(ep)
 
         def mom(c: object) -> object:
             return epm / (epm + c)
@@ -128,13 +132,13 @@ def alg3_exponential(
         labels: list[object] = [BOTTOM] + [
             (o, i + 1) for o in range(n) for i in range(d) if o < len(mechs[i][0])
         ]
-        bottom = mpmath.mpf(0)
+        bottom = ctx.mpf(0)
         for r in range(d + 1):
             for T in itertools.combinations(range(d), r):
-                bottom += (-1) ** r * mom(mpmath.fsum(E[j] for j in T))
+                bottom += (-1) ** r * mom(ctx.fsum(E[j] for j in T))
         rows: list[list[float]] = []
         for t in (0, 1):
-            Q = [[mpmath.mpf(x) for x in _pad(m[t], n)] for m in mechs]
+            Q = [[ctx.mpf(x) for x in _pad(m[t], n)] for m in mechs]
             A = [_above(q) for q in Q]
             row = [_clean(bottom)]
             for lab in labels[1:]:
@@ -142,12 +146,12 @@ def alg3_exponential(
                 i = i1 - 1
                 others = [j for j in range(d) if j != i]
                 qs = {j: A[j][o] + (Q[j][o] if j > i else 0) for j in others}
-                total = mpmath.mpf(0)
+                total = ctx.mpf(0)
                 for r in range(len(others) + 1):
                     for T in itertools.combinations(others, r):
-                        coef = (-one) ** r * mpmath.fprod(qs[j] for j in T)
+                        coef = (-one) ** r * ctx.fprod(qs[j] for j in T)
                         if coef:
-                            total += coef * mom(E[i] + mpmath.fsum(E[j] for j in T))
+                            total += coef * mom(E[i] + ctx.fsum(E[j] for j in T))
                 row.append(_clean(Q[i][o] * total))
             rows.append(row)
     return labels, rows

@@ -33,7 +33,7 @@ from verifier import arithmetic, ranges
 from verifier.algorithms.ghazi import hyperparameter_tuning_enclosures
 from verifier.algorithms.talwar import a_lt, hybrid
 from verifier.arithmetic import Enclosure, approx, decide_le, decide_sign, enclose, format_number
-from verifier.constructions.exact import certified_floor
+from verifier.certified import certified_floor
 from verifier.errors import InvalidParameter
 from verifier.instances import randomized_response
 from verifier.precision import interval_context, real_context

@@ -24,7 +24,7 @@ from verifier.algorithms.talwar import (
     repetition_algorithms,
 )
 from verifier.arithmetic import Verdict
-from verifier.constructions.exact import certified_ceil, certified_floor, certified_min, check_eq
+from verifier.certified import certified_ceil, certified_floor, certified_min, check_eq
 from verifier.constructions.extension import ExtensionFailed, extend, extend_on_lumped_cube
 from verifier.constructions.lower_bounds import (
     BAD,

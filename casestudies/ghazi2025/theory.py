@@ -18,7 +18,6 @@ import sympy as sp
 from verifier.algorithms.ghazi import (
     Prior,
     copy_counts,
-    exact_ceiling,
     output_index,
     probability_below,
 )
@@ -31,6 +30,7 @@ from verifier.algorithms.ghazi_filter import (
 )
 from verifier.algorithms.ghazi_series import CertifiedSum
 from verifier.arithmetic import Sign, approx, decide_sign, exact
+from verifier.certified import certified_ceil
 from verifier.errors import InvalidParameter
 from verifier.mechanism import Dataset, FiniteMechanism, Output
 from verifier.privacy import check_alpha, check_rdp
@@ -255,7 +255,7 @@ def theorem12_copies(alpha: Any, beta: Any, eps_i: Any, eps_prime: Any) -> int:
     600
     """
     a, b = exact(alpha), exact(beta)
-    return exact_ceiling((2 / b) ** (exact(eps_i) / exact(eps_prime)) * sp.log(2 / b) / a)
+    return certified_ceil((2 / b) ** (exact(eps_i) / exact(eps_prime)) * sp.log(2 / b) / a)
 
 
 def theorem12_failure(

@@ -157,7 +157,7 @@ from verifier.algorithms.liu_talwar import (  # noqa: E402
     upper_quantile,
 )
 from verifier.arithmetic import combine_verdicts, decide_le  # noqa: E402
-from verifier.constructions.exact import check_eq, check_le  # noqa: E402
+from verifier.certified import check_eq, check_le  # noqa: E402
 from verifier.constructions.packing import (  # noqa: E402
     dominance,
     packing_bound,
@@ -730,7 +730,7 @@ def d2_bound() -> CheckResult:
 def d2_factor_two() -> CheckResult:
     # e.g. K = 1e6, alpha = 1/10: Delta = ceil(0.6 * 13.8155 / 0.1) = 83 and
     # 0.9 * 13.8155 / 83 ~ 0.1498 >= 1.4 * 0.1.
-    from verifier.constructions.exact import certified_ceil
+    from verifier.certified import certified_ceil
 
     eps = R(1, 10)
     parts = []

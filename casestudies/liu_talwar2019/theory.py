@@ -10,7 +10,7 @@ from typing import Any
 import sympy as sp
 
 from verifier.arithmetic import exact
-from verifier.constructions.exact import certified_ceil
+from verifier.certified import certified_ceil
 
 __all__ = ["theorem31_min_T", "theorem34_T", "theorem35_T"]
 

@@ -207,7 +207,7 @@ from verifier.algorithms.talwar import (  # noqa: E402
     hybrid,
     metaselection_algorithms,
 )
-from verifier.constructions.exact import certified_ceil, check_eq, check_le  # noqa: E402
+from verifier.certified import certified_ceil, check_eq, check_le  # noqa: E402
 from verifier.constructions.extension import extend  # noqa: E402
 from verifier.constructions.lower_bounds import (  # noqa: E402
     theorem7_instance,

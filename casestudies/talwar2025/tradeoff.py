@@ -63,7 +63,7 @@ from verifier.arithmetic import (
     enclose,
     exact,
 )
-from verifier.constructions.exact import certified_ceil
+from verifier.certified import certified_ceil
 from verifier.errors import InvalidParameter
 from verifier.precision import interval_context
 from verifier.results import CheckResult, Finding

@@ -181,10 +181,7 @@ def test_register_command(monkeypatch, capsys):
     capsys.readouterr()
 
 
-def test_old_import_paths():
-    from verifier.cli_search import COMMAND, ProgressBar, configure, run  # noqa: F401
-
-    assert COMMAND is cli.COMMANDS["search"]
+def test_exit_code_names():
     assert cli.EXIT_VIOLATED == 1 and cli.EXIT_INTERRUPTED == 130
 
 

@@ -60,14 +60,10 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic import (
-    DEFAULT_PRECISION,
     Enclosure,
-    Precision,
     Sign,
     decide_sign,
-    enclose,
     exact,
-    is_exactly_zero,
 )
 from ..compose import same_neighbour_graph
 from ..errors import InvalidMechanism, InvalidParameter
@@ -99,7 +95,6 @@ __all__ = [
     "hyperparameter_tuning",
     "hyperparameter_tuning_enclosures",
     "copy_counts",
-    "exact_ceiling",
     "probability_below",
 ]
 
@@ -814,37 +809,6 @@ def hyperparameter_tuning_enclosures(
                 row[(o, i + 1)] = s.enclosure
         out[D] = row
     return out
-
-
-# ---------------------------------------------------------------------------
-# certified integer rounding
-# ---------------------------------------------------------------------------
-
-
-def exact_ceiling(expr: Any, precision: Precision = DEFAULT_PRECISION) -> int:
-    """``⌈expr⌉`` for a constant expression, decided with certified enclosures: an
-    enclosure strictly between two integers decides it; an integer inside the
-    enclosure is tested exactly (``expr`` may be that integer) before refining.
-
-    >>> exact_ceiling(sp.log(8) / sp.log(2)), exact_ceiling(sp.pi)
-    (3, 4)
-    """
-    x = exact(expr)
-    if x.is_Rational:
-        return int(sp.ceiling(x))
-    tested: set[int] = set()
-    for bits in precision.schedule():
-        e = enclose(x, bits)
-        if e is None:
-            continue
-        n = int(math.floor(e.hi))
-        if n < e.lo:
-            return n + 1
-        if n not in tested:
-            tested.add(n)
-            if is_exactly_zero(x - n) is True:
-                return n
-    raise InvalidParameter(f"could not decide the ceiling of {x}")
 
 
 def probability_below(

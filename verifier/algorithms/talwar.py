@@ -40,7 +40,7 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic import exact
-from ..constructions.exact import certified_ceil
+from ..certified import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism import Dataset, FiniteMechanism, Output
 from .liu_talwar import (

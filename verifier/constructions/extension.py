@@ -54,12 +54,12 @@ import sympy as sp
 
 from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_eq
 from ..arithmetic import exact as _exact
+from ..certified import certified_min, identically_zero
 from ..errors import ExtensionFailed, InvalidMechanism, InvalidParameter
 from ..mechanism import FiniteMechanism, Output, natural_order
 from ..neighbours import lumped_hamming_cube
 from ..privacy import check_epsilon, check_pure_dp
 from ..results import CheckResult, Finding, conjunction
-from .exact import certified_min, identically_zero
 
 __all__ = ["Extension", "extend", "extend_on_lumped_cube", "ExtensionFailed"]
 

@@ -42,10 +42,10 @@ import sympy as sp
 
 from ..algorithms.liu_talwar import uniform_selection
 from ..arithmetic import DEFAULT_PRECISION, Precision, exact
+from ..certified import certified_ceil, check_le
 from ..errors import InvalidParameter
 from ..mechanism import FiniteMechanism, Output
 from ..privacy import check_epsilon
-from .exact import certified_ceil, check_le
 from .extension import Extension, extend_on_lumped_cube
 
 __all__ = [

@@ -26,7 +26,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import (
+from .arithmetic import (
     DEFAULT_PRECISION,
     Precision,
     Verdict,
@@ -36,8 +36,8 @@ from ..arithmetic import (
     exact,
     is_exactly_zero,
 )
-from ..errors import InvalidParameter, Undecidable
-from ..results import CheckResult, Finding
+from .errors import InvalidParameter, Undecidable
+from .results import CheckResult, Finding
 
 __all__ = [
     "certified_ceil",

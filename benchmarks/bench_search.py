@@ -47,7 +47,7 @@ def tightness() -> None:
     for c in searchable_claims():
         if c.expected != "holds":
             continue
-        budget = c.default_instances // (4 if QUICK else 1)
+        budget = c.search.default_instances // (4 if QUICK else 1)
         t0 = time.perf_counter()
         r = search(c.id, seed=0, seconds=None, instances=budget)
         dt = time.perf_counter() - t0
@@ -64,11 +64,11 @@ def screening_vs_exact() -> None:
     for cid in ("ghazi2025.thm11", "liu_talwar2019.thm32", "ghazi2025.thm13"):
         c = get_searchable(cid)
         rng = random.Random(0)
-        insts = [c.space.random(rng) for _ in range(20)]
+        insts = [c.search.space.random(rng) for _ in range(20)]
         t0 = time.perf_counter()
         for _ in range(10):
             for i in insts:
-                c.screen(i)
+                c.search.screen(i)
         ts = (time.perf_counter() - t0) / 200
         t0 = time.perf_counter()
         for i in insts[:5]:

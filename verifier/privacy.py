@@ -57,7 +57,7 @@ from .arithmetic import (
 )
 from .errors import InvalidParameter, UnboundSymbol
 from .mechanism import Dataset, FiniteMechanism, Output
-from .results import CheckResult, Finding
+from .results import CheckResult, Finding, Subject
 
 __all__ = [
     "ParameterRange",
@@ -388,6 +388,9 @@ def check_ex_post(
         verdict,
         findings,
         quantity="realized eps(o)",
+        subject=Subject.of(
+            "ex_post", mech, {"eps_tilde": eps_tilde}, None if pairs is None else prs, over
+        ),
     )
 
 
@@ -402,14 +405,17 @@ def check_pure_dp(
 ) -> CheckResult:
     """Check ε-DP (ex-ante): ``P_D(o) <= e^ε P_D'(o)`` for all pairs and outputs."""
     e = check_epsilon(eps, precision=precision)
-    return check_ex_post(
+    prs = None if pairs is None else list(pairs)
+    result = check_ex_post(
         mech,
         e,
-        pairs=pairs,
+        pairs=prs,
         over=over,
         precision=precision,
         title=title or f"{mech.name} is ({e})-DP",
     )
+    result.subject = Subject.of("pure_dp", mech, {"epsilon": e}, prs, over)
+    return result
 
 
 # ---------------------------------------------------------------------------
@@ -478,7 +484,8 @@ def check_ex_post_approx(
     _require_bound(mech, None)
     dl = check_delta(delta_claim, precision)
     findings: list[Finding] = []
-    for d, d2 in _pairs(mech, pairs):
+    prs = _pairs(mech, pairs)
+    for d, d2 in prs:
         hs = hockey_stick(_dist(mech, d), _dist(mech, d2), eps_tilde, precision)
         c = decide_le(hs, dl, precision)
         findings.append(Finding(c.verdict, None, (d, d2), hs, dl, hs, dl, tight=c.tight))
@@ -487,6 +494,12 @@ def check_ex_post_approx(
         combine_verdicts(f.verdict for f in findings),
         findings,
         quantity="delta",
+        subject=Subject.of(
+            "ex_post_approx",
+            mech,
+            {"eps_tilde": eps_tilde, "delta": dl},
+            None if pairs is None else prs,
+        ),
     )
 
 
@@ -501,14 +514,18 @@ def check_approx_dp(
 ) -> CheckResult:
     """Check (ε, δ)-DP: ``Σ_o max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every pair."""
     e = check_epsilon(eps, precision=precision)
-    return check_ex_post_approx(
+    dl = check_delta(delta_claim, precision)
+    prs = None if pairs is None else list(pairs)
+    result = check_ex_post_approx(
         mech,
         e,
-        delta_claim,
-        pairs=pairs,
+        dl,
+        pairs=prs,
         precision=precision,
-        title=title or f"{mech.name} is ({e}, {exact(delta_claim)})-DP",
+        title=title or f"{mech.name} is ({e}, {dl})-DP",
     )
+    result.subject = Subject.of("approx_dp", mech, {"epsilon": e, "delta": dl}, prs)
+    return result
 
 
 # ---------------------------------------------------------------------------
@@ -580,7 +597,8 @@ def check_rdp(
     if _numeric_sign(e, precision) is Sign.NEGATIVE:
         raise InvalidParameter(f"RDP epsilon must be >= 0, got {format_number(e)}")
     findings: list[Finding] = []
-    for d, d2 in _pairs(mech, pairs):
+    prs = _pairs(mech, pairs)
+    for d, d2 in prs:
         s = _renyi_sum(_dist(mech, d), _dist(mech, d2), a)
         rhs = sp.exp((a - 1) * e)
         c = decide_le(s, rhs, precision)
@@ -591,6 +609,7 @@ def check_rdp(
         combine_verdicts(f.verdict for f in findings),
         findings,
         quantity="D_alpha",
+        subject=Subject.of("rdp", mech, {"alpha": a, "epsilon": e}, None if pairs is None else prs),
     )
 
 
@@ -630,7 +649,8 @@ def check_ex_post_rdp(
     _require_bound(mech, None)
     a = check_alpha(alpha, precision)
     findings: list[Finding] = []
-    for d, d2 in _pairs(mech, pairs):
+    prs = _pairs(mech, pairs)
+    for d, d2 in prs:
         s = ex_post_rdp_sum(_dist(mech, d), _dist(mech, d2), eps_tilde, a, precision)
         c = decide_le(s, 1, precision)
         findings.append(
@@ -641,6 +661,12 @@ def check_ex_post_rdp(
         combine_verdicts(f.verdict for f in findings),
         findings,
         quantity="ex-post RDP sum",
+        subject=Subject.of(
+            "ex_post_rdp",
+            mech,
+            {"eps_tilde": eps_tilde, "alpha": a},
+            None if pairs is None else prs,
+        ),
     )
 
 

@@ -16,7 +16,7 @@ import sympy as sp
 
 from .arithmetic import Verdict, approx, combine_verdicts, format_number
 
-__all__ = ["Finding", "CheckResult", "implication", "conjunction"]
+__all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction"]
 
 
 def _label(x: Any) -> str:
@@ -25,6 +25,38 @@ def _label(x: Any) -> str:
     if isinstance(x, frozenset):
         return "{" + ",".join(sorted(map(str, x))) + "}"
     return str(x)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a check decided, as data: the kind of claim (a spec-file claim kind such as
+    ``"pure_dp"`` or ``"ex_post_rdp"``), the mechanism it is about, the claim's
+    parameters by name, the ordered pairs checked (``None``: every edge, both ways) and
+    the parameter range (``over``).  A violated result with a subject can be written as
+    a self-contained certificate (:mod:`verifier.report.certificates`)."""
+
+    kind: str
+    mechanism: Any
+    params: tuple[tuple[str, Any], ...]
+    pairs: tuple[tuple[Hashable, Hashable], ...] | None = None
+    over: Any = None
+
+    @classmethod
+    def of(
+        cls,
+        kind: str,
+        mechanism: Any,
+        params: dict[str, Any],
+        pairs: Iterable[tuple[Hashable, Hashable]] | None = None,
+        over: Any = None,
+    ) -> Subject:
+        return cls(
+            kind,
+            mechanism,
+            tuple(params.items()),
+            None if pairs is None else tuple((a, b) for a, b in pairs),
+            over,
+        )
 
 
 @dataclass(frozen=True)
@@ -102,6 +134,10 @@ class CheckResult:
     quantity: str = "value"
     notes: list[str] = field(default_factory=list)
     parts: list[CheckResult] = field(default_factory=list)
+    #: what was decided, when a checker of :mod:`verifier.privacy` decided it
+    subject: Subject | None = None
+    #: results this one assumed (the premise of an :func:`implication`)
+    premises: list[CheckResult] = field(default_factory=list)
 
     @property
     def holds(self) -> bool:
@@ -262,4 +298,4 @@ def implication(title: str, premise: CheckResult, conclusion: CheckResult) -> Ch
         v = conclusion.verdict
     else:
         v = Verdict.HOLDS if conclusion.verdict is Verdict.HOLDS else Verdict.UNDECIDED
-    return CheckResult(title, v, notes=notes, parts=[conclusion])
+    return CheckResult(title, v, notes=notes, parts=[conclusion], premises=[premise])

@@ -3,22 +3,27 @@ verdict with its expected outcome.
 
 ::
 
-    verifier casestudies [--list] [NAME ...] [--json]
+    verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
+from ..arithmetic import Verdict
 from ..errors import (
     EXIT_CONSTRUCTION_FAILED,
     EXIT_OK,
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
+    CertificateError,
+    InvalidParameter,
     UnknownClaim,
 )
-from .common import Command, json_dump
+from .common import Command, json_dump, one_line
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -33,6 +38,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--list", action="store_true", help="list case studies and their claims")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    p.add_argument(
+        "--certificates",
+        metavar="DIR",
+        help="write a certificate (a spec file `verifier check` re-verifies) for every "
+        "claim found violated, as DIR/<claim id>.certificate.toml",
+    )
 
 
 def _registry() -> Any:
@@ -44,7 +55,7 @@ def _registry() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier casestudies``; return the exit code."""
-    from ..report import outcomes_json, outcomes_table
+    from ..report import outcomes_record, outcomes_table
 
     reg = _registry()
     if not reg.claims:
@@ -59,12 +70,61 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.list:
         return _list_claims(reg.select(args.names or None), args.json)
-    outcomes = reg.run(reg.select(args.names or None, decider="instances"))
+    claims = reg.select(args.names or None, decider="instances")
+    cert_dir = _certificate_dir(args.certificates)
+    outcomes = reg.run(claims)
+    certs = {} if cert_dir is None else _write_certificates(outcomes, cert_dir)
     if args.json:
-        print(outcomes_json(outcomes))
+        record = outcomes_record(outcomes)
+        if cert_dir is not None:
+            for entry in record["claims"]:
+                entry["certificate"] = certs.get(entry["id"])
+        json_dump(record)
     else:
         print(outcomes_table(outcomes))
+        for cid, text in certs.items():
+            print(f"{cid}: {text}")
     return EXIT_OK if all(o.matches for o in outcomes) else EXIT_VIOLATED
+
+
+def _certificate_dir(raw: str | None) -> Path | None:
+    """The certificate directory, created and checked before any claim runs."""
+    if raw is None:
+        return None
+    d = Path(raw)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InvalidParameter(
+            f"--certificates {raw}: cannot create the directory: {err}"
+        ) from None
+    if not os.access(d, os.W_OK):
+        raise InvalidParameter(f"--certificates {raw}: the directory is not writable")
+    return d
+
+
+def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
+    """Write a certificate for every violated outcome; claim id -> path (or the reason
+    there is none)."""
+    from ..report.certificates import write_claim_certificate
+
+    out: dict[str, str] = {}
+    for o in outcomes:
+        if o.result is None or o.result.verdict is not Verdict.VIOLATED:
+            continue
+        try:
+            path = write_claim_certificate(o.claim, o.result, directory)
+        except CertificateError as err:
+            reason = one_line(str(err))
+            reason = reason if len(reason) <= 200 else reason[:197] + "..."
+            out[o.claim.id] = f"no certificate: {reason}"
+            continue
+        out[o.claim.id] = (
+            str(path)
+            if path is not None
+            else "no certificate: the violation is not one decided inequality"
+        )
+    return out
 
 
 def _list_claims(claims: list[Any], as_json: bool) -> int:

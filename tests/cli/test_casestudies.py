@@ -53,3 +53,13 @@ def test_casestudies_with_nothing_registered(monkeypatch, capsys):
     assert cli.main(["casestudies", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 0
     assert cli.main(["casestudies", "ghazi2025"]) == 2
+
+
+def test_a_renamed_id_runs_with_one_line_of_deprecation(capsys):
+    assert cli.main(["casestudies", "liu_talwar2019.thm32.2eps"]) == 0
+    cap = capsys.readouterr()
+    assert cap.err.splitlines() == [
+        "warning: claim id 'liu_talwar2019.thm32.2eps' is deprecated; "
+        "use 'liu_talwar2019.thm32.two_eps'"
+    ]
+    assert "liu_talwar2019.thm32.two_eps" in cap.out

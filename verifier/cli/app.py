@@ -22,6 +22,7 @@ import argparse
 import os
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 
@@ -121,7 +122,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        return int(run(args))
+        with warnings.catch_warnings():
+            shown: set[str] = set()
+
+            def show(message: Warning | str, *_: object, **__: object) -> None:
+                # one line per distinct warning (e.g. a deprecated claim id), no source line
+                text = f"warning: {one_line(str(message))}"
+                if text not in shown:
+                    shown.add(text)
+                    print(text, file=sys.stderr)
+
+            warnings.showwarning = show
+            return int(run(args))
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into a closed reader (e.g. `| head`)

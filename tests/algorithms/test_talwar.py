@@ -10,7 +10,6 @@ from collections import Counter
 import networkx as nx
 import pytest
 import sympy as sp
-from test_liu_talwar import check_sampler, chi2_pvalue, draw, float_dist, rank_key
 
 from casestudies.talwar2025.theory import lower_bound_chain, theorem9_counting
 from verifier.algorithms import get_transformer
@@ -39,6 +38,8 @@ from verifier.instances import random_mechanism, randomized_response
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import hamming_cube, pair, path
 from verifier.privacy import check_pure_dp, pure_epsilon
+
+from .test_liu_talwar import check_sampler, chi2_pvalue, draw, float_dist, rank_key
 
 R = sp.Rational
 M = random_mechanism(pair(), 4, seed=31, name="M")

@@ -56,7 +56,7 @@ from verifier.testing import (
     sensitivity_tables,
 )
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 F = Fraction
 
 #: The claims that must be refuted, and the true theorems that must survive.

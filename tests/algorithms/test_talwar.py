@@ -1,17 +1,15 @@
-"""Talwar 2025: oracle algorithms (exact distributions, calls and failure
-probabilities against seeded simulations), the extension lemma, the lumped
-lower-bound instances and the D.2 packing instance of Liu & Talwar 2019."""
+"""Talwar 2025, the oracle algorithms (:mod:`verifier.algorithms.talwar`): exact
+distributions, calls and failure probabilities against seeded simulations, the CDF
+transforms, the families meeting gamma, and the transformer registry."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 
-import networkx as nx
 import pytest
 import sympy as sp
 
-from casestudies.talwar2025.theory import lower_bound_chain, theorem9_counting
 from verifier.algorithms import get_transformer
 from verifier.algorithms.talwar import (
     a_lt,
@@ -22,24 +20,13 @@ from verifier.algorithms.talwar import (
     metaselection_algorithms,
     repetition_algorithms,
 )
-from verifier.arithmetic import Verdict
-from verifier.certified import certified_ceil, certified_floor, certified_min, check_eq
-from verifier.constructions.extension import ExtensionFailed, extend, extend_on_lumped_cube
-from verifier.constructions.lower_bounds import (
-    BAD,
-    GOOD,
-    theorem7_instance,
-    theorem9_instance,
-    theorem10_instance,
-)
-from verifier.constructions.packing import packing_bound, packing_instance
+from verifier.certified import check_eq
 from verifier.errors import InvalidParameter
 from verifier.instances import random_mechanism, randomized_response
 from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import hamming_cube, pair, path
-from verifier.privacy import check_pure_dp, pure_epsilon
+from verifier.neighbours import pair
 
-from .test_liu_talwar import check_sampler, chi2_pvalue, draw, float_dist, rank_key
+from .sampling import check_sampler, chi2_pvalue, draw, float_dist, rank_key
 
 R = sp.Rational
 M = random_mechanism(pair(), 4, seed=31, name="M")
@@ -158,142 +145,3 @@ def test_bad_algorithm_parameters():
         metaselection_algorithms(R(1, 10), 1)
     with pytest.raises(InvalidParameter):
         a_lt(R(1, 2), quantile=2)
-
-
-# ---------------------------------------------------------------------------
-# exact helpers
-# ---------------------------------------------------------------------------
-
-
-def test_certified_integer_parts_and_min():
-    assert certified_floor(sp.log(8) / sp.log(2)) == 3  # exactly an integer
-    assert certified_ceil(sp.log(8) / sp.log(2)) == 3
-    assert certified_ceil(sp.log(400) * 10) == 60
-    assert certified_floor(-sp.Rational(1, 2)) == -1
-    assert certified_min([3, sp.pi, sp.E]) == sp.E
-    with pytest.raises(InvalidParameter):
-        certified_min([])
-
-
-# ---------------------------------------------------------------------------
-# the extension lemma
-# ---------------------------------------------------------------------------
-
-
-def test_extension_lumped_equals_explicit_cube():
-    eps = sp.log(2)
-    q = R(1, 16)  # e^(-4 eps)
-    n = 4
-    good, bad = GOOD, BAD
-    lumped = extend_on_lumped_cube(
-        n, {0: {good: q, bad: 1 - q}, n: {good: 1 - q, bad: q}}, eps, outputs=[bad, good]
-    )
-    cube = hamming_cube(n)
-    zero, one = (0,) * n, (1,) * n
-    explicit = extend(
-        cube, {zero: {good: q, bad: 1 - q}, one: {good: 1 - q, bad: q}}, eps, outputs=[bad, good]
-    )
-    for x in cube.nodes:
-        k = sum(x)
-        for o in (good, bad):
-            assert explicit.mechanism.p(x, o) == lumped.mechanism.p(k, o)
-    assert lumped.verification.holds and explicit.verification.holds
-    realized = pure_epsilon(lumped.mechanism).value
-    assert check_pure_dp(lumped.mechanism, 2 * eps).holds
-    assert sp.N(realized) <= sp.N(2 * eps)
-
-
-def test_extension_on_networkx_graph_with_groups():
-    g = nx.petersen_graph()
-    m = random_mechanism(g, 3, seed=1)
-    eps = pure_epsilon(m).value
-    partial = {b: m.distribution(b) for b in (0, 5, 7)}
-    ext = extend(g, partial, eps)
-    for b in partial:
-        assert ext.mechanism.distribution(b) == partial[b]
-    assert ext.verification.holds
-
-
-def test_extension_rejects_bad_input():
-    rr = randomized_response(sp.log(3), datasets=(0, 2))
-    partial = {b: rr.distribution(b) for b in (0, 2)}
-    with pytest.raises(InvalidParameter, match="premise"):
-        extend(path(2), partial, R(1, 10))  # ratio 3 > e^(2/10)
-    g = nx.Graph()
-    g.add_nodes_from([0, 1, 2])
-    g.add_edge(0, 2)
-    with pytest.raises(InvalidParameter, match="connected"):
-        extend(g, partial, sp.log(3))
-    with pytest.raises(InvalidParameter, match="not a node"):
-        extend(path(2), {9: {0: 1}}, 1)
-    with pytest.raises(InvalidParameter):
-        extend(path(2), {}, 1)
-    assert issubclass(ExtensionFailed, Exception)
-
-
-# ---------------------------------------------------------------------------
-# lower-bound instances
-# ---------------------------------------------------------------------------
-
-
-def test_theorem7_instance_shape():
-    inst = theorem7_instance(R(1, 10), 100)
-    assert inst.Delta == 60 and inst.q == sp.exp(-6)
-    m = inst.mechanism
-    assert m.graph.number_of_nodes() == 61 and m.graph.nodes[30]["size"] == 118264581564861424
-    assert m.p(0, GOOD) == inst.q and m.p(60, GOOD) == 1 - inst.q
-
-
-def test_theorem9_and_10_instances_shape():
-    inst = theorem9_instance(1, 100)  # Delta = ceil(ln 800) = 7
-    assert inst.Delta == 7 and inst.d0 == 70 and inst.d1 == 0
-    assert inst.mechanism.p(70, GOOD) == inst.q
-    meta = theorem10_instance(1, 100, 3, k=1)
-    assert meta.oracle.p(0, ((1, GOOD), 1)) == (1 - meta.q) / 3
-    assert meta.oracle.p(0, ((0, BAD), 0)) == R(1, 3)
-    with pytest.raises(InvalidParameter):
-        theorem10_instance(1, 100, 1)
-
-
-def test_theorem9_counting_is_exact():
-    r = theorem9_counting(3)
-    assert r.holds
-    # |B_v| for Delta = 3: C(30,0)+C(30,1)+C(30,2)+C(30,3) = 1 + 30 + 435 + 4060
-    assert "4526" in r.parts[0].findings[0].note
-
-
-def test_chain_small_instance_and_its_failure_mode():
-    alg = a_lt(R(1, 20))
-    inst = theorem7_instance(1, alg.expected_calls)  # Delta = ceil(ln 80) = 5
-    assert lower_bound_chain(inst, alg).holds
-    r = lower_bound_chain(inst, alg, step_exponent=2)
-    failed = [p.title for p in r.parts if p.verdict is Verdict.VIOLATED]
-    assert r.violated and len(failed) == 1 and failed[0].startswith("exponent step")
-
-
-# ---------------------------------------------------------------------------
-# Liu & Talwar 2019, D.2
-# ---------------------------------------------------------------------------
-
-
-def test_packing_instance_is_exactly_eps_dp():
-    inst = packing_instance(16, R(1, 4), sp.log(2))
-    assert inst.Delta == 3 and inst.gamma == R(1, 2)
-    assert packing_bound(inst) == 3 * sp.log(16) / 4 / 3
-    r = check_pure_dp(inst.mechanisms[0], inst.eps)
-    assert r.holds and r.tight
-    assert inst.mechanisms[0].p(inst.D(0), 1) == R(3, 4)
-    assert inst.mechanisms[0].p(inst.D(1), 1) == R(1, 64)
-
-
-def test_packing_instance_parameters():
-    # the endpoints always satisfy the group-privacy premise: b/a = 2 sqrt(K)(1 - K^-a/2)
-    # <= K^(1/2 + a) iff (K^a - 1)^2 >= 0, so the greedy path always arrives
-    inst = packing_instance(2, R(1, 10), 1)
-    assert inst.Delta == 1
-    for m in inst.mechanisms:
-        assert check_pure_dp(m, 1).holds
-    with pytest.raises(InvalidParameter, match="alpha"):
-        packing_instance(16, R(1, 2), 1)
-    with pytest.raises(InvalidParameter, match="K"):
-        packing_instance(1, R(1, 4), 1)

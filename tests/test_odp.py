@@ -88,20 +88,3 @@ def test_singleton_charge_without_delta_is_the_realized_loss():
         c = singleton_subset_charge(move, o)
         assert sp.simplify(c - max(real.get(o, 0), 0)) == 0 or c == 0
     assert Verdict.HOLDS is check_odp(m, g).verdict
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "verifier.odp",
-        "verifier.odp_ptr",
-        "verifier.algorithms.noise",
-        "verifier.algorithms.noise_pw",
-    ],
-)
-def test_doctests(module):
-    import doctest
-    import importlib
-
-    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert res.failed == 0

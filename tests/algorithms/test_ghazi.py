@@ -11,7 +11,6 @@ that a wrong formula (the geometric's p and 1 - p swapped) is rejected.
 
 from __future__ import annotations
 
-import doctest
 import math
 import random
 from collections import Counter
@@ -501,7 +500,7 @@ def test_priors():
 
 
 # ---------------------------------------------------------------------------
-# registry, spec files, doctests
+# registry, spec files
 # ---------------------------------------------------------------------------
 
 
@@ -551,19 +550,3 @@ expected = "holds"
 """
     spec = spec_mod.loads_spec(text)
     assert spec.claims[0].run().verdict is Verdict.HOLDS
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "verifier.algorithms.ghazi",
-        "verifier.algorithms.ghazi_series",
-        "verifier.algorithms.ghazi_filter",
-    ],
-)
-def test_doctests(module):
-    import importlib
-
-    m = importlib.import_module(module)
-    res = doctest.testmod(m, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert res.failed == 0 and res.attempted > 0

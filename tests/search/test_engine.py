@@ -208,14 +208,3 @@ def test_resume_refuses_another_claim_or_seed(tmp_path):
     (tmp_path / "junk.json").write_text("{}")
     with pytest.raises(SpecError):
         search("ghazi2025.thm8", resume=tmp_path / "junk.json")
-
-
-@pytest.mark.parametrize(
-    "module", ["verifier.search", "verifier.search.core", "verifier.search.spaces"]
-)
-def test_doctests(module):
-    import doctest
-    import importlib
-
-    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert res.attempted > 0 and res.failed == 0

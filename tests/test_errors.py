@@ -72,10 +72,3 @@ def test_old_import_paths_name_the_same_classes():
 
 def test_unknown_claim_message_is_plain():
     assert str(errors.UnknownClaim("no claim 'x'")) == "no claim 'x'"
-
-
-def test_doctests():
-    import doctest
-
-    res = doctest.testmod(errors)
-    assert res.failed == 0 and res.attempted > 0

@@ -8,7 +8,6 @@ does to mpmath's global ``iv.prec`` / ``mp.prec`` meanwhile.
 
 from __future__ import annotations
 
-import doctest
 import os
 import random
 import re
@@ -27,7 +26,6 @@ import sympy as sp
 from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
-import verifier.precision as precision_mod
 from casestudies.talwar2025.tradeoff import hard_instance_profile
 from verifier import arithmetic, ranges
 from verifier.algorithms.ghazi import hyperparameter_tuning_enclosures
@@ -48,11 +46,6 @@ EPS = sp.Symbol("eps")
 # ---------------------------------------------------------------------------
 # the contexts
 # ---------------------------------------------------------------------------
-
-
-def test_doctests():
-    res = doctest.testmod(precision_mod)
-    assert res.failed == 0 and res.attempted > 0
 
 
 def test_contexts_are_private_to_each_call_and_leave_the_globals_alone():

@@ -138,8 +138,8 @@ def best_of_k_eps_range() -> CheckResult:
 #
 # The algorithms' exact output distributions come from verifier.algorithms.liu_talwar
 # (closed forms of Liu & Talwar 2019, §3 and App. B; each is checked against a seeded
-# simulation of the real algorithm in tests/test_liu_talwar.py).  Expected outcomes come
-# from the paper or from the derivations written next to each claim.
+# simulation of the real algorithm in tests/algorithms/test_liu_talwar.py).  Expected
+# outcomes come from the paper or from the derivations written next to each claim.
 
 from verifier.algorithms import best_of  # noqa: E402
 from verifier.algorithms.liu_talwar import (  # noqa: E402

@@ -90,12 +90,3 @@ def test_every_transformer_cites_its_source_and_summarises_itself():
     for name, t in TRANSFORMERS.items():
         assert t.name == name
         assert t.source and t.summary, name
-
-
-@pytest.mark.parametrize("module", ["verifier.algorithms", "verifier.algorithms.generic"])
-def test_doctests(module):
-    import doctest
-    import importlib
-
-    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert res.attempted > 0 and res.failed == 0

@@ -269,12 +269,3 @@ def test_common_imports_nothing_of_the_package():
 def test_every_module_imports_first_in_a_fresh_interpreter(module):
     r = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-
-
-def test_doctests():
-    import doctest
-
-    from verifier.cli import common
-
-    res = doctest.testmod(common)
-    assert res.failed == 0 and res.attempted > 0

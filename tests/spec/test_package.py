@@ -1,12 +1,6 @@
-"""The package keeps the names of the former module ``verifier.spec`` and its
-modules' examples run."""
+"""The package keeps the names of the former module ``verifier.spec``."""
 
 from __future__ import annotations
-
-import doctest
-import importlib
-
-import pytest
 
 import verifier.spec
 
@@ -37,13 +31,3 @@ def test_old_names_are_exported():
     for name in OLD_NAMES:
         assert hasattr(verifier.spec, name), name
     assert set(verifier.spec.__all__) >= set(OLD_NAMES)
-
-
-@pytest.mark.parametrize(
-    "module",
-    ["", ".io", ".kinds", ".labels", ".model", ".read", ".write"],
-)
-def test_doctests(module):
-    m = importlib.import_module("verifier.spec" + module)
-    res = doctest.testmod(m, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert res.failed == 0 and res.attempted > 0

@@ -1,7 +1,7 @@
 """The Ghazi et al. 2025 case study: every claim listed in the issue is registered,
-matches its expected outcome (tests/test_casestudies.py runs them all), attains its
-bound where the case study says so, and the tightness figures quoted in the notes
-and the module docstring are what the toolkit computes."""
+matches its expected outcome (tests/casestudies/test_registered.py runs them all),
+attains its bound where the case study says so, and the tightness figures quoted in
+the notes and the module docstring are what the toolkit computes."""
 
 from __future__ import annotations
 

@@ -1,18 +1,16 @@
-"""Liu & Talwar 2019 transformers: exact closed forms against hand values and against
-seeded simulations of the actual algorithms (chi-square tests at fixed seeds, with a
-deliberately wrong formula that the same test must reject)."""
+"""Liu & Talwar 2019 transformers (:mod:`verifier.algorithms.liu_talwar`): exact closed
+forms against hand values and against seeded simulations of the actual algorithms
+(chi-square tests at fixed seeds, with a deliberately wrong formula that the same
+test must reject)."""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 
-import mpmath
 import pytest
 import sympy as sp
 
-from casestudies.liu_talwar2019.theory import theorem31_min_T, theorem35_T
 from verifier.algorithms import get_transformer
 from verifier.algorithms.liu_talwar import (
     BOTTOM,
@@ -23,7 +21,6 @@ from verifier.algorithms.liu_talwar import (
     random_stopping_expected_calls,
     random_stopping_hard,
     random_stopping_hard_expected_calls,
-    ranking,
     thresholding,
     thresholding_expected_iterations,
     uniform_selection,
@@ -35,74 +32,12 @@ from verifier.instances import random_mechanism, randomized_response
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
 
+from .sampling import check_sampler, draw, float_dist, rank_key
+
 R = sp.Rational
 
 # A base mechanism with four scored candidates (scores 0..3) on a pair.
 Q = random_mechanism(pair(), 4, seed=11, name="Q")
-
-
-# ---------------------------------------------------------------------------
-# simulation helpers
-# ---------------------------------------------------------------------------
-
-
-def draw(dist: dict[Hashable, float], rng: random.Random) -> Hashable:
-    u = rng.random()
-    acc = 0.0
-    last = None
-    for o, p in dist.items():
-        acc += p
-        last = o
-        if u < acc:
-            return o
-    return last
-
-
-def float_dist(m: FiniteMechanism, d: Hashable) -> dict[Hashable, float]:
-    return {o: float(m.p(d, o)) for o in m.outputs if m.p(d, o) != 0}
-
-
-def chi2_pvalue(counts: Counter, probs: dict[Hashable, float], n: int) -> float:
-    """Pearson chi-square p-value (cells with expected count < 5 are pooled)."""
-    stat, df, pool_obs, pool_exp = 0.0, -1, 0.0, 0.0
-    for o, p in probs.items():
-        e = n * p
-        if e < 5:
-            pool_obs += counts.get(o, 0)
-            pool_exp += e
-            continue
-        stat += (counts.get(o, 0) - e) ** 2 / e
-        df += 1
-    if pool_exp > 0:
-        stat += (pool_obs - pool_exp) ** 2 / max(pool_exp, 1e-12)
-        df += 1
-    extra = sum(c for o, c in counts.items() if probs.get(o, 0) == 0)
-    if extra:
-        return 0.0  # an outcome of probability 0 was observed
-    return float(mpmath.gammainc(df / 2, stat / 2, regularized=True))
-
-
-def check_sampler(
-    exact: FiniteMechanism,
-    d: Hashable,
-    sampler: Callable[[random.Random], Hashable],
-    n: int = 20000,
-    seed: int = 0,
-    wrong: FiniteMechanism | None = None,
-) -> None:
-    rng = random.Random(seed)
-    counts = Counter(sampler(rng) for _ in range(n))
-    p_ok = chi2_pvalue(counts, float_dist(exact, d), n)
-    assert p_ok > 1e-3, f"closed form disagrees with the simulation (p = {p_ok})"
-    if wrong is not None:
-        p_bad = chi2_pvalue(counts, float_dist(wrong, d), n)
-        assert p_bad < 1e-6, f"the test cannot tell a wrong formula apart (p = {p_bad})"
-
-
-def rank_key(m: FiniteMechanism) -> Callable[[Hashable], tuple]:
-    rk = ranking(m)
-    pos = rk.position()
-    return lambda o: pos[o]
 
 
 # samplers of the real algorithms (straightforward loops over draws from Q(D))
@@ -330,12 +265,6 @@ def test_upper_quantile():
     assert upper_quantile(M, "D'", R(1, 2)) == 0
     with pytest.raises(InvalidParameter):
         upper_quantile(M, "D", 1, strict=True)
-
-
-def test_theorem_parameters():
-    assert theorem31_min_T(R(1, 10), R(1, 10)) == 30  # 10 ln 20 = 29.96
-    assert theorem31_min_T(1, 2) == 2  # max(ln 1 = 0, 1 + 1/e)
-    assert theorem35_T(R(1, 10), R(1, 4)) == 89  # 10 (ln 968 + ln ln 968) = 88.03
 
 
 def test_bad_inputs():

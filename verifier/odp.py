@@ -35,7 +35,7 @@ Reading of Def 2.  Def 2 can be read per cell ("for every j and every
 ``S ⊆ S_j``: ``Pr[M(D) ∈ S] <= e^{e(j)} Pr[M(D') ∈ S] + δ``").  With ``δ = 0`` both
 readings coincide.  With ``δ > 0`` the per-cell reading lets every cell spend its own
 ``δ``, and Lemma 4 (``δ`` unchanged) fails for it — :func:`check_odp` takes
-``reading="per_cell"`` so that the toolkit can exhibit the counterexample; the seed's
+``reading="per_cell"`` so that the toolkit can exhibit the counterexample; the paper's
 Lemma 6 (a *function* ``δ(j)`` assembled into one ``δ``) and Lemma 4 fit the
 sum reading, which is the default.
 

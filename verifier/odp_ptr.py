@@ -27,7 +27,7 @@ The Dwork–Lei cascade ``M = f1, or f2 if f1 returns ⊥`` (two discretisations
 costs ``2ε``, a value from ``f2`` costs ``ε`` (``f1``'s ⊥) plus ``2ε``, and ``⊥``
 costs ``2ε`` (both tests).  Hartmann et al. Lemma 10: ``M`` is
 ``({⊥}: 2ε, R: 3ε, δ)``-ODP — a ``⊥`` output saves ``ε`` (the δ here is the one
-derived above; the seed's formula is lost).
+derived above; the formula is unreadable in the paper's text).
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ Findings and tightness (realized / claimed ex-post ε on the best instance found
 * Known typo (named by the reviews): the proof of Theorem 13 applies Lemma 15 to
   ``(1 - e^{-ε_i x} Q_j)^α (1 - e^{-ε_i(1+ℓ)} e^{-ε_i x} Q'_j)^{1-α}``; as printed
   (``ε_i``) the step is refuted, as corrected (``ε_j``) it holds.  The "Theorem 8
-  last line drops a term" typo of the reviews cannot be located in the seed text
+  last line drops a term" typo of the reviews cannot be located in the paper's text
   (its last lines carry ``e^{2ε_i+ε'}`` and ``e^{ε'}``); not registered.
 """
 

@@ -159,7 +159,7 @@ def optimal_ell(
 ) -> sp.Expr:
     """The ``ℓ_i >= 0`` minimising Theorem 13's ``ε̃(o, i)`` (0-based ``i``).
 
-    It depends on no data (Ghazi et al. 2025, §4.2 and the authors' response):
+    It depends on no data (Ghazi et al. 2025, §4.2: ``ℓ_i`` may be any non-negative constant):
     ``g(ℓ) = ℓ(ε_i + ε') + Σ_{j≠i} e^{-ε_j(1+αℓ)}/(α-1)`` is convex with
     ``g'(ℓ) = (ε_i + ε') - (α/(α-1)) Σ_{j≠i} ε_j e^{-ε_j(1+αℓ)}``.  If
     ``g'(0) >= 0`` the minimiser is 0.  If every other copy has the same budget

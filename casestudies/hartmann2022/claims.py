@@ -10,7 +10,7 @@ Def 2, Lemmas 3–10 and Theorem 7):
   cross-checked against :func:`verifier.privacy.check_ex_post`.
 * Finding on the reading of Def 2: read per cell, a guarantee may
   spend ``δ`` in every cell, and Lemma 4 fails (exact counterexample below); with the
-  sum reading (the default, which the seed's Lemma 6 — a function ``δ(j)`` summed —
+  sum reading (the default, which the paper's Lemma 6 — a function ``δ(j)`` summed —
   implies) it holds.
 * Lemma 8 (SVT): Lyu et al.'s Algorithm 1 with geometric noise is ODP with cells
   "number of ⊤ = ℓ" and ``e(ℓ) = ε1 + ℓ·ε2/c`` (all ⊥ answers together cost the

@@ -426,7 +426,7 @@ def prop6_quarter_4e() -> CheckResult:
 @claim(
     id="talwar2025.prop6.quarter_printed",
     source=f"{SOURCE}, Prop. 6 (third part, constant as printed: '/44')",
-    statement="... >= e^(-e(alpha-1)eps)/4^4 (the seed's '44' read as 4^4 = 256 > 4^e ~ 43.3: "
+    statement="... >= e^(-e(alpha-1)eps)/4^4 (the printed '44' read as 4^4 = 256 > 4^e ~ 43.3: "
     "a weaker bound, implied by the derived one)",
     expected="holds",
 )

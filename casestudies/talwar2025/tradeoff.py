@@ -18,7 +18,7 @@ computes
   ``T ≥ (8γ)^{-1/(40c)}/8`` (Theorem 10), and the certified verdict ``T ≥ bound``.
 
 Metaselection competes with ``max_k Median(M(d, k))``, which by Talwar 2025,
-Theorem 3 is the ``1 - 1/(2K)`` quantile of the uniform mixture over the ``K``
+Proposition 3 is the ``1 - 1/(2K)`` quantile of the uniform mixture over the ``K``
 settings: the algorithms are Theorems 11, 12, 14 with ``2K`` in place of ``K``.
 
 :func:`plot_tradeoff` draws Figure 1 (left: repetition, right: metaselection) with

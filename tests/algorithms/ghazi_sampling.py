@@ -10,7 +10,7 @@ from verifier.neighbours import pair
 
 
 def geom(rng: random.Random, p: float) -> int:
-    """Geom_p with FAILURE probability p: P(k) = (1 - p) p^k (Ghazi et al. 2025, §4)."""
+    """Geom_p with FAILURE probability p: P(k) = (1 - p) p^k (Ghazi et al. 2025, §2)."""
     k = 0
     while rng.random() < p:
         k += 1

@@ -17,12 +17,12 @@ simulation:
   :func:`hyperparameter_tuning_enclosures` is the certified path (summation over
   ``k`` with the tail bound in the enclosure), for any number of copies.
 
-The claimed ex-post bounds are functions of the output (:func:`theorem8_bound`,
-:func:`theorem9_bound`, :func:`theorem10_bound`, :func:`theorem11_bound`,
-:func:`theorem13_bound` with the data-free optimiser :func:`optimal_ell`), ready for
-:func:`verifier.privacy.check_ex_post` / :func:`~verifier.privacy.check_ex_post_rdp`.
-Theorem 12 (utility) is :func:`theorem12_copies` and :func:`theorem12_failure`;
-Figure 1 is :func:`figure1_data`.
+The claimed ex-post bounds of the paper's theorems (functions of the output, ready for
+:func:`verifier.privacy.check_ex_post` / :func:`~verifier.privacy.check_ex_post_rdp`),
+Theorem 12's copies and failure probability and Figure 1's moments live in the case
+study (``casestudies.ghazi2025.theory``); this module computes the algorithms' exact
+output distributions, and :func:`probability_below` the probability that Theorem 12
+bounds.
 
 Output labels: ``(o, i)`` with ``o`` an output of the ``i``-th mechanism (``i`` is
 1-based, so ``(o*, 0)`` of Theorem 12 lies below every ``(o*, i)``), and

@@ -7,7 +7,7 @@ with Ex-Post Guarantee" — every output probability of Algorithms 1–3 has the
 
 (Ghazi et al. 2025, eq. (2) and the proofs of Theorems 10, 11 and 13), where ``k``
 follows the prior ``E`` — ``Geom_{p'}`` with ``p' = e^{-ε'}`` (``Geom_p(k) = (1-p)
-p^k``, ``p`` the *failure* probability, as in Ghazi et al. 2025, §4) or ``Exp_{ε'}``.  This module
+p^k``, ``p`` the *failure* probability, as in Ghazi et al. 2025, §2) or ``Exp_{ε'}``.  This module
 evaluates such expectations in three ways:
 
 ``expand`` + :meth:`Prior.moment` (exact, "polynomial" path)
@@ -117,7 +117,7 @@ class Prior:
 
         Geometric (Ghazi et al. 2025, eq. (2) summed in closed form):
         ``Σ_{k≥start} (1-p') p'^k w^k = (1-p') (p'w)^start / (1 - p'w)``.
-        Exponential (Ghazi et al. 2025, §4): ``E[e^{-cx}] = ε'/(ε' + c)`` (``start`` must be 0).
+        Exponential (Ghazi et al. 2025, §2): ``E[e^{-cx}] = ε'/(ε' + c)`` (``start`` must be 0).
         """
         if self.kind == "geometric":
             p = self.p

@@ -179,7 +179,7 @@ def theorem10_instance(
     Theorem 9's mechanism, every other setting outputs ``(r', 0)``.  The oracle
     the algorithms call is the uniform mixture over the settings
     (:func:`~verifier.algorithms.liu_talwar.uniform_selection`, Talwar 2025,
-    Theorem 3's reduction); ``T`` is the budget per setting (calls ``≤ TK``)."""
+    Proposition 3's reduction); ``T`` is the budget per setting (calls ``≤ TK``)."""
     if isinstance(K, bool) or not isinstance(K, int) or K < 2:
         raise InvalidParameter(f"K must be an integer >= 2, got {K!r}")
     if not 0 <= k < K:
@@ -198,8 +198,3 @@ def theorem10_instance(
     arms = [ext.mechanism if j == k else const for j in range(K)]
     oracle = uniform_selection(arms, name=f"Uniform over {K} settings")
     return HardInstance("Theorem 10", e, t, Delta, q, ext, oracle, n, 0, n, K)
-
-
-# ---------------------------------------------------------------------------
-# the bounds of Theorems 7/9/10 and Corollary 8
-# ---------------------------------------------------------------------------

@@ -50,6 +50,7 @@ __all__ = [
     "SpecError",
     "UnknownClaim",
     "CertificateError",
+    "MissingDependency",
     "Undecidable",
     "ConstructionFailed",
     "ExtensionFailed",
@@ -143,6 +144,11 @@ class UnknownClaim(BadInput, KeyError):
 class CertificateError(InvalidParameter):
     """A certificate did not re-verify (:mod:`verifier.search.certificates`; it is
     never written)."""
+
+
+class MissingDependency(BadInput, ImportError):
+    """An optional feature needs a package that is not installed; the message names
+    the extra that installs it (``pip install 'verifier[interop]'``)."""
 
 
 # ---------------------------------------------------------------------------

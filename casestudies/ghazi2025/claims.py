@@ -81,6 +81,7 @@ from verifier.algorithms.ghazi import (
 from verifier.algorithms.ghazi_filter import AdversaryNode, random_adversary
 from verifier.arithmetic import Verdict, approx, combine_verdicts, decide_le
 from verifier.instances import random_mechanism, random_rational_distribution, randomized_response
+from verifier.interop.compare import register_published_bound
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import add_remove, pair, path
 from verifier.privacy import (
@@ -105,6 +106,7 @@ from .theory import (
     theorem9_bound,
     theorem10_bound,
     theorem11_bound,
+    theorem11_pure_bound,
     theorem12_copies,
     theorem12_failure,
     theorem13_bound,
@@ -938,3 +940,11 @@ def thm16() -> CheckResult:
 )
 def thm16_no_filter() -> CheckResult:
     return check_theorem16(_tight_adversary(), 2, sp.log(3), enforce=False)
+
+
+# `verifier compare` shows Theorem 11's bound beside the exact loss of Algorithm 3
+register_published_bound(
+    "ghazi_hyperparameter_tuning",
+    "Ghazi et al. 2025, Theorem 11",
+    lambda p: theorem11_pure_bound(p["eps"], p["eps_prime"]),
+)

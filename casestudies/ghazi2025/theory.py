@@ -42,6 +42,7 @@ __all__ = [
     "theorem9_bound",
     "theorem10_bound",
     "theorem11_bound",
+    "theorem11_pure_bound",
     "expected_runs",
     "theorem13_bound",
     "theorem13_objective",
@@ -109,6 +110,16 @@ def theorem11_bound(
     """Ghazi et al. 2025, Theorem 11: ``ε̃(o, i) = 2ε_i + ε'``, ``ε̃(⊥) = 0``
     (``factor`` overrides the 2, e.g. 1 for the refuted variant)."""
     return selection_bound(epsilons, eps_prime, factor=factor, bottom=0)
+
+
+def theorem11_pure_bound(epsilons: Sequence[Any], eps_prime: Any) -> sp.Expr:
+    """The pure ε that Theorem 11 (Ghazi et al. 2025) implies for Algorithm 3: the
+    largest ex-post bound, ``2 max_i ε_i + ε'``.
+
+    >>> theorem11_pure_bound([sp.log(3)], sp.log(sp.Rational(5, 3)))
+    log(5/3) + 2*log(3)
+    """
+    return 2 * sp.Max(*[exact(e) for e in epsilons]) + exact(eps_prime)
 
 
 def expected_runs(

@@ -24,6 +24,7 @@ import sympy as sp
 
 from casestudies import alias, claim
 from verifier.compose import best_index, independent, mixture, postprocess
+from verifier.interop.compare import register_published_bound
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
 from verifier.privacy import check_pure_dp
@@ -169,7 +170,7 @@ from verifier.neighbours import path  # noqa: E402
 from verifier.privacy import check_approx_dp, delta, pure_epsilon  # noqa: E402
 from verifier.results import Finding, conjunction, implication  # noqa: E402
 
-from .theory import theorem31_min_T, theorem34_T, theorem35_T  # noqa: E402
+from .theory import theorem31_min_T, theorem32_bound, theorem34_T, theorem35_T  # noqa: E402
 
 
 def _scored(m: FiniteMechanism, scores: list[Any], name: str) -> FiniteMechanism:
@@ -752,3 +753,11 @@ alias("liu_talwar2019.thm32.3eps", "liu_talwar2019.thm32")
 alias("liu_talwar2019.thm32.2eps", "liu_talwar2019.thm32.two_eps")
 alias("liu_talwar2019.best_of_k.Keps", "liu_talwar2019.B1.best_of_k_Keps")
 alias("liu_talwar2019.best_of_k.eps", "liu_talwar2019.B1.best_of_k_eps")
+
+
+# `verifier compare` shows Theorem 3.2's bound beside the exact loss of random stopping
+register_published_bound(
+    "random_stopping",
+    "Liu & Talwar 2019, Theorem 3.2",
+    lambda p: theorem32_bound(p["eps0"]) if p["count"] == "geometric" else None,
+)

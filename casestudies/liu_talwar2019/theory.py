@@ -12,7 +12,7 @@ import sympy as sp
 from verifier.arithmetic import exact
 from verifier.certified import certified_ceil
 
-__all__ = ["theorem31_min_T", "theorem34_T", "theorem35_T"]
+__all__ = ["theorem31_min_T", "theorem32_bound", "theorem34_T", "theorem35_T"]
 
 
 def theorem31_min_T(gamma: Any, eps0: Any) -> int:
@@ -24,6 +24,16 @@ def theorem31_min_T(gamma: Any, eps0: Any) -> int:
     """
     g, e0 = exact(gamma), exact(eps0)
     return max(certified_ceil(sp.log(2 / e0) / g), certified_ceil(1 + 1 / (sp.E * g)))
+
+
+def theorem32_bound(eps0: Any) -> sp.Expr:
+    """Liu & Talwar 2019, Theorem 3.2: random stopping (a geometric number of runs of
+    an ``ε0``-DP mechanism, the best output released) is ``3ε0``-DP, whatever ``γ``.
+
+    >>> theorem32_bound(sp.log(3))
+    3*log(3)
+    """
+    return 3 * exact(eps0)
 
 
 def theorem35_T(gamma: Any, eps0: Any) -> int:

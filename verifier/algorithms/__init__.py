@@ -26,6 +26,7 @@ module                             transformers
 :mod:`~.liu_talwar`                ``lt_uniform_selection``, ``lt_thresholding``,
                                    ``lt_random_stopping``, ``lt_random_stopping_hard``,
                                    ``lt_decreasing_thresholds``, ``lt_percentile_release``
+:mod:`~.repeat_select`             ``repeat_and_select``
 :mod:`~.talwar`                    ``talwar_max_of_runs``, ``talwar_hybrid``
 :mod:`~.noise.svt`                 ``sparse_vector``
 :mod:`~.noise.noisy_max`           ``report_noisy_max``
@@ -70,7 +71,7 @@ package (which imports them).
 from __future__ import annotations
 
 # the algorithm modules (importing one registers its transformers)
-from . import generic, ghazi, ghazi_filter, ghazi_series, liu_talwar, noise, talwar
+from . import generic, ghazi, ghazi_filter, ghazi_series, liu_talwar, noise, repeat_select, talwar
 from .generic import best_of, output_score
 from .registry import (
     REQUIRED,
@@ -114,5 +115,6 @@ __all__ = [
     "ghazi_series",
     "liu_talwar",
     "noise",
+    "repeat_select",
     "talwar",
 ]

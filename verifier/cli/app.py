@@ -33,14 +33,22 @@ from ..errors import (
     EXIT_OK,
     exit_code_for,
 )
-from . import casestudies, check, search
+from . import algorithms, casestudies, check, compare, schema, search
 from .common import EXIT_CODES, Command, exit_codes_epilog, json_dump, one_line, version
 
 __all__ = ["main", "build_parser", "COMMANDS", "all_commands", "register_command"]
 
 #: Subcommands by name, in the order ``verifier --help`` lists them.
 COMMANDS: dict[str, Command] = {
-    cmd.name: cmd for cmd in (check.COMMAND, casestudies.COMMAND, search.COMMAND)
+    cmd.name: cmd
+    for cmd in (
+        check.COMMAND,
+        casestudies.COMMAND,
+        search.COMMAND,
+        compare.COMMAND,
+        algorithms.COMMAND,
+        schema.COMMAND,
+    )
 }
 
 #: The entry-point group through which installed packages add subcommands (each entry

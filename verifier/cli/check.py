@@ -2,32 +2,42 @@
 
 ::
 
-    verifier check FILE [--json] [--max-bits N] [--claim ID ...] [--expected]
-                        [--certificates DIR]
+    verifier check FILE [FILE ...] [--json] [--max-bits N] [--claim ID ...]
+                        [--expected] [--certificates DIR]
+
+Several files (as a pre-commit hook passes them) are checked one after another; the
+exit code is the most severe of theirs (2 bad input, then 1, then 3, then 0), and a
+file that cannot be read is reported and skipped.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..arithmetic import Verdict
 from ..errors import (
+    EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
+    InvalidParameter,
     UnknownClaim,
     VerifierError,
 )
-from .common import Command, json_dump, number_text, safe_filename, version
+from .common import Command, json_dump, number_text, one_line, safe_filename, version
 
 __all__ = ["COMMAND", "configure", "run"]
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``verifier check``."""
-    p.add_argument("file", metavar="FILE", help="spec file (.toml, or .json)")
+    p.add_argument("file", metavar="FILE", nargs="+", help="spec file(s) (.toml, or .json)")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     p.add_argument(
         "--max-bits",
@@ -114,8 +124,43 @@ def _matches(expected: str | None, verdict: Verdict) -> bool:
     return verdict is Verdict.HOLDS
 
 
+#: Exit codes of several files, most severe first.
+_SEVERITY = (EXIT_BAD_INPUT, EXIT_VIOLATED, EXIT_UNDECIDED, EXIT_OK)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier check``; return the exit code."""
+    files = args.file if isinstance(args.file, list) else [args.file]
+    if len(files) == 1:
+        return _run_one(argparse.Namespace(**{**vars(args), "file": files[0]}))
+    if args.claim:
+        raise InvalidParameter("--claim selects claims of one FILE; give a single file")
+    codes: list[int] = []
+    docs: list[Any] = []
+    for name in files:
+        one = argparse.Namespace(**{**vars(args), "file": name})
+        out = io.StringIO()
+        try:
+            if args.json:
+                with contextlib.redirect_stdout(out):
+                    code = _run_one(one)
+                docs.append(json.loads(out.getvalue()))
+            else:
+                code = _run_one(one)
+        except VerifierError as err:
+            code = err.exit_code
+            print(f"error: {one_line(str(err))}", file=sys.stderr)
+            if args.json:
+                docs.append({"file": name, "error": one_line(str(err)), "exit_code": code})
+        codes.append(code)
+    code = next((c for c in _SEVERITY if c in codes), max(codes))
+    if args.json:
+        json_dump({"files": docs, "exit_code": code})
+    return code
+
+
+def _run_one(args: argparse.Namespace) -> int:
+    """``verifier check`` on one file (``args.file``)."""
     from ..spec import certificate, dump_spec, load_spec, precision_for
 
     precision = precision_for(args.max_bits) if args.max_bits is not None else None
@@ -259,7 +304,11 @@ COMMAND = Command(
     "check every claim of a spec file",
     configure,
     run,
-    description="Check every claim of a spec file (TOML or JSON, see docs/spec-format.md).",
+    description=(
+        "Check every claim of a spec file (TOML or JSON, see docs/spec-format.md).\n"
+        "With several FILEs (as a pre-commit hook passes them) each is checked in turn\n"
+        "and the exit code is the most severe of theirs: 2, then 1, then 3, then 0."
+    ),
     exit_codes={
         EXIT_OK: "every claim holds (--expected: every verdict is the expected one)",
         EXIT_VIOLATED: "some claim is violated (--expected: a decided verdict differs "

@@ -83,6 +83,8 @@ _TOP_KEYS = ("version", "title", "description", "symbols", "graphs", "mechanisms
 _SYMBOL_KEYS = ("value", "positive", "nonnegative", "real", "integer")
 _BASE_MECH_KEYS = ("graph", "outputs", "distributions", "description")
 _DERIVED_MECH_KEYS = ("algorithm", "inputs", "params", "description")
+#: Keys of a mechanism given by a built-in distribution kind (:mod:`.distributions`).
+_BUILTIN_MECH_KEYS = ("graph", "distribution", "params", "description")
 _CLAIM_COMMON = (
     "id",
     "mechanism",
@@ -537,6 +539,15 @@ class _Loader:
                     what="a derived mechanism",
                 )
                 mech = self._derived(name, table, where)
+            elif "distribution" in table and "outputs" not in table:
+                _check_keys(
+                    table,
+                    where,
+                    _BUILTIN_MECH_KEYS,
+                    ("graph", "distribution"),
+                    what="a mechanism with a built-in distribution",
+                )
+                mech = self._builtin(name, table, where)
             else:
                 _check_keys(
                     table,
@@ -637,6 +648,26 @@ class _Loader:
             )
         values = {s: v for s, v in self.values.items() if s in used}
         return FiniteMechanism(graph, dists, outputs, values=values, name=name, validate=False)
+
+    def _builtin(self, name: str, table: dict[str, Any], where: str) -> FiniteMechanism:
+        """A mechanism of a built-in distribution kind (:mod:`.distributions`)."""
+        from .distributions import build_distributions, distribution_kind
+
+        graph = self._graph_ref(table["graph"], location(where, "graph"))
+        kwhere = location(where, "distribution")
+        try:
+            kind = distribution_kind(_string(table["distribution"], kwhere))
+        except VerifierError as err:
+            raise located(err, kwhere) from None
+        pwhere = location(where, "params")
+        params = kind.parse_params(
+            _table(table.get("params", {}), pwhere), self.values_by_name, pwhere
+        )
+        try:
+            outputs, dists = build_distributions(kind, graph, params)
+            return FiniteMechanism(graph, dists, outputs, name=name)
+        except VerifierError as err:
+            raise located(err, pwhere) from None
 
     def _derived(self, name: str, table: dict[str, Any], where: str) -> FiniteMechanism:
         from ..algorithms import get_transformer

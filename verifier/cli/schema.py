@@ -1,0 +1,111 @@
+"""``verifier schema``: the JSON Schema of spec files
+(:func:`verifier.spec.schema.spec_schema`), or spec files validated against it.
+
+::
+
+    verifier schema [--validate FILE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ..errors import EXIT_BAD_INPUT, EXIT_OK, MissingDependency, SpecError
+from .common import Command, json_dump
+
+__all__ = ["COMMAND", "configure", "run"]
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``verifier schema``."""
+    p.add_argument(
+        "--validate",
+        nargs="+",
+        metavar="FILE",
+        default=None,
+        help="validate these spec files (.toml, .json) against the schema (needs jsonschema)",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="with --validate: print one JSON document (the schema itself is always JSON)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``verifier schema``; return the exit code."""
+    from ..spec.schema import spec_schema
+
+    schema = spec_schema()
+    if not args.validate:
+        json_dump(schema)
+        return EXIT_OK
+    try:
+        import jsonschema
+    except ImportError:
+        raise MissingDependency(
+            "--validate needs the jsonschema package: pip install jsonschema"
+        ) from None
+    validator = jsonschema.Draft202012Validator(schema)
+    results: list[dict[str, Any]] = []
+    for name in args.validate:
+        path = Path(name)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise SpecError(f"{path}: cannot read: {err}") from None
+        try:
+            doc = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+        except ValueError as err:
+            raise SpecError(
+                f"{path}: not valid {path.suffix.lstrip('.') or 'TOML'}: {err}"
+            ) from None
+        errors = sorted(validator.iter_errors(doc), key=lambda e: [str(x) for x in e.absolute_path])
+        results.append(
+            {
+                "file": str(path),
+                "valid": not errors,
+                "errors": [
+                    {"path": ".".join(str(x) for x in e.absolute_path), "message": e.message}
+                    for e in errors
+                ],
+            }
+        )
+    if args.json:
+        json_dump({"files": results})
+    else:
+        for r in results:
+            print(f"{r['file']}: {'valid' if r['valid'] else 'INVALID'}")
+            for e in r["errors"]:
+                print(f"  {e['path'] or '(top level)'}: {e['message']}")
+    if any(not r["valid"] for r in results):
+        bad = next(r for r in results if not r["valid"])
+        first = bad["errors"][0]
+        raise SpecError(
+            f"{bad['file']}: does not match the spec schema at "
+            f"{first['path'] or '(top level)'}: {first['message']}"
+        )
+    return EXIT_OK
+
+
+COMMAND = Command(
+    "schema",
+    "print the JSON Schema of spec files, or validate spec files against it",
+    configure,
+    run,
+    description=(
+        "Print the JSON Schema (draft 2020-12) of spec files, built from the reader's own\n"
+        "tables (keys, graph kinds, claim kinds, transformers, distribution kinds).\n"
+        "--validate FILE... checks the shape of spec files against it (the reader\n"
+        "checks the rest: verifier check)."
+    ),
+    exit_codes={
+        EXIT_OK: "the schema is printed (--validate: every file matches it)",
+        EXIT_BAD_INPUT: "bad input (--validate: a file does not match the schema, or cannot be "
+        "read)",
+    },
+)

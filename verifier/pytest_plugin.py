@@ -1,0 +1,135 @@
+"""A pytest plugin: the claims of spec files as test items.
+
+Installed with the package (entry point ``pytest11``, name ``verifier``), it makes
+plain ``pytest`` decide the claims of a paper's own repository: every spec file
+matching one of the patterns of the ini option ``verifier_spec_files`` (default
+``claims/*.toml``; glob patterns relative to the rootdir, one per line) is collected,
+and each of its claims is one test item, named by the claim's id.  An item passes when
+the verdict is the claim's ``expected`` outcome (``holds`` when none is given):
+``holds`` — the claim holds; ``refuted`` — it is violated.  A failing item reports
+the verdict table (the one ``verifier check`` prints); a spec file that cannot be
+read is a collection error whose message locates the problem in the file.
+
+::
+
+    # pyproject.toml of the paper's repository
+    [tool.pytest.ini_options]
+    verifier_spec_files = ["claims/*.toml", "claims/*.json"]
+    # testpaths, if set, must include the directories of the spec files
+
+    $ pytest
+    claims/thm3.toml::rr-is-eps-dp PASSED
+    claims/thm3.toml::best-of-3-is-eps-dp FAILED
+
+``pytest -p no:verifier`` disables the plugin.  The module imports nothing of the
+package until a spec file is collected, so it costs nothing in other test suites.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = ["INI_OPTION", "DEFAULT_PATTERNS", "SpecFile", "ClaimItem", "ClaimMismatch"]
+
+#: The ini option listing the glob patterns of spec files.
+INI_OPTION = "verifier_spec_files"
+#: Its default.
+DEFAULT_PATTERNS = ["claims/*.toml"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        INI_OPTION,
+        type="linelist",
+        default=DEFAULT_PATTERNS,
+        help="glob patterns (relative to the rootdir) of the verifier spec files whose "
+        "claims are collected as tests (default: claims/*.toml)",
+    )
+
+
+def _matches(path: Path, config: pytest.Config) -> bool:
+    try:
+        rel = path.resolve().relative_to(config.rootpath.resolve()).as_posix()
+    except ValueError:
+        return False
+    return any(fnmatch.fnmatchcase(rel, pat) for pat in config.getini(INI_OPTION))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SpecFile | None:
+    if file_path.suffix.lower() not in (".toml", ".json"):
+        return None
+    if not _matches(file_path, parent.config):
+        return None
+    spec_file: SpecFile = SpecFile.from_parent(parent, path=file_path)
+    return spec_file
+
+
+class ClaimMismatch(Exception):
+    """The verdict of a claim is not its expected outcome."""
+
+    def __init__(self, claim: Any, result: Any, expected: str) -> None:
+        super().__init__(f"claim {claim.id}: expected {expected}, got {result.verdict.value}")
+        self.claim = claim
+        self.result = result
+        self.expected = expected
+
+
+class SpecFile(pytest.File):
+    """A spec file; its claims are the items."""
+
+    def collect(self) -> Iterator[ClaimItem]:
+        from verifier.errors import VerifierError
+        from verifier.spec import load_spec
+
+        try:
+            spec = load_spec(self.path)
+        except VerifierError as err:
+            raise self.CollectError(f"{type(err).__name__}: {err}") from None
+        for claim in spec.claims:
+            yield ClaimItem.from_parent(self, name=claim.id, claim=claim)
+
+
+class ClaimItem(pytest.Item):
+    """One claim of a spec file: passes when its verdict is the expected one."""
+
+    def __init__(self, *, claim: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.claim = claim
+
+    def runtest(self) -> None:
+        from verifier.arithmetic import Verdict
+
+        result = self.claim.run()
+        expected = self.claim.expected or "holds"
+        want = Verdict.VIOLATED if expected == "refuted" else Verdict.HOLDS
+        self.user_properties.append(("verdict", result.verdict.value))
+        if result.verdict is not want:
+            raise ClaimMismatch(self.claim, result, expected)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        from verifier.errors import VerifierError
+
+        err = excinfo.value
+        if isinstance(err, ClaimMismatch):
+            c = err.claim
+            lines = [
+                f"claim {c.id} ({c.kind} on {c.mechanism_name or 'no mechanism'}): "
+                f"{err.result.verdict.value.upper()}, expected {err.expected}",
+            ]
+            if c.statement:
+                lines.append(f"  statement: {c.statement}")
+            if c.source:
+                lines.append(f"  source: {c.source}")
+            lines.extend("  " + line for line in err.result.table().splitlines())
+            return "\n".join(lines)
+        if isinstance(err, VerifierError):
+            return f"claim {self.claim.id}: {type(err).__name__}: {err}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"claim {self.claim.id} ({self.claim.kind})"

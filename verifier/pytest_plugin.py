@@ -83,6 +83,8 @@ class SpecFile(pytest.File):
     """A spec file; its claims are the items."""
 
     def collect(self) -> Iterator[ClaimItem]:
+        """One :class:`ClaimItem` per claim; a file the reader refuses is a collection
+        error carrying the reader's located message."""
         from verifier.errors import VerifierError
         from verifier.spec import load_spec
 
@@ -102,6 +104,8 @@ class ClaimItem(pytest.Item):
         self.claim = claim
 
     def runtest(self) -> None:
+        """Decide the claim; raise :class:`ClaimMismatch` unless its verdict is the
+        expected one."""
         from verifier.arithmetic import Verdict
 
         result = self.claim.run()
@@ -112,6 +116,8 @@ class ClaimItem(pytest.Item):
             raise ClaimMismatch(self.claim, result, expected)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        """The failure report: the verdict table of a mismatch, one line for a
+        :class:`~verifier.errors.VerifierError`."""
         from verifier.errors import VerifierError
 
         err = excinfo.value
@@ -132,4 +138,5 @@ class ClaimItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
+        """The spec file and the claim, for pytest's reports."""
         return self.path, None, f"claim {self.claim.id} ({self.claim.kind})"

@@ -31,11 +31,17 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _documented_in_spec_format() -> set[str]:
-    """The algorithm names of the table "Registered now" of docs/spec-format.md."""
+def _spec_format_rows() -> dict[str, str]:
+    """The rows of the table "Registered now" of docs/spec-format.md: algorithm name ->
+    its parameters column."""
     text = (ROOT / "docs" / "spec-format.md").read_text(encoding="utf-8")
     section = text.split("Registered now:", 1)[1].split("\n\n", 2)[1]
-    return set(re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.M))
+    return dict(re.findall(r"^\| `([a-z_]+)` \| (.*?) \|", section, flags=re.M))
+
+
+def _documented_in_spec_format() -> set[str]:
+    """The algorithm names of the table "Registered now" of docs/spec-format.md."""
+    return set(_spec_format_rows())
 
 
 def _documented_in_package_docstring() -> set[str]:
@@ -52,6 +58,36 @@ def test_a_fresh_import_registers_every_documented_transformer():
     assert registered == _documented_in_spec_format()
     assert registered == _documented_in_package_docstring()
     assert registered == set(TRANSFORMERS)
+
+
+@pytest.mark.parametrize("name", sorted(TRANSFORMERS))
+def test_spec_format_documents_every_parameter_of_every_transformer(name):
+    rows = _spec_format_rows()
+    assert name in rows, f"docs/spec-format.md does not list the transformer {name!r}"
+    missing = [p.name for p in TRANSFORMERS[name].params if f"`{p.name}`" not in rows[name]]
+    assert not missing, f"docs/spec-format.md: {name} does not name its parameters {missing}"
+
+
+def test_verifier_algorithms_lists_every_transformer_with_its_parameters(capsys):
+    from verifier import cli
+
+    assert cli.main(["algorithms", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    listed = {t["name"]: t for t in doc["transformers"]}
+    assert set(listed) == set(TRANSFORMERS)
+    for name, t in TRANSFORMERS.items():
+        entry = listed[name]
+        assert [p["name"] for p in entry["params"]] == [p.name for p in t.params]
+        assert entry["source"] == t.source and entry["module"].startswith("verifier.algorithms")
+        for p, rec in zip(t.params, entry["params"], strict=True):
+            assert rec["required"] is p.required
+    assert cli.main(["algorithms"]) == 0
+    text = capsys.readouterr().out
+    for name in TRANSFORMERS:
+        assert f"\n{name}  " in text
+    assert cli.main(["algorithms", "best_of"]) == 0
+    assert "ties" in capsys.readouterr().out
+    assert cli.main(["algorithms", "no_such"]) == 2
 
 
 @pytest.mark.parametrize("module", ["talwar", "noise.svt", "noise.noisy_max", "generic"])

@@ -70,8 +70,16 @@ def test_cli_true_theorem_survives(tmp_path):
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["status"] == "exhausted" and doc["best_ratio"] <= 1
-    assert (tmp_path / "liu_talwar2019.thm32.search-checkpoint.json").exists()
+    # a finished search removes its checkpoint (nothing to resume) ...
+    assert not (tmp_path / "liu_talwar2019.thm32.search-checkpoint.json").exists()
+    assert doc["checkpoint"] is None
     assert not (tmp_path / "liu_talwar2019.thm32.counterexample.toml").exists()
+    # ... unless asked to keep it
+    r = search_cmd(
+        "liu_talwar2019.thm32", "--instances", "400", "--keep-checkpoint", "--json", cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "liu_talwar2019.thm32.search-checkpoint.json").exists()
 
 
 def test_cli_text_output_and_default_certificate(tmp_path):
@@ -118,7 +126,17 @@ def test_cli_killed_and_resumed_search_ends_with_the_same_answer(tmp_path):
     claim, args = "lyu2017.alg1", ["--seed", "1", "--instances", "1800", "--json"]
     ck = tmp_path / "ck.json"
     proc = subprocess.Popen(
-        [*BASE, "search", claim, *args, "--checkpoint", ck, "--checkpoint-every", "0"],
+        [
+            *BASE,
+            "search",
+            claim,
+            *args,
+            "--checkpoint",
+            ck,
+            "--checkpoint-every",
+            "0",
+            "--keep-checkpoint",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,

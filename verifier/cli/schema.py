@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_BAD_INPUT, EXIT_OK, MissingDependency, SpecError
-from .common import Command, json_dump
+from .common import Command, json_dump, one_line
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -75,21 +76,23 @@ def run(args: argparse.Namespace) -> int:
                 ],
             }
         )
+    code = EXIT_OK if all(r["valid"] for r in results) else EXIT_BAD_INPUT
     if args.json:
-        json_dump({"files": results})
+        json_dump({"files": results, "exit_code": code})
     else:
         for r in results:
             print(f"{r['file']}: {'valid' if r['valid'] else 'INVALID'}")
             for e in r["errors"]:
                 print(f"  {e['path'] or '(top level)'}: {e['message']}")
-    if any(not r["valid"] for r in results):
-        bad = next(r for r in results if not r["valid"])
-        first = bad["errors"][0]
-        raise SpecError(
-            f"{bad['file']}: does not match the spec schema at "
-            f"{first['path'] or '(top level)'}: {first['message']}"
-        )
-    return EXIT_OK
+    for r in results:
+        if not r["valid"]:
+            first = r["errors"][0]
+            print(
+                f"error: {r['file']}: does not match the spec schema at "
+                f"{first['path'] or '(top level)'}: {one_line(first['message'])}",
+                file=sys.stderr,
+            )
+    return code
 
 
 COMMAND = Command(

@@ -72,6 +72,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-checkpoint", action="store_true", help="do not write a checkpoint file")
     p.add_argument(
+        "--keep-checkpoint",
+        action="store_true",
+        help="keep the checkpoint of a finished search (default: a search that found a "
+        "counterexample or exhausted its budget removes it; an interrupted or timed-out "
+        "one keeps it for --resume)",
+    )
+    p.add_argument(
         "--checkpoint-every",
         type=float,
         default=5.0,
@@ -149,6 +156,12 @@ def _list(as_json: bool) -> int:
     return EXIT_OK
 
 
+def _space_notes(claim: Any) -> str:
+    """What the search varies (and, for a spec file, what it does not)."""
+    search = getattr(claim, "search", None)
+    return str(getattr(search, "notes", "") or "")
+
+
 def _resolve(args: argparse.Namespace) -> Any:
     from ..search import get_searchable, spec_searchable
     from ..search.engine import checkpoint_claim
@@ -221,6 +234,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    if ck is not None and not args.keep_checkpoint and result.status in ("violated", "exhausted"):
+        ck.unlink(missing_ok=True)  # finished: nothing to resume
+        result.checkpoint = None
+    space = _space_notes(claim)
     if result.status == "violated":
         code = EXIT_VIOLATED
     elif result.status == "interrupted":
@@ -230,9 +247,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         doc = result.to_dict()
         doc["exit_code"] = code
+        doc["space"] = space
         json_dump(doc)
     else:
         print(result.summary())
+        if space:
+            print(f"  searched: {space}")
         if result.status == "interrupted":
             print("interrupted: checkpoint written", file=sys.stderr)
     return code

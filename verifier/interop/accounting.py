@@ -55,8 +55,8 @@ from ..arithmetic import approx, exact
 from ..compose import independent, repeat
 from ..errors import InvalidParameter, MissingDependency
 from ..mechanism import Dataset, FiniteMechanism
-from ..neighbours import pair
 from .exact import exact_float
+from .mechanisms import clamped_discrete_laplace, replace_one_randomized_response
 
 __all__ = [
     "require",
@@ -150,58 +150,19 @@ def to_pld(
 # ---------------------------------------------------------------------------
 
 
-def _randomized_response(p: sp.Expr, k: int) -> FiniteMechanism:
-    if k < 2:
-        raise InvalidParameter(f"randomized response needs at least 2 buckets, got {k}")
-    if p <= 0 or p > 1:
-        raise InvalidParameter(f"the noise parameter must lie in (0, 1] for a finite loss, got {p}")
-    true_mass, other = 1 - p + p / k, p / k
-    rows = {
-        "D": {b: (true_mass if b == k - 1 else other) for b in range(k)},
-        "D'": {b: (true_mass if b == k - 2 else other) for b in range(k)},
-    }
-    return FiniteMechanism(pair(), rows, list(range(k)), name=f"RR[p={p}, k={k}]")
-
-
-def _discrete_laplace(a: sp.Expr, sensitivity: int) -> FiniteMechanism:
-    if not a.is_positive:
-        raise InvalidParameter(f"the discrete Laplace parameter must be > 0, got {a}")
-    if isinstance(sensitivity, bool) or not isinstance(sensitivity, int) or sensitivity < 1:
-        raise InvalidParameter(f"the sensitivity must be a positive integer, got {sensitivity!r}")
-    x = sp.exp(-a)
-    norm = (1 - x) / (1 + x)  # tanh(a/2): P(Z = z) = tanh(a/2) e^{-a|z|}
-    rows: dict[str, dict[int, sp.Expr]] = {}
-    for name, v in (("D", sensitivity), ("D'", 0)):
-        row: dict[int, sp.Expr] = {}
-        for o in range(sensitivity + 1):
-            if o == 0:  # Σ_{z <= -v} tanh(a/2) x^{|z|} = x^v / (1 + x)
-                row[o] = x**v / (1 + x)
-            elif o == sensitivity:  # Σ_{z >= Δ - v} ...
-                row[o] = x ** (sensitivity - v) / (1 + x)
-            else:
-                row[o] = norm * x ** abs(o - v)
-        rows[name] = row
-    return FiniteMechanism(
-        pair(), rows, list(range(sensitivity + 1)), name=f"DLap[a={a}, Δ={sensitivity}]"
-    )
-
-
 def from_dp_event(event: Any) -> FiniteMechanism:
     """The exact finite mechanism a ``dp_accounting`` event describes (see the module
-    docstring for the supported events and their forms).
-
-    >>> from dp_accounting import dp_event as E          # doctest: +SKIP
-    >>> from_dp_event(E.RandomizedResponseDpEvent(0.5, 2)).p("D", 1)   # doctest: +SKIP
-    3/4
+    docstring for the supported events and their forms): for example
+    ``from_dp_event(RandomizedResponseDpEvent(0.5, 2)).p("D", 1) == 3/4``.
     """
     dpa = require()
     E = dpa.dp_event
     if isinstance(event, E.RandomizedResponseDpEvent):
-        return _randomized_response(
+        return replace_one_randomized_response(
             _number(event.noise_parameter, "noise_parameter"), int(event.num_buckets)
         )
     if isinstance(event, E.DiscreteLaplaceDpEvent):
-        return _discrete_laplace(
+        return clamped_discrete_laplace(
             _number(event.noise_parameter, "noise_parameter"), event.sensitivity
         )
     if isinstance(event, E.RepeatAndSelectDpEvent):

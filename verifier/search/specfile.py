@@ -458,6 +458,17 @@ def _cached(path: str, claim_id: str | None, sha: str) -> Claim:
         )
     helper = _SpecClaimSearch(p, spec, claim, raw)
     names = ", ".join(b.name for b in helper.bases)
+    outputs = "; ".join(
+        f"{b.name}: {len(b.mech.outputs)} ("
+        + ", ".join(output_label(o) for o in b.mech.outputs[:6])
+        + (", ..." if len(b.mech.outputs) > 6 else "")
+        + ")"
+        for b in helper.bases
+    )
+    fixed = [
+        *(f"the deterministic or non-private mechanism {n}" for n in helper.fixed),
+        *(f"the parameters of {n}" for n in helper.derived),
+    ]
     sc = Claim(
         id=claim.id,
         statement=claim.statement or claim.describe(),
@@ -468,7 +479,13 @@ def _cached(path: str, claim_id: str | None, sha: str) -> Claim:
             screen=helper.screen,
             document=helper.document,
             default_instances=400,
-            notes=f"varies {names} (exactly as private as in the file)",
+            notes=(
+                f"varies the distributions of {names} (each exactly as private as in the "
+                f"file); not varied: the graphs, the outputs [{outputs}]"
+                + "".join(f", {x}" for x in fixed)
+                + " -- a counterexample that needs more outputs or candidates is out of "
+                "reach: add them to the file to search them"
+            ),
         ),
         instances=f"the mechanisms of {p.name}",
     )

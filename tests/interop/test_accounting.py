@@ -1,0 +1,161 @@
+"""dp_accounting: events imported exactly, exact pairs exported to a PLD, and the
+accountants' figures checked against the exact values (skipped without the
+``interop`` extra)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import pytest
+import sympy as sp
+
+from verifier import cli
+from verifier.algorithms.liu_talwar import SCORES
+from verifier.algorithms.repeat_select import repeat_and_select
+from verifier.arithmetic import Verdict, decide_eq, decide_le
+from verifier.errors import InvalidParameter, MissingDependency
+from verifier.instances import randomized_response
+from verifier.interop.exact import epsilon_for_delta, exact_float
+
+dpa = pytest.importorskip(
+    "dp_accounting", reason="dp_accounting is not installed (pip install 'verifier[interop]')"
+)
+E = dpa.dp_event
+
+from verifier.interop.accounting import (  # noqa: E402
+    from_dp_event,
+    require,
+    to_pld,
+)
+from verifier.interop.compare import compare  # noqa: E402
+
+R = sp.Rational
+
+
+@pytest.mark.parametrize(("p", "k"), [(0.5, 2), (0.25, 3), (0.75, 5)])
+def test_randomized_response_event_imports_exactly(p, k):
+    m = from_dp_event(E.RandomizedResponseDpEvent(p, k))
+    pe = exact_float(p)
+    assert m.p("D", k - 1) == 1 - pe + pe / k and m.p("D", 0) == pe / k
+    value, _ = epsilon_for_delta(m, 0)
+    assert decide_eq(value, sp.log((k - (k - 1) * pe) / pe)) is Verdict.HOLDS
+
+
+def test_discrete_laplace_event_imports_with_the_same_loss():
+    m = from_dp_event(E.DiscreteLaplaceDpEvent(math.log(2), 3))
+    a = exact_float(math.log(2))
+    value, _ = epsilon_for_delta(m, 0)
+    assert decide_eq(value, 3 * a) is Verdict.HOLDS
+    # dp_accounting's own PLD of the mechanism and the PLD of the exact finite form
+    # agree (up to the discretisation)
+    own = dpa.pld.privacy_loss_distribution.from_discrete_laplace_mechanism(math.log(2), 3)
+    for delta in (1e-3, 1e-6):
+        ev = own.get_epsilon_for_delta(delta)
+        ex = to_pld(m).get_epsilon_for_delta(delta)
+        assert abs(ev - ex) < 1e-3
+
+
+def test_repeat_and_select_events_import_as_the_exact_transformer():
+    rr = from_dp_event(E.RandomizedResponseDpEvent(0.5, 2))
+    geo = from_dp_event(E.RepeatAndSelectDpEvent(E.RandomizedResponseDpEvent(0.5, 2), 10.0, 1))
+    assert geo.distribution("D") == repeat_and_select(
+        rr, "geometric", 10, SCORES["self"]
+    ).distribution("D")
+    poi = from_dp_event(
+        E.RepeatAndSelectDpEvent(E.RandomizedResponseDpEvent(0.5, 2), 4.0, math.inf)
+    )
+    assert poi.p("D", "⊥") == sp.exp(-4)
+    with pytest.raises(InvalidParameter, match="transcendental"):
+        from_dp_event(E.RepeatAndSelectDpEvent(E.RandomizedResponseDpEvent(0.5, 2), 10.0, 0.5))
+
+
+def test_compositions_import_as_independent_runs():
+    m = from_dp_event(E.SelfComposedDpEvent(E.RandomizedResponseDpEvent(0.5, 2), 3))
+    value, _ = epsilon_for_delta(m, 0)
+    assert decide_eq(value, 3 * sp.log(3)) is Verdict.HOLDS
+    with pytest.raises(InvalidParameter, match="no exact finite form"):
+        from_dp_event(E.GaussianDpEvent(1.0))
+
+
+@pytest.mark.parametrize("delta", [R(1, 10**3), R(1, 10**6)])
+def test_the_exported_pld_bounds_the_exact_epsilon_and_is_close(delta):
+    m = repeat_and_select(randomized_response(sp.log(3)), "geometric", 10, SCORES["self"])
+    exact_value, _ = epsilon_for_delta(m, delta)
+    pld = to_pld(m).get_epsilon_for_delta(float(delta))
+    assert decide_le(exact_value, exact_float(pld)).verdict is Verdict.HOLDS  # pessimistic
+    assert pld - float(exact_value) < 2e-4  # one discretisation step, and float rounding
+
+
+def test_export_needs_a_pair():
+    from verifier.instances import truncated_geometric
+
+    with pytest.raises(InvalidParameter, match="neighbouring pairs"):
+        to_pld(truncated_geometric(3, R(1, 2)))
+    assert to_pld(truncated_geometric(3, R(1, 2)), (0, 1)).get_epsilon_for_delta(0.0) > 0
+
+
+def test_compare_the_issue_table():
+    """RR (ε0 = log 3) under a geometric number of runs with mean 10/100/1000: the
+    exact pure ε is log(93/13), log(903/103), log(9003/1003); dp_accounting's RDP
+    accountant (default orders) stays above the exact ε(δ) and above Liu & Talwar's
+    3ε0 at δ = 1e-6."""
+    c = compare()
+    assert c.verdict is Verdict.HOLDS
+    assert [r.exact_pure for r in c.rows] == [
+        sp.log(R(93, 13)),
+        sp.log(R(903, 103)),
+        sp.log(R(9003, 1003)),
+    ]
+    for r in c.rows:
+        assert r.accountant is not None and r.accountant > float(3 * sp.log(3))
+        assert r.ratio == pytest.approx(r.accountant / float(r.exact_at_delta))
+        assert r.pld is not None and abs(r.pld - float(r.exact_at_delta)) < 2e-4
+    accountants = [r.accountant for r in c.rows]
+    assert accountants == sorted(accountants)  # grows with the mean number of runs
+
+
+def test_compare_poisson_and_algorithm3():
+    c = compare(count="poisson", means=(2, 10))
+    assert c.verdict is Verdict.HOLDS and all(r.accountant is not None for r in c.rows)
+    g = compare("ghazi_hyperparameter_tuning", means=(10,))
+    assert g.rows[0].accountant is None and g.rows[0].pld is not None
+    assert g.rows[0].params["copies"] == 20  # E_k[e^{-eps_1 k}] = 1/2
+    assert g.verdict is Verdict.HOLDS
+
+
+def test_an_understating_accountant_is_caught(monkeypatch):
+    import verifier.interop.accounting as acc
+
+    monkeypatch.setattr(acc, "accountant_epsilon", lambda *a, **k: 1.0)
+    c = compare(means=(10,))
+    assert c.verdict is Verdict.VIOLATED
+    assert "unsound" in c.table()
+
+
+def test_cli_compare_prints_the_table(capsys):
+    assert cli.main(["compare"]) == 0
+    out = capsys.readouterr().out
+    assert "log(93/13)" in out and "log(903/103)" in out and "log(9003/1003)" in out
+    assert "Liu & Talwar 2019, Theorem 3.2" in out
+    assert "accountant/exact" in out and "RepeatAndSelectDpEvent" in out
+    assert cli.main(["compare", "--json", "--mean", "10"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rows"][0]["exact_pure_epsilon"]["exact"] == "log(93/13)"
+    assert doc["exit_code"] == 0 and doc["verdict"] == "holds"
+
+
+def test_cli_compare_bad_input(capsys):
+    assert cli.main(["compare", "--mean", "1/2"]) == 2
+    assert ">= 1" in capsys.readouterr().err
+    assert cli.main(["compare", "--delta", "0"]) == 2
+
+
+def test_missing_dependency_names_the_extra(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "dp_accounting", None)
+    with pytest.raises(MissingDependency, match=r"verifier\[interop\]"):
+        require()
+    assert cli.main(["compare", "--mean", "10"]) == 2
+    assert "verifier[interop]" in capsys.readouterr().err
+    assert cli.main(["compare", "--exact-only", "--mean", "10"]) == 0

@@ -34,7 +34,10 @@ FIGURES: dict[str, set[str]] = {
     "hartmann2022.ipynb": {"hartmann_svt_odp.png"},
     "noise_programs.ipynb": {"noise_programs_realized.png"},
     "counterexamples.ipynb": {"counterexamples.png"},
+    "interop.ipynb": {"interop_compare.png"},
 }
+#: Optional packages a notebook needs (it is skipped, saying why, without them).
+REQUIRES: dict[str, tuple[str, ...]] = {"interop.ipynb": ("dp_accounting", "opendp")}
 MAX_FIGURE_BYTES = 200_000
 
 #: Injected before the first cell when executing (never stored): warnings about
@@ -113,6 +116,8 @@ def test_notebook_executes(
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # debugpy's frozen-modules note
     assert KernelSpecManager().get_kernel_spec("python3").argv[0] == sys.executable
+    for module in REQUIRES.get(name, ()):
+        pytest.importorskip(module, reason=f"{name} needs {module} (pip install -e '.[interop]')")
 
     nb = _read(name)
     nb.cells.insert(0, nbformat.v4.new_code_cell(WARNINGS_CELL))

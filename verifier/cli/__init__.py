@@ -1,9 +1,11 @@
 """Command-line interface: ``verifier check``, ``verifier casestudies``,
-``verifier search``, ``verifier tradeoff`` (console script ``verifier``,
-``python -m verifier``).
+``verifier search``, ``verifier compare``, ``verifier algorithms``, ``verifier
+schema``, ``verifier tradeoff`` (console script ``verifier``, ``python -m verifier``).
 
 One module per subcommand (:mod:`~verifier.cli.check`,
-:mod:`~verifier.cli.casestudies`, :mod:`~verifier.cli.search`), each defining its
+:mod:`~verifier.cli.casestudies`, :mod:`~verifier.cli.search`,
+:mod:`~verifier.cli.compare`, :mod:`~verifier.cli.algorithms`,
+:mod:`~verifier.cli.schema`), each defining its
 arguments and a ``COMMAND``; installed packages add subcommands through the
 ``verifier.commands`` entry points (``verifier tradeoff`` comes from the Talwar 2025
 case study); :mod:`~verifier.cli.app` lists them, builds the parser and maps errors to

@@ -30,6 +30,9 @@ The package:
 
 * :mod:`~verifier.spec.kinds` -- the claim kinds, one table entry each
   (:data:`CLAIM_KINDS`);
+* :mod:`~verifier.spec.distributions` -- the built-in distribution kinds
+  (``distribution = "randomized_response"``, ...);
+* :mod:`~verifier.spec.schema` -- the JSON Schema of spec files (``verifier schema``);
 * :mod:`~verifier.spec.model` -- :class:`SpecClaim` and :class:`Spec`;
 * :mod:`~verifier.spec.read` -- :func:`load_spec`, :func:`loads_spec` (strict, every
   error located in the file);

@@ -148,6 +148,7 @@ class Comparison:
     delta: sp.Expr
     rows: list[CompareRow]
     notes: list[str] = field(default_factory=list)
+    accountants: bool = True
 
     @property
     def verdict(self) -> Verdict:
@@ -161,6 +162,7 @@ class Comparison:
             "delta": str(self.delta),
             "rows": [r.to_dict() for r in self.rows],
             "notes": self.notes,
+            "accountants": self.accountants,
             "verdict": self.verdict.value,
         }
 
@@ -184,7 +186,11 @@ class Comparison:
                     _short(r.mean),
                     _short(r.exact_pure),
                     _short(r.exact_at_delta),
-                    "unsupported" if r.accountant is None else f"{r.accountant:.4f}",
+                    (
+                        f"{r.accountant:.4f}"
+                        if r.accountant is not None
+                        else ("unsupported" if self.accountants else "-")
+                    ),
                     "-" if r.ratio is None else f"{r.ratio:.3f}",
                     "-" if r.pld is None else f"{r.pld:.4f}",
                     *[_short(r.published[s]) if s in r.published else "-" for s in sources],
@@ -201,6 +207,8 @@ class Comparison:
         for e in events:
             lines.append(f"accountant: {e}")
         lines.extend(self.notes)
+        if not self.accountants:
+            return "\n".join(lines)
         lines.append(
             "verdict: "
             + {
@@ -379,8 +387,11 @@ def compare(
             mech = hyperparameter_tuning([rr], [e0], ep, copies=[T])
             params = {"eps": [e0], "eps_prime": ep, "copies": T}
             rows.append(_row(algorithm, mech, T * per_copy, params, dl, None, "", accountants))
-        notes.append(
-            "accountant: dp_accounting has no event for Algorithm 3's count (a geometric "
-            "mixture of binomials): 'unsupported'"
-        )
-    return Comparison(algorithm, title, dl, rows, notes)
+        if accountants:
+            notes.append(
+                "accountant: dp_accounting has no event for Algorithm 3's count (a geometric "
+                "mixture of binomials): 'unsupported'"
+            )
+    if not accountants:
+        notes.append("--exact-only: dp_accounting was not asked")
+    return Comparison(algorithm, title, dl, rows, notes, accountants)

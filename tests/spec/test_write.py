@@ -18,6 +18,7 @@ from verifier.neighbours import add_remove, pair
 from verifier.spec import (
     SpecClaim,
     certificate,
+    counterexample_finding,
     dataset_label,
     document_text,
     dump_spec,
@@ -284,3 +285,14 @@ def test_document_text_formats():
     assert document_text({}, comment="a\tb\r\nc") == "# a\tb\n# c\n"
     with pytest.raises(InvalidParameter, match="a spec document is a dict, not list"):
         document_text([], "toml")  # type: ignore[arg-type]
+
+
+def test_counterexample_finding_is_the_certificates_pair():
+    spec = load_spec(EXAMPLES / "best_of_k.toml")
+    claim = spec.claim("best-of-3-is-not-2eps-dp")
+    result = claim.run()
+    worst = counterexample_finding(result)
+    assert worst is not None and worst.output == 0 and worst.pair == ("D'", "D")
+    cert = certificate(claim, result)
+    assert cert is not None and cert.pairs == [worst.pair]
+    assert counterexample_finding(spec.claims[0].run()) is None  # holds

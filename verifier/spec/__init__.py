@@ -35,7 +35,8 @@ The package:
   error located in the file);
 * :mod:`~verifier.spec.write` -- :func:`document_text` (the one writer of spec
   files: a document as TOML or JSON text), :func:`spec_to_toml`, :func:`dump_spec`,
-  :func:`certificate` (self-contained specs, exact values the parser reads back);
+  :func:`certificate` and :func:`counterexample_finding` (self-contained specs, exact
+  values the parser reads back);
 * :mod:`~verifier.spec.labels` -- names of outputs, datasets, expressions, locations;
 * :mod:`~verifier.spec.io` -- :func:`atomic_write`.
 
@@ -69,6 +70,7 @@ from .model import Spec, SpecClaim, precision_for
 from .read import GRAPH_KINDS, SPEC_VERSION, load_spec, loads_spec
 from .write import (
     certificate,
+    counterexample_finding,
     document_text,
     dump_spec,
     spec_document,
@@ -94,6 +96,7 @@ __all__ = [
     "spec_to_json",
     "dump_spec",
     "certificate",
+    "counterexample_finding",
     "output_label",
     "dataset_label",
     "expression_text",

@@ -72,6 +72,7 @@ __all__ = [
     "spec_to_json",
     "dump_spec",
     "certificate",
+    "counterexample_finding",
 ]
 
 
@@ -517,19 +518,18 @@ def dump_spec(
 
 def certificate(claim: SpecClaim, result: CheckResult) -> SpecClaim | None:
     """A minimal counterexample for a violated claim: the claim restricted to the
-    mechanism on the two datasets of a violating pair (``None`` unless violated).
+    mechanism on the two datasets of the pair of :func:`counterexample_finding`
+    (``None`` unless violated, or when that finding has no pair).
 
     The returned claim checks only that ordered pair, so a spec written from it
     (:func:`dump_spec`) is small and re-checks to *violated*.  A claim about no
     mechanism (an ``inequality``) is its own certificate: ``None`` too.
     """
-    if result.verdict is not Verdict.VIOLATED or claim.mechanism is None:
+    if claim.mechanism is None:
         return None
-    bad = [f for f in result.violations() if f.pair is not None]
-    if not bad:
+    worst = counterexample_finding(result)
+    if worst is None or worst.pair is None:
         return None
-    worst = min(bad, key=_finding_key)
-    assert worst.pair is not None
     d, d2 = worst.pair
     mech = claim.mechanism.restrict([d, d2], name=claim.mechanism_name)
     params = {p.name: _copy(getattr(claim, p.name)) for p in claim.claim_kind.parameters}
@@ -553,9 +553,25 @@ def _copy(value: Any) -> Any:
     return dict(value) if isinstance(value, dict) else value
 
 
-def _finding_key(f: Finding) -> float:
-    try:
-        v = f.slack_value()
-    except VerifierError:
-        return float("inf")
-    return v if v == v else float("inf")
+def counterexample_finding(result: CheckResult) -> Finding | None:
+    """The finding a violated result is shown by: the violation with the smallest
+    slack (``None`` unless ``result`` is violated).
+
+    ``verifier check`` prints its numbers and :func:`certificate` restricts the
+    mechanism to its pair.  The slack is compared in floats (for choosing only, the
+    verdicts are exact); a slack that cannot be evaluated ranks last.
+    """
+    if result.verdict is not Verdict.VIOLATED:
+        return None
+    bad = result.violations()
+    if not bad:
+        return None
+
+    def key(f: Finding) -> float:
+        try:
+            v = f.slack_value()
+        except VerifierError:
+            return float("inf")
+        return v if v == v else float("inf")
+
+    return min(bad, key=key)

@@ -18,7 +18,6 @@ from ..errors import (
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
     UnknownClaim,
-    VerifierError,
 )
 from .common import Command, json_dump, number_text, safe_filename, version
 
@@ -61,23 +60,14 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _counterexample(claim: Any, result: Any) -> dict[str, Any] | None:
     """The exact numbers behind the worst violation of a spec claim.
 
-    (A report of a claim and its result, not argument handling: it belongs next to
-    :func:`verifier.spec.certificate`, which picks the same worst finding.)
+    The finding is :func:`verifier.spec.counterexample_finding`'s, the one
+    :func:`verifier.spec.certificate` writes.
     """
-    from ..spec import dataset_label, output_label
+    from ..spec import counterexample_finding, dataset_label, output_label
 
-    bad = result.violations()
-    if not bad:
+    f = counterexample_finding(result)
+    if f is None:
         return None
-
-    def key(f: Any) -> float:
-        try:
-            v = f.slack_value()
-        except VerifierError:
-            return float("inf")
-        return v if v == v else float("inf")
-
-    f = min(bad, key=key)
     out: dict[str, Any] = {
         "output": None if f.output is None else output_label(f.output),
         "pair": None if f.pair is None else [dataset_label(d) for d in f.pair],

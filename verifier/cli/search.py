@@ -215,11 +215,13 @@ def run(args: argparse.Namespace) -> int:
         seed = saved
     seed = 0 if seed is None else seed
     stem = safe_filename(claim.id)
-    out = Path(args.out) if args.out else Path(f"{stem}.counterexample.toml")
+    out = (
+        Path(f"{stem}.counterexample.toml") if args.out is None else output_file(args.out, "--out")
+    )
     if args.no_checkpoint:
         ck = None
-    elif args.checkpoint:
-        ck = Path(args.checkpoint)
+    elif args.checkpoint is not None:
+        ck = output_file(args.checkpoint, "--checkpoint")
     elif args.resume:
         ck = Path(args.resume)
     else:

@@ -202,7 +202,7 @@ def _resolve(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier search``; return the exit code."""
     from ..search import search
-    from ..search.engine import read_checkpoint
+    from ..search.engine import SearchConfig, read_checkpoint
 
     if args.list:
         return _list(args.json)
@@ -242,6 +242,7 @@ def run(args: argparse.Namespace) -> int:
             checkpoint=ck,
             resume=args.resume,
             checkpoint_every=args.checkpoint_every,
+            config=SearchConfig(),  # the CLI's; a checkpoint made with another is refused
             progress=bar,
             shrink=not args.no_shrink,
         )

@@ -14,9 +14,9 @@ each of those an error that names the problem (exit 2) or harmless:
   after it was written and is refused;
 * **consistency with the claim** (:func:`validate_resume`): the claim's reference
   (its spec file's ``sha256`` included) must be the recorded one, the counters must
-  agree with the batches consumed and with the budget, the best instance must
-  re-screen to the recorded ratio, and a recorded counterexample must re-verify
-  exactly.  Batches finished out of order are pure functions of the claim, the seed
+  agree with the batches consumed and with the budget, the best instance and a
+  counterexample must be what their recorded batches produce (one batch is
+  recomputed for each), and a counterexample must re-verify exactly.  Batches finished out of order are pure functions of the claim, the seed
   and their index, so they are recomputed rather than trusted.  A checkpoint edited
   in any field is therefore refused or leads to the same final answer;
 * **locking** (:func:`lock_checkpoint`): a search holds an exclusive lock
@@ -347,7 +347,7 @@ def validate_resume(
     *,
     reference: dict[str, Any],
     per_batch: int,
-    screen: Callable[[Any], float],
+    batch: Callable[[int], Any],
     confirmed: Callable[[Any], bool],
     path: Any = "checkpoint",
 ) -> None:
@@ -355,10 +355,18 @@ def validate_resume(
 
     ``reference`` is the claim's encoded reference (its spec file's sha256
     included), ``per_batch`` the instances per batch of the recorded configuration,
-    ``screen(instance)`` the claim's screening ratio and ``confirmed(instance)`` its
-    exact confirmation.  Out-of-order batches (``state.pending``) are dropped: they
-    are recomputed.  Raises :class:`~verifier.errors.SpecError` naming the problem.
+    ``batch(i)`` recomputes batch ``i`` (a :class:`~verifier.search.engine.BatchResult`;
+    batches are pure functions of the claim, the seed and their index) and
+    ``confirmed(instance)`` is the claim's exact confirmation.  The best instance
+    and a counterexample must be what their recorded batches produce, and a
+    counterexample being shrunk must re-verify exactly.  Out-of-order batches
+    (``state.pending``) are dropped: they are recomputed.  The statistics
+    ``candidates``, ``rejected``, ``errors`` and ``elapsed`` are sums over every
+    consumed batch and are only range-checked.  Raises
+    :class:`~verifier.errors.SpecError` naming the problem.
     """
+    from .core import instance_key
+
     if doc["reference"] != reference:
         raise SpecError(
             f"{path}: the checkpoint was made for another version of the claim "
@@ -384,12 +392,14 @@ def validate_resume(
     if st.best is not None:
         if not 0 <= st.best_batch < st.next_index:
             raise _fail(path, f"state.best_batch {st.best_batch} is not a consumed batch")
-        ratio = _safe_screen(screen, st.best)
-        if not _same(ratio, st.best_ratio):
+        rb = batch(st.best_batch)
+        if instance_key(rb.best) != instance_key(st.best) or not _same(
+            rb.best_ratio, st.best_ratio
+        ):
             raise _fail(
                 path,
-                f"state.best_ratio is {st.best_ratio!r}, but the recorded best instance "
-                f"screens to {ratio!r}",
+                f"state.best and state.best_ratio are not what batch {st.best_batch} "
+                f"produces (ratio {rb.best_ratio!r}, recorded {st.best_ratio!r})",
             )
     elif st.best_ratio != -math.inf or st.best_batch != -1:
         raise _fail(path, "a best ratio is recorded without a best instance")
@@ -404,8 +414,17 @@ def validate_resume(
         return
     if not 0 <= st.found_batch < st.next_index:
         raise _fail(path, f"state.found_batch {st.found_batch} is not a consumed batch")
+    if st.found_batch != st.next_index - 1 and st.found_batch != st.best_batch:
+        raise _fail(path, "the search did not stop at the batch of its counterexample")
     if st.shrink_steps > st.shrink_checks or st.shrink_checks > doc["config"]["shrink_checks"]:
         raise _fail(path, "the shrinking counters exceed the configuration")
+    rb = batch(st.found_batch)
+    from_batch = rb.confirmed is not None and instance_key(rb.confirmed) == instance_key(st.found)
+    from_best = st.found_batch == st.best_batch and instance_key(st.found) == instance_key(st.best)
+    if not (from_batch or from_best) or (
+        from_batch and not _same_opt(rb.confirmed_ratio, st.found_ratio)
+    ):
+        raise _fail(path, f"state.found is not the counterexample of batch {st.found_batch}")
     for name in ("found", "shrink_current"):
         inst = getattr(st, name)
         if inst is not None and not confirmed(inst):
@@ -415,11 +434,8 @@ def validate_resume(
             )
 
 
-def _safe_screen(screen: Callable[[Any], float], inst: Any) -> float:
-    try:
-        return screen(inst)
-    except Exception:  # the search counts an instance that cannot be screened as -inf
-        return -math.inf
+def _same_opt(a: Any, b: Any) -> bool:
+    return (a is None and b is None) or (a is not None and _same(a, b))
 
 
 def _same(a: float, b: Any) -> bool:

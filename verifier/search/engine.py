@@ -634,7 +634,7 @@ def _search(
             st,
             reference=_encode_ref(ref, claim),
             per_batch=cfg.per_batch,
-            screen=lambda inst: _screen(claim, inst),
+            batch=lambda index: run_batch(ref, seed, index, cfg),
             confirmed=lambda inst: confirm(claim, inst).confirmed,
             path=resume,
         )

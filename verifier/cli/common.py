@@ -177,11 +177,19 @@ def one_line(text: str) -> str:
 
 
 def json_dump(doc: Any) -> None:
-    """Print ``doc`` as one JSON document on stdout (non-JSON values as ``str``; the
-    control characters JSON leaves raw are escaped as ``\\uXXXX``)."""
+    """Print ``doc`` as one JSON document on stdout, in one write (non-JSON values as
+    ``str``; the control characters JSON leaves raw are escaped as ``\\uXXXX``)."""
     text = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
-    text = _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    sys.stdout.write(text + "\n")
+    text = _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    # one write of the whole document: a process killed while it runs leaves an
+    # empty output (`verifier casestudies --json > file`), never half a document
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(text)
+    else:
+        buffer.write(text.encode(sys.stdout.encoding or "utf-8", errors="backslashreplace"))
+    sys.stdout.flush()
 
 
 # ---------------------------------------------------------------------------

@@ -616,6 +616,22 @@ def files() -> dict[str, Entry]:
             "not a search checkpoint",
         ),
         "search_dev_zero_spec.args": ({"argv": ["search", "/dev/zero.toml"]}, "no such file"),
+        "search_symlink_dev_zero.args": (
+            {"argv": ["search", "z.toml"], "setup": {"symlink": ["z.toml", "/dev/zero"]}},
+            "not a regular file",
+        ),
+        "check_symlink_dev_zero.args": (
+            {"argv": ["check", "z.toml"], "setup": {"symlink": ["z.toml", "/dev/zero"]}},
+            "not a regular file",
+        ),
+        "search_fifo.args": (
+            {"argv": ["search", "p.toml"], "setup": {"fifo": "p.toml"}},
+            "not a regular file",
+        ),
+        "check_fifo_json.args": (
+            {"argv": ["check", "p.json"], "setup": {"fifo": "p.json"}},
+            "not a regular file",
+        ),
     }
 
 

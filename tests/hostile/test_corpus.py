@@ -86,6 +86,8 @@ def _setup(cwd: Path, setup: dict) -> None:
                 fh.truncate(arg[1])
         elif kind == "loop":
             os.symlink(arg, cwd / arg)
+        elif kind == "symlink":
+            os.symlink(arg[1], cwd / arg[0])
         else:  # pragma: no cover - a corpus entry with an unknown setup
             raise ValueError(kind)
 

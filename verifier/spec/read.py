@@ -67,6 +67,7 @@ __all__ = [
     "MAX_DATASETS",
     "load_spec",
     "loads_spec",
+    "read_spec_bytes",
 ]
 
 #: The version of the format this package reads and writes.
@@ -147,6 +148,25 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> 
     """
     lim = limits or DEFAULT_LIMITS
     p = Path(path)
+    data = read_spec_bytes(p, lim.max_file_bytes)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SpecError(f"{p}: not UTF-8 text (byte {err.start})") from None
+    fmt = "json" if p.suffix.lower() == ".json" else "toml"
+    try:
+        return loads_spec(text, fmt, source=str(p), limits=lim)
+    except VerifierError as err:
+        raise located(err, str(p)) from None
+
+
+def read_spec_bytes(path: str | os.PathLike[str], max_bytes: int | None = None) -> bytes:
+    """The bytes of the spec file ``path``: only a regular file is read, and only when
+    it has at most ``max_bytes`` (default ``DEFAULT_LIMITS.max_file_bytes``), checked
+    with ``stat`` before reading and again while reading.  Raises
+    :class:`~verifier.errors.SpecError` or :class:`~verifier.errors.InvalidParameter`."""
+    limit = DEFAULT_LIMITS.max_file_bytes if max_bytes is None else max_bytes
+    p = Path(path)
     try:
         st = p.stat()
     except FileNotFoundError:
@@ -157,24 +177,16 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> 
         raise SpecError(f"{p}: is a directory, not a spec file")
     if not stat.S_ISREG(st.st_mode):
         raise SpecError(f"{p}: not a regular file (a device, a pipe or a socket); not read")
-    if st.st_size > lim.max_file_bytes:
-        raise InvalidParameter(_too_large(p, st.st_size, lim.max_file_bytes))
+    if st.st_size > limit:
+        raise InvalidParameter(_too_large(p, st.st_size, limit))
     try:
         with p.open("rb") as fh:  # bounded: a file may grow, /proc files report size 0
-            data = fh.read(lim.max_file_bytes + 1)
+            data = fh.read(limit + 1)
     except OSError as err:
         raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
-    if len(data) > lim.max_file_bytes:
-        raise InvalidParameter(_too_large(p, len(data), lim.max_file_bytes))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise SpecError(f"{p}: not UTF-8 text (byte {err.start})") from None
-    fmt = "json" if p.suffix.lower() == ".json" else "toml"
-    try:
-        return loads_spec(text, fmt, source=str(p), limits=lim)
-    except VerifierError as err:
-        raise located(err, str(p)) from None
+    if len(data) > limit:
+        raise InvalidParameter(_too_large(p, len(data), limit))
+    return data
 
 
 def _too_large(p: Path, size: int, limit: int) -> str:

@@ -5,7 +5,8 @@ Each category is a directory.  A spec file (``.toml``, ``.json``, or raw bytes i
 ``.toml``) is run as ``verifier check FILE``; an ``.args`` file is a JSON object
 ``{"argv": [...], "setup": {...}}`` run in a fresh temporary directory, where
 ``{corpus}`` in the arguments is the corpus directory and ``setup`` may create
-``fifo``, ``dir``, ``file`` and ``big`` (a sparse file of the given size) entries.
+``fifo``, ``dir``, ``file``, ``big`` (a sparse file of the given size), ``loop`` (a
+symbolic link to itself) and ``symlink`` entries, or ``copy`` a corpus file there.
 ``expect.json`` in each directory maps every file to a text that the one-line error
 message must contain (case-insensitive): the message names the problem.
 
@@ -675,17 +676,20 @@ def tampered() -> dict[str, Entry]:
         "neither the target nor a premise",
     )
 
-    def edited(change: Any, reseal: bool) -> dict:
-        d = json.loads(json.dumps(doc))
-        change(d)
-        if not reseal:
-            return d
+    def sealed(d: dict) -> dict:
         import hashlib
 
         body = {k: v for k, v in d.items() if k != "sha256"}
         canon = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-        d["sha256"] = hashlib.sha256(canon.encode()).hexdigest()
-        return d
+        return {**body, "sha256": hashlib.sha256(canon.encode()).hexdigest()}
+
+    doc["state"]["elapsed"] = 1.0  # the files do not change from one run to the next
+    doc = sealed(doc)
+
+    def edited(change: Any, reseal: bool) -> dict:
+        d = json.loads(json.dumps(doc))
+        change(d)
+        return sealed(d) if reseal else d
 
     def setter(*keys: str, value: Any) -> Any:
         def change(d: dict) -> None:
@@ -735,24 +739,18 @@ def tampered() -> dict[str, Entry]:
     }
     for name, (change, reseal, text_) in cases.items():
         out[f"{name}.json"] = (json.dumps(edited(change, reseal), indent=1), "")
-        argv = ["search", "--resume", f"{{corpus}}/files/{name}.json", "--no-checkpoint"]
-        out[f"{name}.args"] = ({"argv": [*argv, "--out", "c.toml"]}, text_)
+        # resumed from a copy: a search locks (and may write) the file it resumes
+        setup = {"copy": [f"files/{name}.json", "ck.json"]}
+        argv = ["search", "--resume", "ck.json", "--out", "c.toml"]
+        out[f"{name}.args"] = ({"argv": argv, "setup": setup}, text_)
+    named = ["search", "ghazi2025.thm9", "--resume", "ck.json", "--out", "c.toml"]
     out["ck_reference_other_spec_named.args"] = (
-        {
-            "argv": [
-                "search",
-                "ghazi2025.thm9",
-                "--resume",
-                "{corpus}/files/ck_reference_other_spec.json",
-                "--no-checkpoint",
-                "--out",
-                "c.toml",
-            ]
-        },
+        {"argv": named, "setup": {"copy": ["files/ck_reference_other_spec.json", "ck.json"]}},
         "another version of the claim",
     )
+    other = ["search", "ghazi2025.thm8", "--resume", "ck.json"]
     out["ck_other_claim.args"] = (
-        {"argv": ["search", "ghazi2025.thm8", "--resume", "{corpus}/files/ck_unknown_key.json"]},
+        {"argv": other, "setup": {"copy": ["files/ck_unknown_key.json", "ck.json"]}},
         "unknown key",
     )
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -88,6 +89,8 @@ def _setup(cwd: Path, setup: dict) -> None:
             os.symlink(arg, cwd / arg)
         elif kind == "symlink":
             os.symlink(arg[1], cwd / arg[0])
+        elif kind == "copy":
+            shutil.copyfile(CORPUS / arg[0], cwd / arg[1])
         else:  # pragma: no cover - a corpus entry with an unknown setup
             raise ValueError(kind)
 

@@ -559,14 +559,14 @@ def search(
     Raises
     ------
     InvalidParameter
-        If another search holds the lock of the checkpoint (or of the ``resume``
+        If another search holds the lock of the checkpoint (by default the ``resume``
         file): two searches never write one checkpoint.
     SpecError
         If the ``resume`` file is not a valid checkpoint of this claim
         (:mod:`verifier.search.checkpoints`).
     """
     ck_path = Path(checkpoint) if checkpoint is not None else (Path(resume) if resume else None)
-    with checkpoints.lock_checkpoint(ck_path, resume):
+    with checkpoints.lock_checkpoint(ck_path):
         return _search(
             claim,
             instances=instances,

@@ -14,7 +14,9 @@ The reader checks the marker against the claims: the target exists and is expect
 the file is the target or a premise.  A file without the marker is recognised as a
 certificate by the convention the writers followed before the marker existed: it has
 one claim expected ``"refuted"`` (the target) and at least one other, each expected
-``"holds"`` (the premises).
+``"holds"`` and written as a premise (its statement starts with ``premise:``, or its
+id is ``premise-NAME`` or ``CLAIM.premiseN``: :func:`is_premise`).  An ordinary spec
+with expectations is not a certificate.
 
 A certificate is judged as one (:func:`judge`): its violation counts only when every
 premise holds.  ``verifier check CERT`` exits 1 for a genuine certificate (the target
@@ -25,6 +27,7 @@ flags, and 3 when a verdict it needs is undecided.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +36,15 @@ from ..arithmetic import Verdict
 from ..errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, SpecError
 from .labels import location
 
-__all__ = ["CERTIFICATE_KEY", "CertificateInfo", "certificate_marker", "read_marker", "judge"]
+__all__ = [
+    "CERTIFICATE_KEY",
+    "CertificateInfo",
+    "Judgement",
+    "certificate_marker",
+    "read_marker",
+    "is_premise",
+    "judge",
+]
 
 #: The top-level key of the marker.
 CERTIFICATE_KEY = "certificate"
@@ -79,18 +90,26 @@ def certificate_marker(target: str, claims: Sequence[Mapping[str, Any]]) -> dict
     return {"target": target, "premises": [str(c["id"]) for c in claims if c["id"] != target]}
 
 
-def read_marker(raw: Any, expected: Mapping[str, str | None]) -> CertificateInfo | None:
+def read_marker(
+    raw: Any, expected: Mapping[str, str | None], statements: Mapping[str, str] | None = None
+) -> CertificateInfo | None:
     """The roles of the claims of a spec: from its marker ``raw`` (``None`` if the
     file has none) checked against ``expected`` (claim id -> its ``expected`` field,
-    in file order), else from the premise/target convention.
+    in file order), else from the convention of the certificates written before the
+    marker existed (:func:`is_premise`, with ``statements``: claim id -> statement).
 
     Raises :class:`~verifier.errors.SpecError` naming the problem when the marker
     does not describe the file's claims.
     """
     if raw is None:
+        texts = statements or {}
         targets = [cid for cid, e in expected.items() if e == "refuted"]
         others = [cid for cid in expected if cid not in targets]
-        if len(targets) == 1 and others and all(expected[c] == "holds" for c in others):
+        if (
+            len(targets) == 1
+            and others
+            and all(expected[c] == "holds" and is_premise(c, texts.get(c, "")) for c in others)
+        ):
             return CertificateInfo(targets[0], tuple(others), marked=False)
         return None
     where = CERTIFICATE_KEY
@@ -130,6 +149,21 @@ def read_marker(raw: Any, expected: Mapping[str, str | None]) -> CertificateInfo
             f"{location(where, 'premises')}: claim {extra[0]!r} is neither the target nor a premise"
         )
     return CertificateInfo(target, tuple(premises), marked=True)
+
+
+def is_premise(claim_id: str, statement: str) -> bool:
+    """Whether a claim reads as a premise of a certificate written before the marker
+    existed: its statement starts with ``premise:`` or its id is ``premise-NAME`` or
+    ``CLAIM.premiseN`` (what the writers of :mod:`verifier.search.certificates` and
+    :mod:`verifier.report.certificates` wrote).
+
+    >>> is_premise("premise-M1", ""), is_premise("x.premise2", ""), is_premise("c", "M holds")
+    (True, True, False)
+    """
+    return statement.lower().startswith("premise") or bool(_PREMISE_ID.search(claim_id))
+
+
+_PREMISE_ID = re.compile(r"(^premise-|\.premise\d+$)")
 
 
 def judge(info: CertificateInfo, verdicts: Mapping[str, Verdict], *, expected: bool) -> Judgement:

@@ -395,7 +395,11 @@ class _Loader:
         for name in self.mech_tables:
             self._mechanism(name)
         claims = self._load_claims(_array(doc.get("claims", []), "claims"))
-        certificate = read_marker(doc.get(CERTIFICATE_KEY), {c.id: c.expected for c in claims})
+        certificate = read_marker(
+            doc.get(CERTIFICATE_KEY),
+            {c.id: c.expected for c in claims},
+            {c.id: c.statement for c in claims},
+        )
         return Spec(
             symbols=dict(self.symbols),
             values=dict(self.values),

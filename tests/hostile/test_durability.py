@@ -191,50 +191,81 @@ def _mutations(value: Any) -> list[Any]:
     return [None, [], {}]
 
 
-def _resume(path: Path) -> dict[str, Any] | None:
-    """The answer of resuming from ``path`` (as the CLI does), or None if refused."""
+def _resume(claim: str, instances: int, path: Path) -> dict[str, Any] | None:
+    """The answer (with the certificate) of resuming from ``path`` as the CLI does,
+    or None if refused."""
+    out = path.parent / "cert.toml"  # the certificate names its file
     try:
         r = search(
-            CLAIM, instances=640, seconds=None, seed=0, resume=path,
-            checkpoint=path.with_suffix(".out.json"), config=SearchConfig(), shrink=False,
+            claim, instances=instances, seconds=None, seed=0, resume=path, out=out,
+            checkpoint=path.with_suffix(".out.json"), config=SearchConfig(),
         )  # fmt: skip
     except VerifierError:
         return None
-    return answer(r.to_dict())
+    return {**answer(r.to_dict()), "certificate": r.certificate_text}
 
 
-def test_a_checkpoint_edited_in_any_field_is_refused_or_harmless(tmp_path):
+def _interrupt_after(shrink_steps: int) -> Any:
+    """A progress callback interrupting a search after that many shrinking reports."""
+    seen = [0]
+
+    def progress(info: Any) -> None:
+        if info.phase == "shrink":
+            seen[0] += 1
+            if seen[0] > shrink_steps:
+                raise KeyboardInterrupt
+
+    return progress
+
+
+@pytest.mark.parametrize("case", ["exhausted", "violated", "interrupted_while_shrinking"])
+def test_a_checkpoint_edited_in_any_field_is_refused_or_harmless(tmp_path, case):
     ck = tmp_path / "ck.json"
-    search(CLAIM, instances=320, seconds=None, seed=0, checkpoint=ck)
+    if case == "exhausted":  # 4 of 8 batches consumed, nothing found
+        claim, instances = CLAIM, 640
+        search(claim, instances=320, seconds=None, seed=0, checkpoint=ck)
+    else:  # a counterexample found in batch 0, shrunk (or interrupted while shrinking)
+        claim, instances = "ghazi2025.thm9.non_monotone", 80
+        progress = _interrupt_after(2) if case != "violated" else None
+        r = search(claim, instances=80, seconds=None, checkpoint=ck, progress=progress)
+        assert r.status == ("violated" if case == "violated" else "interrupted")
     original = json.loads(ck.read_text())
     clean = tmp_path / "clean.json"
     clean.write_text(json.dumps(original))
-    expected = _resume(clean)
-    assert expected is not None and expected["instances"] == 640
+    expected = _resume(claim, instances, clean)
+    assert expected is not None and expected["instances"] == instances
+    edits = [
+        (path, value, reseal)
+        for path in _leaves(original)
+        if path != ("sha256",)
+        for value in [
+            v
+            for v in _mutations(_get(original, path))
+            if v != _get(original, path) or type(v) is not type(_get(original, path))
+        ]
+        + [_DELETE]
+        for reseal in (False, True)
+    ]
+    if case != "exhausted":  # resuming a counterexample replays exact checks: a sample
+        edits = RNG.sample([e for e in edits if e[2]], 24)
     refused = accepted = 0
-    for path in _leaves(original):
-        if path == ("sha256",):
-            continue
-        old = _get(original, path)
-        for value in [v for v in _mutations(old) if v != old or type(v) is not type(old)] + [
-            _DELETE
-        ]:
-            for reseal in (False, True):
-                doc = copy.deepcopy(original)
-                _set(doc, path, value)
-                if reseal:
-                    doc = _seal(doc)
-                f = tmp_path / "t.json"
-                f.write_text(json.dumps(doc))
-                got = _resume(f)
-                if got is None:
-                    refused += 1
-                else:
-                    accepted += 1
-                    assert got == expected, (path, value, reseal)
-                if not reseal:
-                    assert got is None, (path, value)  # the seal catches every edit
-    assert refused > 100 and accepted >= 1  # e.g. a larger recorded budget is harmless
+    for path, value, reseal in edits:
+        doc = copy.deepcopy(original)
+        _set(doc, path, value)
+        if reseal:
+            doc = _seal(doc)
+        f = tmp_path / "t.json"
+        f.write_text(json.dumps(doc))
+        got = _resume(claim, instances, f)
+        if got is None:
+            refused += 1
+        else:
+            accepted += 1
+            assert got == expected, (path, value, reseal)
+        if not reseal:
+            assert got is None, (path, value)  # the seal catches every edit
+    assert refused >= (100 if case == "exhausted" else 10)
+    assert accepted >= 1 or case != "exhausted"  # e.g. a larger recorded budget is harmless
 
 
 _DELETE = object()

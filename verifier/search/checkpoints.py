@@ -16,7 +16,8 @@ each of those an error that names the problem (exit 2) or harmless:
   (its spec file's ``sha256`` included) must be the recorded one, the counters must
   agree with the batches consumed and with the budget, the best instance and a
   counterexample must be what their recorded batches produce (one batch is
-  recomputed for each), and a counterexample must re-verify exactly.  Batches finished out of order are pure functions of the claim, the seed
+  recomputed for each), a counterexample must re-verify exactly, and its recorded
+  shrinking must be what replaying the (deterministic) shrinking gives.  Batches finished out of order are pure functions of the claim, the seed
   and their index, so they are recomputed rather than trusted.  A checkpoint edited
   in any field is therefore refused or leads to the same final answer;
 * **locking** (:func:`lock_checkpoint`): a search holds an exclusive lock
@@ -349,6 +350,7 @@ def validate_resume(
     per_batch: int,
     batch: Callable[[int], Any],
     confirmed: Callable[[Any], bool],
+    replay: Callable[[Any, int], tuple[Any, int, int]],
     path: Any = "checkpoint",
 ) -> None:
     """Check a decoded checkpoint state against the claim it resumes.
@@ -357,9 +359,11 @@ def validate_resume(
     included), ``per_batch`` the instances per batch of the recorded configuration,
     ``batch(i)`` recomputes batch ``i`` (a :class:`~verifier.search.engine.BatchResult`;
     batches are pure functions of the claim, the seed and their index) and
-    ``confirmed(instance)`` is the claim's exact confirmation.  The best instance
-    and a counterexample must be what their recorded batches produce, and a
-    counterexample being shrunk must re-verify exactly.  Out-of-order batches
+    ``confirmed(instance)`` is the claim's exact confirmation, and
+    ``replay(found, checks)`` replays the (deterministic) shrinking of ``found`` for
+    at most ``checks`` exact checks, returning ``(instance, steps, checks used)``.
+    The best instance and a counterexample must be what their recorded batches
+    produce, and the recorded shrinking what shrinking the counterexample gives.  Out-of-order batches
     (``state.pending``) are dropped: they are recomputed.  The statistics
     ``candidates``, ``rejected``, ``errors`` and ``elapsed`` are sums over every
     consumed batch and are only range-checked.  Raises
@@ -425,12 +429,27 @@ def validate_resume(
         from_batch and not _same_opt(rb.confirmed_ratio, st.found_ratio)
     ):
         raise _fail(path, f"state.found is not the counterexample of batch {st.found_batch}")
-    for name in ("found", "shrink_current"):
-        inst = getattr(st, name)
-        if inst is not None and not confirmed(inst):
-            raise SpecError(
-                f"{path}: the checkpoint's {name.replace('_', ' ')} instance is not a "
-                f"counterexample (it does not re-verify exactly); refusing to resume from it"
+    if not confirmed(st.found):
+        raise SpecError(
+            f"{path}: the checkpoint's counterexample does not re-verify exactly; refusing "
+            f"to resume from it"
+        )
+    if st.done and not st.shrink_done:
+        raise _fail(path, "the search is marked done before its counterexample was shrunk")
+    unshrunk = st.shrink_checks == 0 and st.shrink_steps == 0 and st.shrink_current is None
+    if not (unshrunk and st.shrink_done):  # else: a search run without shrinking
+        limit = doc["config"]["shrink_checks"] if st.shrink_done else st.shrink_checks
+        current, steps, used = replay(st.found, limit)
+        recorded = st.found if st.shrink_current is None else st.shrink_current
+        if (
+            instance_key(current) != instance_key(recorded)
+            or steps != st.shrink_steps
+            or (st.shrink_done and used != st.shrink_checks)
+        ):
+            raise _fail(
+                path,
+                "the recorded shrinking (state.shrink_*) is not what shrinking the "
+                "counterexample gives",
             )
 
 

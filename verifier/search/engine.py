@@ -30,6 +30,7 @@ and bounded by ``config.shrink_checks`` exact checks.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import json
 import math
 import os
@@ -636,6 +637,7 @@ def _search(
             per_batch=cfg.per_batch,
             batch=lambda index: run_batch(ref, seed, index, cfg),
             confirmed=lambda inst: confirm(claim, inst).confirmed,
+            replay=lambda found, checks: _replay_shrink(claim, found, checks, cfg),
             path=resume,
         )
     if requested < 1:
@@ -851,6 +853,17 @@ def _finish(
         res.certificate_text = certificate_text(doc, claim.id, "toml", comment)
     st.done = True
     return res
+
+
+def _replay_shrink(
+    claim: Claim, found: Any, checks: int, cfg: SearchConfig
+) -> tuple[Any, int, int]:
+    """Shrinking ``found`` replayed for at most ``checks`` exact checks (it is
+    deterministic): the instance reached, the steps taken and the checks used."""
+    st = _State(found=found)
+    limited = dataclasses.replace(cfg, shrink_checks=checks)
+    current = _shrink(claim, found, st, limited, lambda *a, **k: None, lambda phase: None)
+    return current, st.shrink_steps, st.shrink_checks
 
 
 def _shrink(

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from verifier.arithmetic import Verdict, combine_verdicts
-from verifier.cli.common import Command, int_option, json_dump, output_file, say
+from verifier.cli.common import Command, int_option, json_dump, one_line, output_file, say
 from verifier.errors import (
     EXIT_OK,
     EXIT_UNDECIDED,
@@ -34,6 +35,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--gamma",
         nargs="+",
+        type=_exact,
         metavar="G",
         default=None,
         help="target failure probabilities, exact (1e-30, 1/1000, 2^-100); "
@@ -53,7 +55,9 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="C",
         help="repetition counts of the hybrids (overhead 3c); default: 2 3 4 6 8",
     )
-    p.add_argument("--eps", default="1", help="epsilon of the lower-bound instances (exact)")
+    p.add_argument(
+        "--eps", type=_exact, default="1", help="epsilon of the lower-bound instances (exact)"
+    )
     p.add_argument(
         "--no-hard", action="store_true", help="skip the evaluation on the lower-bound instances"
     )
@@ -66,14 +70,24 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _exact(text: str) -> Any:
+    """An ``argparse`` type: an exact number (:func:`verifier.expressions.parse_number`);
+    argparse names the option in the message."""
+    from verifier.errors import VerifierError
+    from verifier.expressions import parse_number
+
+    try:
+        return parse_number(text, {})
+    except VerifierError as err:
+        raise argparse.ArgumentTypeError(one_line(str(err))) from None
+
+
 #: The formats ``--plot`` writes (by suffix).
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier tradeoff``; return the exit code."""
-    from verifier.expressions import parse_number
-
     from .tradeoff import DEFAULT_CS, plot_tradeoff, tradeoff
 
     if args.plot:  # checked before the work starts
@@ -82,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidParameter(
                 f"--plot {args.plot}: the file name must end in {', '.join(PLOT_SUFFIXES)}"
             )
-    gammas = None if args.gamma is None else [parse_number(g, {}) for g in args.gamma]
-    eps = parse_number(args.eps, {})
+    gammas = args.gamma
+    eps = args.eps
     cs = tuple(args.c) if args.c else DEFAULT_CS
     settings = ["repetition", "metaselection"] if args.setting == "both" else [args.setting]
     panels = [

@@ -61,7 +61,16 @@ __all__ = [
     "combine_verdicts",
     "approx",
     "format_number",
+    "MAX_EXP_ARGUMENT_BITS",
 ]
+
+#: Largest magnitude, as a power of two, of the argument of ``exp`` (and of the
+#: exponent of a non-integer power) in a certified evaluation: computing ``exp(x)``
+#: needs about ``log2|x|`` more bits of working precision, and an ``x`` of 2^1024
+#: already stands for a number with about 10^308 digits.  Beyond it the evaluation is
+#: refused (:class:`~verifier.errors.UnsupportedExpression`) instead of exhausting
+#: memory; spec files have a lower, adjustable limit (:mod:`verifier.spec.limits`).
+MAX_EXP_ARGUMENT_BITS = 1024
 
 
 class Verdict(enum.StrEnum):
@@ -242,6 +251,23 @@ def _require_positive(x: Any, what: str) -> None:
         raise _NeedMorePrecision
 
 
+def _exp_iv(x: Any, ctx: Any, expr: sp.Expr) -> Any:
+    """``exp`` of the interval ``x``, refused when ``x`` is too large to evaluate."""
+    lo, hi = _ends(x)
+    if max(mpmath.mag(lo), mpmath.mag(hi)) > MAX_EXP_ARGUMENT_BITS:
+        raise UnsupportedExpression(
+            f"cannot evaluate {_short(expr)}: an exponent of magnitude about "
+            f"2^{max(mpmath.mag(lo), mpmath.mag(hi))} is beyond the evaluation limit of "
+            f"2^{MAX_EXP_ARGUMENT_BITS}"
+        )
+    return ctx.exp(x)
+
+
+def _short(expr: sp.Expr, limit: int = 80) -> str:
+    text = sp.sstr(expr) if sp.count_ops(expr) < 200 else type(expr).__name__ + "(...)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _to_iv(expr: sp.Expr, ctx: Any) -> Any:
     """Interval evaluation in the interval context ``ctx``, at its precision."""
     if expr.is_Integer:
@@ -290,14 +316,14 @@ def _to_iv(expr: sp.Expr, ctx: Any) -> Any:
                 raise _NeedMorePrecision
             return ctx.sqrt(b)
         if base is sp.E:
-            return ctx.exp(_to_iv(e, ctx))
+            return _exp_iv(_to_iv(e, ctx), ctx, expr)
         b = _to_iv(base, ctx)
         if base.is_zero and e.is_positive:
             return ctx.mpf(0)
         _require_positive(b, f"power {expr}")
-        return ctx.exp(_to_iv(e, ctx) * ctx.log(b))
+        return _exp_iv(_to_iv(e, ctx) * ctx.log(b), ctx, expr)
     if isinstance(expr, sp.exp):
-        return ctx.exp(_to_iv(expr.args[0], ctx))
+        return _exp_iv(_to_iv(expr.args[0], ctx), ctx, expr)
     if isinstance(expr, sp.log):
         if len(expr.args) != 1:
             raise UnsupportedExpression(f"log with a base in {expr}; write log(x)/log(b)")
@@ -383,9 +409,17 @@ def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
     """
     x = exact(expr)
     if x.is_Integer or x in (sp.oo, -sp.oo):
-        return str(x)
-    text = str(x)
+        try:
+            return str(x)
+        except ValueError:  # beyond Python's limit of digits for printing an int
+            return f"≈ {approx(x):.{digits}g}"
+    try:
+        text = str(x)
+    except ValueError:  # a rational with more digits than Python prints
+        text = ""
     dec = f"{approx(x):.{digits}g}"
+    if not text:
+        return f"≈ {dec}"
     if len(text) <= max_len:
         return f"{text} ≈ {dec}"
     return f"≈ {dec}"

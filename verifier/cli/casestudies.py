@@ -9,7 +9,6 @@ verdict with its expected outcome.
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +19,9 @@ from ..errors import (
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
     CertificateError,
-    InvalidParameter,
     UnknownClaim,
 )
-from .common import Command, json_dump, one_line
+from .common import Command, json_dump, one_line, output_directory, say
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -71,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list_claims(reg.select(args.names or None), args.json)
     claims = reg.select(args.names or None, decider="instances")
-    cert_dir = _certificate_dir(args.certificates)
+    cert_dir = (
+        None if args.certificates is None else output_directory(args.certificates, "--certificates")
+    )
     outcomes = reg.run(claims)
     certs = {} if cert_dir is None else _write_certificates(outcomes, cert_dir)
     if args.json:
@@ -81,26 +81,10 @@ def run(args: argparse.Namespace) -> int:
                 entry["certificate"] = certs.get(entry["id"])
         json_dump(record)
     else:
-        print(outcomes_table(outcomes))
+        say(outcomes_table(outcomes))
         for cid, text in certs.items():
-            print(f"{cid}: {text}")
+            say(f"{cid}: {text}")
     return EXIT_OK if all(o.matches for o in outcomes) else EXIT_VIOLATED
-
-
-def _certificate_dir(raw: str | None) -> Path | None:
-    """The certificate directory, created and checked before any claim runs."""
-    if raw is None:
-        return None
-    d = Path(raw)
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InvalidParameter(
-            f"--certificates {raw}: cannot create the directory: {err}"
-        ) from None
-    if not os.access(d, os.W_OK):
-        raise InvalidParameter(f"--certificates {raw}: the directory is not writable")
-    return d
 
 
 def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
@@ -145,16 +129,16 @@ def _list_claims(claims: list[Any], as_json: bool) -> int:
         )
         return EXIT_OK
     for name, cs in studies.items():
-        print(f"{name} ({len(cs)} claim{'s' if len(cs) != 1 else ''})")
+        say(f"{name} ({len(cs)} claim{'s' if len(cs) != 1 else ''})")
         width = max(len(c.id) for c in cs)
         for c in cs:
             how = "+".join(c.deciders)
-            print(
+            say(
                 f"  {c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  "
                 f"[{how}]  {c.source}"
             )
             if c.statement:
-                print(f"  {' ' * width}  {c.statement}")
+                say(f"  {' ' * width}  {c.statement}")
     return EXIT_OK
 
 

@@ -21,8 +21,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, InvalidParameter
-from .common import Command, json_dump, safe_filename
+from ..errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    EXIT_VIOLATED,
+    InvalidParameter,
+)
+from .common import (
+    MAX_WORKERS,
+    Command,
+    float_option,
+    int_option,
+    json_dump,
+    output_file,
+    printable,
+    safe_filename,
+    say,
+)
 
 __all__ = ["configure", "run", "COMMAND", "ProgressBar"]
 
@@ -41,21 +58,31 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--seconds",
-        type=float,
+        type=float_option(0),
         default=60.0,
         metavar="N",
         help="outer time limit in seconds (default 60; 0 = none)",
     )
     p.add_argument(
         "--instances",
-        type=int,
+        type=int_option(1, 10**12),
         default=None,
         metavar="N",
         help="instance budget (deterministic; default: the claim's own budget)",
     )
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default 0)")
     p.add_argument(
-        "--workers", type=int, default=1, metavar="W", help="local worker processes (default 1)"
+        "--seed",
+        type=int_option(-(1 << 63), (1 << 63) - 1),
+        default=None,
+        metavar="S",
+        help="master seed (default 0)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_option(1, MAX_WORKERS),
+        default=1,
+        metavar="W",
+        help=f"local worker processes (default 1, at most {MAX_WORKERS})",
     )
     p.add_argument(
         "--out",
@@ -73,7 +100,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-checkpoint", action="store_true", help="do not write a checkpoint file")
     p.add_argument(
         "--checkpoint-every",
-        type=float,
+        type=float_option(0),
         default=5.0,
         metavar="S",
         help="seconds between checkpoints (default 5; 0 = after every batch)",
@@ -105,7 +132,7 @@ class ProgressBar:
         best = "-" if info.best_ratio == -math.inf else f"{info.best_ratio:.4g}"
         phase = "shrinking" if info.phase == "shrink" else "searching"
         self.stream.write(
-            f"\r{phase} {info.claim} [{bar}] {info.instances}/{info.total} instances, "
+            f"\r{phase} {printable(info.claim, newlines=False)} [{bar}] {info.instances}/{info.total} instances, "
             f"best ratio {best}, {info.elapsed:.1f}s "
         )
         self.stream.flush()
@@ -141,11 +168,11 @@ def _list(as_json: bool) -> int:
         return EXIT_OK
     width = max(len(c.id) for c in claims)
     for c in claims:
-        print(f"{c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  {c.source}")
-        print(f"{' ' * width}  {c.statement}")
+        say(f"{c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  {c.source}")
+        say(f"{' ' * width}  {c.statement}")
         sp = search_spec(c)
         if sp.notes:
-            print(f"{' ' * width}  ({sp.notes}; default {sp.default_instances} instances)")
+            say(f"{' ' * width}  ({sp.notes}; default {sp.default_instances} instances)")
     return EXIT_OK
 
 
@@ -175,16 +202,10 @@ def _resolve(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier search``; return the exit code."""
     from ..search import search
-    from ..search.engine import read_checkpoint
+    from ..search.engine import SearchConfig, read_checkpoint
 
     if args.list:
         return _list(args.json)
-    if args.workers < 1:
-        raise InvalidParameter(f"--workers must be >= 1, got {args.workers}")
-    if args.instances is not None and args.instances < 1:
-        raise InvalidParameter(f"--instances must be >= 1, got {args.instances}")
-    if args.seconds < 0:
-        raise InvalidParameter(f"--seconds must be >= 0, got {args.seconds}")
     claim = _resolve(args)
     seed = args.seed
     if args.resume is not None:
@@ -194,15 +215,21 @@ def run(args: argparse.Namespace) -> int:
         seed = saved
     seed = 0 if seed is None else seed
     stem = safe_filename(claim.id)
-    out = Path(args.out) if args.out else Path(f"{stem}.counterexample.toml")
+    out = (
+        Path(f"{stem}.counterexample.toml") if args.out is None else output_file(args.out, "--out")
+    )
     if args.no_checkpoint:
         ck = None
-    elif args.checkpoint:
-        ck = Path(args.checkpoint)
+    elif args.checkpoint is not None:
+        ck = output_file(args.checkpoint, "--checkpoint")
     elif args.resume:
         ck = Path(args.resume)
     else:
         ck = Path(f"{stem}.search-checkpoint.json")
+    # every output path is checked before the work starts
+    output_file(out, "--out")
+    if ck is not None:
+        output_file(ck, "--checkpoint")
     bar = ProgressBar(sys.stderr) if (not args.json and sys.stderr.isatty()) else None
     try:
         result = search(
@@ -215,6 +242,7 @@ def run(args: argparse.Namespace) -> int:
             checkpoint=ck,
             resume=args.resume,
             checkpoint_every=args.checkpoint_every,
+            config=SearchConfig(),  # the CLI's; a checkpoint made with another is refused
             progress=bar,
             shrink=not args.no_shrink,
         )
@@ -232,9 +260,9 @@ def run(args: argparse.Namespace) -> int:
         doc["exit_code"] = code
         json_dump(doc)
     else:
-        print(result.summary())
+        say(result.summary())
         if result.status == "interrupted":
-            print("interrupted: checkpoint written", file=sys.stderr)
+            say("interrupted: checkpoint written", file=sys.stderr)
     return code
 
 
@@ -257,5 +285,8 @@ COMMAND = Command(
         EXIT_UNDECIDED: "an exact decision needed to build an instance was undecided at the "
         "precision limit (a candidate that cannot be confirmed is never reported)",
         EXIT_INTERRUPTED: "interrupted (the checkpoint is written first; continue with --resume)",
+        EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback; "
+        "an output path that cannot be written (checked before the search starts), a "
+        "checkpoint that is invalid, tampered with, or locked by another search",
     },
 )

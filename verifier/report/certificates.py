@@ -182,7 +182,11 @@ def _build(
     )
     try:
         text = spec_to_toml(
-            mechs, claims, title=f"{claim.id}: {claim.statement}"[:300], comment=comment
+            mechs,
+            claims,
+            title=f"{claim.id}: {claim.statement}"[:300],
+            comment=comment,
+            certificate=claim.id,
         )
         _verify(text, claim.id)
     except CertificateError:

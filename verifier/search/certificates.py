@@ -36,6 +36,7 @@ from ..spec import (
     loads_spec,
     output_label,
 )
+from ..spec.premises import CERTIFICATE_KEY, certificate_marker
 from .core import load_document
 from .spaces import PairMech
 
@@ -191,8 +192,10 @@ def to_toml(doc: dict[str, Any], comment: str | None = None) -> str:
 
 
 def certificate_text(doc: dict[str, Any], target: str, fmt: str, comment: str | None) -> str:
-    """The certificate as text, after proving that it re-verifies: loaded by the spec
-    reader, the target claim is violated and every other claim holds."""
+    """The certificate as text, with its ``[certificate]`` marker
+    (:mod:`verifier.spec.premises`), after proving that it re-verifies: loaded by the
+    spec reader, the target claim is violated and every other claim holds."""
+    doc = {**doc, CERTIFICATE_KEY: certificate_marker(target, doc.get("claims", []))}
     text = document_text(doc, fmt, comment=comment)
     spec = loads_spec(text, fmt, source="<certificate>")
     seen = False

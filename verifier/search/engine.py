@@ -30,6 +30,7 @@ and bounded by ``config.shrink_checks`` exact checks.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import json
 import math
 import os
@@ -41,6 +42,7 @@ from random import Random
 from typing import Any
 
 from ..errors import InvalidParameter, SpecError
+from . import checkpoints
 from .certificates import atomic_write, write_certificate
 from .core import (
     Claim,
@@ -481,19 +483,8 @@ def _checkpoint_doc(
 
 
 def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read and validate a checkpoint file."""
-    p = Path(path)
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(f"{p}: no such checkpoint file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise SpecError(f"{p}: not a readable search checkpoint ({err})") from None
-    if not isinstance(doc, dict) or doc.get("format") != CHECKPOINT_FORMAT:
-        raise SpecError(f"{p}: not a search checkpoint")
-    if doc.get("version") != CHECKPOINT_VERSION:
-        raise SpecError(f"{p}: checkpoint version {doc.get('version')!r} is not supported")
-    return doc
+    """Read and validate a checkpoint file (:mod:`verifier.search.checkpoints`)."""
+    return checkpoints.read_checkpoint(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
 
 
 def checkpoint_claim(path: str | os.PathLike[str]) -> Any:
@@ -565,7 +556,54 @@ def search(
     Returns
     -------
     SearchResult
+
+    Raises
+    ------
+    InvalidParameter
+        If another search holds the lock of the checkpoint (by default the ``resume``
+        file): two searches never write one checkpoint.
+    SpecError
+        If the ``resume`` file is not a valid checkpoint of this claim
+        (:mod:`verifier.search.checkpoints`).
     """
+    ck_path = Path(checkpoint) if checkpoint is not None else (Path(resume) if resume else None)
+    with checkpoints.lock_checkpoint(ck_path):
+        return _search(
+            claim,
+            instances=instances,
+            seconds=seconds,
+            seed=seed,
+            workers=workers,
+            executor=executor,
+            config=config,
+            out=out,
+            checkpoint=checkpoint,
+            resume=resume,
+            checkpoint_every=checkpoint_every,
+            progress=progress,
+            shrink=shrink,
+            exact_best=exact_best,
+        )
+
+
+def _search(
+    claim: Claim | str,
+    *,
+    instances: int | None,
+    seconds: float | None,
+    seed: int,
+    workers: int,
+    executor: cf.Executor | None,
+    config: SearchConfig | None,
+    out: str | os.PathLike[str] | None,
+    checkpoint: str | os.PathLike[str] | None,
+    resume: str | os.PathLike[str] | None,
+    checkpoint_every: float,
+    progress: Callable[[Progress], None] | None,
+    shrink: bool,
+    exact_best: bool | None,
+) -> SearchResult:
+    """:func:`search`, under the checkpoint's lock."""
     t_start = time.monotonic()
     if isinstance(claim, str):
         claim = resolve_claim(claim)
@@ -580,11 +618,6 @@ def search(
             raise InvalidParameter(
                 f"{resume}: the checkpoint is for claim {doc['claim']!r}, not {claim.id!r}"
             )
-        if _encode_ref(ref, claim) != doc["reference"] and "object" not in doc["reference"]:
-            raise InvalidParameter(
-                f"{resume}: the checkpoint was made for another version of the claim "
-                f"(its spec file changed?)"
-            )
         if int(doc["seed"]) != int(seed):
             raise InvalidParameter(f"{resume}: the checkpoint has seed {doc['seed']}, not {seed}")
         saved_cfg = SearchConfig(**doc["config"])
@@ -593,7 +626,20 @@ def search(
         cfg = saved_cfg
         if instances is None:
             requested = int(doc["instances"])
-        st = _State.from_json(doc["state"])
+        try:
+            st = _State.from_json(doc["state"])
+        except (TypeError, ValueError, KeyError, ZeroDivisionError, InvalidParameter) as err:
+            raise SpecError(f"{resume}: not a valid search checkpoint: {err}") from None
+        checkpoints.validate_resume(
+            doc,
+            st,
+            reference=_encode_ref(ref, claim),
+            per_batch=cfg.per_batch,
+            batch=lambda index: run_batch(ref, seed, index, cfg),
+            confirmed=lambda inst: confirm(claim, inst).confirmed,
+            replay=lambda found, checks: _replay_shrink(claim, found, checks, cfg),
+            path=resume,
+        )
     if requested < 1:
         raise InvalidParameter(f"the instance budget must be >= 1, got {requested}")
     total = max(1, math.ceil(requested / cfg.per_batch))
@@ -613,7 +659,8 @@ def search(
         if not force and now - last_ck < checkpoint_every:
             return
         st.elapsed = elapsed()
-        text = json.dumps(_checkpoint_doc(claim, ref, seed, cfg, requested, st), indent=1)
+        doc = checkpoints.seal(_checkpoint_doc(claim, ref, seed, cfg, requested, st))
+        text = json.dumps(doc, indent=1)
         atomic_write(ck_path, text + "\n")
         last_ck = now
 
@@ -806,6 +853,17 @@ def _finish(
         res.certificate_text = certificate_text(doc, claim.id, "toml", comment)
     st.done = True
     return res
+
+
+def _replay_shrink(
+    claim: Claim, found: Any, checks: int, cfg: SearchConfig
+) -> tuple[Any, int, int]:
+    """Shrinking ``found`` replayed for at most ``checks`` exact checks (it is
+    deterministic): the instance reached, the steps taken and the checks used."""
+    st = _State(found=found)
+    limited = dataclasses.replace(cfg, shrink_checks=checks)
+    current = _shrink(claim, found, st, limited, lambda *a, **k: None, lambda phase: None)
+    return current, st.shrink_steps, st.shrink_checks
 
 
 def _shrink(

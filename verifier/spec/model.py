@@ -33,6 +33,7 @@ from ..privacy import ParameterRange
 from ..results import CheckResult
 from .kinds import PARAMETER_NAMES, RANGE_KINDS, ClaimKind, Parameter, claim_kind
 from .labels import located
+from .premises import CertificateInfo
 
 __all__ = ["SpecClaim", "Spec", "EXPECTED", "precision_for"]
 
@@ -240,6 +241,9 @@ class Spec:
     title: str = ""
     description: str = ""
     source: str = "<string>"
+    #: The roles of the claims when the file is a certificate
+    #: (:mod:`verifier.spec.premises`), else ``None``.
+    certificate: CertificateInfo | None = None
 
     def claim(self, claim_id: str) -> SpecClaim:
         """The claim with id ``claim_id``."""

@@ -63,6 +63,7 @@ from .labels import (
     toml_string,
 )
 from .model import Spec, SpecClaim
+from .premises import CERTIFICATE_KEY, certificate_marker
 from .read import SPEC_VERSION, loads_spec
 
 __all__ = [
@@ -239,13 +240,16 @@ def spec_document(
     *,
     title: str | None = None,
     description: str | None = None,
+    certificate: str | None = None,
 ) -> dict[str, Any]:
     """A spec document (plain dict, the schema of the files) describing ``mechanisms``
     and ``claims`` self-containedly: every mechanism is written by its exact
     distributions on an explicit ``edges`` graph, derived ones included.
 
     ``mechanisms`` is one mechanism, a mapping name → mechanism, or a :class:`Spec`
-    (whose claims are written when ``claims`` is None).
+    (whose claims are written when ``claims`` is None).  ``certificate`` names the
+    target claim of a certificate: the document then carries the ``[certificate]``
+    marker, every other claim being a premise (:mod:`verifier.spec.premises`).
     """
     if isinstance(mechanisms, Spec):
         if claims is None:
@@ -293,6 +297,8 @@ def spec_document(
         doc["symbols"] = symbols
     doc["graphs"] = w.graphs
     doc["mechanisms"] = mech_docs
+    if certificate is not None:
+        doc[CERTIFICATE_KEY] = certificate_marker(certificate, claim_docs)
     if claim_docs:
         doc["claims"] = claim_docs
     return doc
@@ -464,10 +470,14 @@ def spec_to_toml(
     title: str | None = None,
     description: str | None = None,
     comment: str | None = None,
+    certificate: str | None = None,
 ) -> str:
     """A self-contained TOML spec of ``mechanisms`` and ``claims`` (see
-    :func:`spec_document`), optionally headed by a ``#`` comment."""
-    doc = spec_document(mechanisms, claims, title=title, description=description)
+    :func:`spec_document`, also for ``certificate``), optionally headed by a ``#``
+    comment."""
+    doc = spec_document(
+        mechanisms, claims, title=title, description=description, certificate=certificate
+    )
     return document_text(doc, "toml", comment=comment)
 
 
@@ -493,21 +503,31 @@ def dump_spec(
     comment: str | None = None,
     fmt: str | None = None,
     verify: bool = True,
+    certificate: str | None = None,
 ) -> Path:
     """Write a self-contained spec file atomically (temporary file + ``os.replace``).
 
     The format follows the suffix (``.json``: JSON, else TOML) unless ``fmt`` is
     given.  With ``verify`` (default) the text is read back with :func:`loads_spec`
     before it is written, so a file that would not load is never produced.
+    ``certificate`` names the target claim of a certificate (:func:`spec_document`).
     """
     p = Path(path)
     fmt = fmt or ("json" if p.suffix.lower() == ".json" else "toml")
     if fmt == "toml":
         text = spec_to_toml(
-            mechanisms, claims, title=title, description=description, comment=comment
+            mechanisms,
+            claims,
+            title=title,
+            description=description,
+            comment=comment,
+            certificate=certificate,
         )
     elif fmt == "json":
-        text = spec_to_json(mechanisms, claims, title=title, description=description)
+        doc = spec_document(
+            mechanisms, claims, title=title, description=description, certificate=certificate
+        )
+        text = document_text(doc, "json")
     else:
         raise SpecError(f"unknown spec format {fmt!r} (use 'toml' or 'json')")
     if verify:

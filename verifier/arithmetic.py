@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -125,6 +126,8 @@ class Precision:
 
 
 DEFAULT_PRECISION = Precision()
+
+_LOG2_10 = math.log2(10)
 
 
 # ---------------------------------------------------------------------------
@@ -357,7 +360,9 @@ def approx(expr: Any, digits: int = 15) -> float:
         return float("inf")
     if x is -sp.oo:
         return float("-inf")
-    bits = max(64, int(digits * 3.33) + 16)
+    # the first precision is the one decide_sign starts at whenever it suffices, so
+    # the enclosure of a value the decision already bounded comes from the cache
+    bits = max(DEFAULT_PRECISION.start_bits, math.ceil(digits * _LOG2_10) + 14)
     last: Enclosure | None = None
     while bits <= 8192:
         e = enclose(x, bits)
@@ -479,8 +484,16 @@ class Comparison:
     verdict: Verdict
     lhs: sp.Expr
     rhs: sp.Expr
-    difference: sp.Expr  # rhs - lhs (the slack of the inequality)
-    sign: SignResult
+    sign: SignResult  # the sign of rhs - lhs
+
+    @property
+    def difference(self) -> sp.Expr:
+        """``rhs - lhs``, the slack of the inequality (formed when asked for)."""
+        if self.rhs is sp.oo or self.lhs is -sp.oo:
+            return sp.oo
+        if self.lhs is sp.oo or self.rhs is -sp.oo:
+            return -sp.oo
+        return self.rhs - self.lhs
 
     @property
     def tight(self) -> bool:
@@ -492,21 +505,27 @@ def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> C
     """Decide ``lhs <= rhs`` exactly or with certified enclosures.
 
     Infinite values are allowed (``sympy.oo``): ``x <= oo`` holds for every ``x``.
+    Two rationals are compared by cross-multiplication, without forming (and
+    reducing) their difference.
     """
     a, b = exact(lhs), exact(rhs)
     if b is sp.oo or a is -sp.oo:
-        return Comparison(Verdict.HOLDS, a, b, sp.oo, SignResult(Sign.POSITIVE, None))
+        return Comparison(Verdict.HOLDS, a, b, SignResult(Sign.POSITIVE, None))
     if a is sp.oo or b is -sp.oo:
-        return Comparison(Verdict.VIOLATED, a, b, -sp.oo, SignResult(Sign.NEGATIVE, None))
-    diff = b - a
-    s = decide_sign(diff, precision)
+        return Comparison(Verdict.VIOLATED, a, b, SignResult(Sign.NEGATIVE, None))
+    if a.is_Rational and b.is_Rational:
+        x, y = int(a.p) * int(b.q), int(b.p) * int(a.q)  # denominators are positive
+        sgn = Sign.ZERO if x == y else (Sign.POSITIVE if y > x else Sign.NEGATIVE)
+        s = SignResult(sgn, None, exact_zero=sgn is Sign.ZERO)
+    else:
+        s = decide_sign(b - a, precision)
     if s.sign in (Sign.POSITIVE, Sign.ZERO):
         v = Verdict.HOLDS
     elif s.sign is Sign.NEGATIVE:
         v = Verdict.VIOLATED
     else:
         v = Verdict.UNDECIDED
-    return Comparison(v, a, b, diff, s)
+    return Comparison(v, a, b, s)
 
 
 def decide_eq(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> Verdict:

@@ -8,6 +8,7 @@ JSON-ready dict, and in notebooks as Markdown.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,7 +84,7 @@ class Finding:
     note: str = ""
     lower_bound: bool = False  # the claim bounds ``realized`` from below
 
-    @property
+    @functools.cached_property
     def slack(self) -> sp.Expr:
         if self.tight:
             return sp.Integer(0)
@@ -97,7 +98,12 @@ class Finding:
         return hi - lo
 
     def slack_value(self) -> float:
-        """Display value of the slack (for sorting and tables, never for verdicts)."""
+        """Display value of the slack (for sorting and tables, never for verdicts);
+        computed once per finding."""
+        return self._slack_value
+
+    @functools.cached_property
+    def _slack_value(self) -> float:
         s = self.slack
         if s.free_symbols:
             return float("nan")

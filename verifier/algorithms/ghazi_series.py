@@ -49,6 +49,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -75,6 +76,8 @@ __all__ = [
     "subset_expansion",
     "certified_expectation",
     "iv_of",
+    "RationalMoments",
+    "IntPoly",
 ]
 
 Key = tuple[int, ...]
@@ -325,13 +328,135 @@ def expand(
     return ExpPoly(acc, dom)
 
 
+@functools.lru_cache(maxsize=4096)
+def _moment(prior: Prior, basis: Basis, key: Key, start: int) -> sp.Expr:
+    """:meth:`Prior.moment` of the exponent ``key``, computed once per exponent."""
+    return prior.moment(basis.c(key), basis.w(key), start)
+
+
 def expectation(poly: ExpPoly, basis: Basis, prior: Prior, start: int = 0) -> sp.Expr:
     """``E_k[Σ_n c_n e^{-⟨n, ε⟩ k} 1{k ≥ start}]`` exactly, term by term with
-    :meth:`Prior.moment` (Ghazi et al. 2025, eq. (2) and the proof of Theorem 11)."""
-    terms = []
-    for key, c in sorted(poly.terms.items()):
-        terms.append(poly.to_sympy(c) * prior.moment(basis.c(key), basis.w(key), start))
-    return sp.Add(*terms)
+    :meth:`Prior.moment` (Ghazi et al. 2025, eq. (2) and the proof of Theorem 11).
+
+    One moment per distinct exponent (cached); when every coefficient and moment is
+    rational the sum is formed in integer arithmetic and converted to sympy once."""
+    pairs = [
+        (poly.to_sympy(c), _moment(prior, basis, key, start))
+        for key, c in sorted(poly.terms.items())
+    ]
+    if all(c.is_Rational and m.is_Rational for c, m in pairs):
+        return _rational_sum(pairs)
+    return sp.Add(*(c * m for c, m in pairs))
+
+
+def _rational_sum(pairs: Iterable[tuple[sp.Rational, sp.Rational]]) -> sp.Rational:
+    """``Σ c·m`` of sympy rationals, summed as integer fractions (one reduction)."""
+    num, den = 0, 1
+    for c, m in pairs:
+        p, q = int(c.p) * int(m.p), int(c.q) * int(m.q)
+        num, den = num * q + p * den, den * q
+        if den.bit_length() > 4096:  # keep the operands short
+            g = math.gcd(num, den)
+            num, den = num // g, den // g
+    return sp.Rational(num, den)
+
+
+# ---------------------------------------------------------------------------
+# the rational fast path: one grid unit, rational data and rational moments
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RationalMoments:
+    """``μ_n = E_k[z^n]`` (``z = e^{-uk}``, ``u`` the one unit of the basis) for
+    ``n = 0..top`` as integers over one common denominator: ``μ_n = W[n] / L``.
+
+    With a common denominator, the expectation of an integer polynomial
+    ``Σ_n N_n z^n`` is the integer dot product ``Σ_n N_n W[n]`` over ``L``: one
+    reduction per probability instead of one per term.
+    """
+
+    W: tuple[int, ...]
+    L: int
+
+    @classmethod
+    def of(cls, prior: Prior, basis: Basis, top: int) -> RationalMoments | None:
+        """The moments ``μ_0..μ_top``, or ``None`` when the basis is not one unit or
+        some moment is not rational."""
+        if len(basis.eps) != 1:
+            return None
+        ms = [_moment(prior, basis, (n,), 0) for n in range(top + 1)]
+        if not all(m.is_Rational for m in ms):
+            return None
+        L = 1
+        for m in ms:
+            q = int(m.q)
+            L = L * q // math.gcd(L, q)
+        return cls(tuple(int(m.p) * (L // int(m.q)) for m in ms), L)
+
+    def expectation(self, poly: IntPoly, shift: int = 0) -> tuple[int, int]:
+        """``E_k[z^shift · poly(z)]`` as an (unreduced) fraction ``(num, den)``."""
+        W = self.W
+        num = sum(c * W[n + shift] for n, c in enumerate(poly.N) if c)
+        return num, poly.den * self.L
+
+
+@dataclass
+class IntPoly:
+    """A polynomial in ``z`` with rational coefficients, ``Σ_n N[n] z^n / den``,
+    kept as integers: ``N`` is the product of the factors ``b - a z^m`` it was
+    multiplied by (divided by) and ``den`` the product of their ``b``.
+
+    Multiplying by ``1 - (a/b) z^m`` and dividing by it again (exactly: it is a
+    factor) cost ``O(deg)`` integer operations each — the update between two
+    consecutive outputs of Algorithm 3 (Ghazi et al. 2025, proof of Theorem 11).
+
+    >>> P = IntPoly.one()
+    >>> P.mul(1, 2, 1); P.mul(1, 3, 2)            # (1 - z/2)(1 - z^2/3)
+    >>> P.N, P.den
+    ([6, -3, -2, 1], 6)
+    >>> P.div(1, 2, 1); P.N, P.den                 # back to 1 - z^2/3
+    ([3, 0, -1], 3)
+    """
+
+    N: list[int]
+    den: int
+
+    @classmethod
+    def one(cls) -> IntPoly:
+        return cls([1], 1)
+
+    def mul(self, a: int, b: int, m: int) -> None:
+        """Multiply by ``1 - (a/b) z^m`` (``b > 0``, ``m >= 1``)."""
+        if not a:
+            return
+        N = self.N
+        out = [b * c for c in N] + [0] * m
+        for n, c in enumerate(N):
+            if c:
+                out[n + m] -= a * c
+        self.N = out
+        self.den *= b
+
+    def div(self, a: int, b: int, m: int) -> None:
+        """Divide by ``1 - (a/b) z^m``, a factor it was multiplied by (exact:
+        ``M_n = (N_n + a M_{n-m}) / b``)."""
+        if not a:
+            return
+        N = self.N
+        size = len(N) - m
+        M = [0] * size
+        for n in range(size):
+            v = N[n] + (a * M[n - m] if n >= m else 0)
+            q, r = divmod(v, b)
+            if r:
+                raise ArithmeticError("IntPoly.div: not a factor")  # pragma: no cover
+            M[n] = q
+        self.N = M
+        self.den //= b
+
+    def copy(self) -> IntPoly:
+        return IntPoly(list(self.N), self.den)
 
 
 def subset_expansion(

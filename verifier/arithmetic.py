@@ -41,6 +41,7 @@ from typing import Any
 
 import mpmath
 import sympy as sp
+from mpmath.libmp import from_int, from_rational, round_ceiling, round_floor
 
 from .errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
 from .precision import interval_context, real_context
@@ -135,6 +136,13 @@ _LOG2_10 = math.log2(10)
 # ---------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 15)
+def _has_float(value: sp.Expr) -> bool:
+    """Whether a floating-point number occurs in ``value`` (one traversal per
+    expression: the same large probability is checked by every comparison)."""
+    return bool(value.has(sp.Float))
+
+
 def exact(value: Any) -> sp.Expr:
     """Convert ``value`` to an exact sympy expression.
 
@@ -157,7 +165,7 @@ def exact(value: Any) -> sp.Expr:
             )
         if not isinstance(value, sp.Expr):
             raise InvalidParameter(f"{value!r} is not a number or expression")
-        if value.has(sp.Float):
+        if _has_float(value):
             raise InvalidParameter(
                 f"{value} contains a floating-point number, which is not exact; use rationals"
             )
@@ -245,12 +253,38 @@ def _require_positive(x: Any, what: str) -> None:
         raise _NeedMorePrecision
 
 
+#: Enclosures of sub-expressions, ``(expr, bits) -> (lo, hi)`` as raw mpmath values.
+#: A value shared by many comparisons (a probability in every pair and every check
+#: of a mechanism, a bound in every pair) is enclosed once per precision.  Entries
+#: are pure functions of their key (the same operations at the same precision), so
+#: sharing them across threads changes no result; the table is emptied when full.
+_IV_CACHE: dict[tuple[sp.Expr, int], tuple[Any, Any]] = {}
+_IV_CACHE_MAX = 1 << 16
+
+
 def _to_iv(expr: sp.Expr, ctx: Any) -> Any:
-    """Interval evaluation in the interval context ``ctx``, at its precision."""
+    """Interval evaluation in the interval context ``ctx``, at its precision
+    (sub-expressions come from :data:`_IV_CACHE` when enclosed before)."""
+    key = (expr, ctx.prec)
+    hit = _IV_CACHE.get(key)
+    if hit is not None:
+        return ctx.make_mpf(hit)
+    x = _to_iv_node(expr, ctx)
+    if len(_IV_CACHE) >= _IV_CACHE_MAX:
+        _IV_CACHE.clear()
+    _IV_CACHE[key] = x._mpi_
+    return x
+
+
+def _to_iv_node(expr: sp.Expr, ctx: Any) -> Any:
     if expr.is_Integer:
-        return ctx.mpf(int(expr))
+        n, prec = int(expr), ctx.prec
+        return ctx.make_mpf((from_int(n, prec, round_floor), from_int(n, prec, round_ceiling)))
     if expr.is_Rational:
-        return ctx.mpf(int(expr.p)) / ctx.mpf(int(expr.q))
+        p, q, prec = int(expr.p), int(expr.q), ctx.prec
+        return ctx.make_mpf(
+            (from_rational(p, q, prec, round_floor), from_rational(p, q, prec, round_ceiling))
+        )
     if isinstance(expr, sp.Float):
         raise UnsupportedExpression(f"inexact float {expr} in an expression")
     if expr is sp.pi:

@@ -15,6 +15,7 @@ import sympy as sp
 
 import verifier.algorithms.ghazi as ghazi
 from verifier.algorithms.ghazi_series import IntPoly, Prior, RationalMoments, make_basis
+from verifier.arithmetic import enclose
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
 
@@ -121,3 +122,22 @@ def test_rational_moments_common_denominator():
         assert R(mom.W[n], mom.L) == prior.moment(n * sp.log(2), R(1, 2**n))
     transcendental, _ = make_basis([R(1, 10)])
     assert RationalMoments.of(prior, transcendental, 2) is None
+
+
+@pytest.mark.parametrize("rational", [True, False])
+def test_enclosures_deliver_the_requested_digits(rational):
+    if rational:
+        ms = [kary_rr(3, R(2)), kary_rr(2, R(4))]
+        eps, ep = [sp.log(2), 2 * sp.log(2)], sp.log(R(5, 4))
+    else:
+        ms = [kary_rr(2, sp.exp(R(1, 5)))]
+        eps, ep = [R(1, 5)], R(1, 10)
+    table = ghazi.hyperparameter_tuning_enclosures(ms, eps, ep, digits=25)
+    exact_m = ghazi.hyperparameter_tuning(ms, eps, ep)
+    for D, row in table.items():
+        assert set(row) == {o for o in exact_m.outputs if exact_m.p(D, o) != 0}
+        for o, e in row.items():
+            lo, hi = e.bounds()
+            assert 0 < lo <= hi and (hi - lo) * 10**25 <= lo
+            v = exact_m.p(D, o)
+            assert e.lo <= enclose(v, 200).hi and enclose(v, 200).lo <= e.hi

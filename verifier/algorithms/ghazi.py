@@ -66,7 +66,7 @@ from ..arithmetic import (
     exact,
 )
 from ..compose import same_neighbour_graph
-from ..errors import InvalidMechanism, InvalidParameter
+from ..errors import InvalidMechanism, InvalidParameter, Undecidable
 from ..mechanism import Dataset, FiniteMechanism, Output
 from ..privacy import pure_epsilon
 from .generic import output_score
@@ -864,6 +864,57 @@ def _alg3_value(
     return sp.Rational(num, cur.den * moments.L * (aq * bq) ** T)
 
 
+def _narrow_enough(e: Enclosure, digits: int) -> bool:
+    lo, hi = e.bounds()
+    return hi == lo or (lo > 0 and (hi - lo) * 10**digits <= lo)
+
+
+def _enclosures_to_digits(
+    mechanisms: Sequence[FiniteMechanism],
+    epsilons: Sequence[Any] | None,
+    eps_prime: Any,
+    copies: Sequence[int] | None,
+    order: Sequence[Output] | None,
+    bits: int,
+    digits: int,
+) -> dict[Dataset, dict[Output, Enclosure]]:
+    """:func:`hyperparameter_tuning_enclosures` with ``digits`` significant digits."""
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
+        raise InvalidParameter(f"digits must be a positive integer, got {digits!r}")
+    need = math.ceil(digits * math.log2(10)) + 2  # rounding one exact value outward
+    mechs = list(mechanisms)
+    graph = same_neighbour_graph(mechs)
+    eps = _budgets(mechs, epsilons)
+    ts = copy_counts(copies, len(mechs))
+    pr = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
+    outs = _common_order(mechs, order)
+    rank = {o: r for r, o in enumerate(outs)}
+    basis, keys = make_basis(eps)
+    labels = [(o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)]
+    exact_rows = _alg3_rational(graph, _tables(mechs, outs), labels, rank, keys, ts, pr, basis)
+    if exact_rows is not None:
+        from ..arithmetic import enclose
+
+        out: dict[Dataset, dict[Output, Enclosure]] = {}
+        for D, row in exact_rows.items():
+            encs = {o: enclose(v, need) for o, v in row.items()}
+            out[D] = {o: e for o, e in encs.items() if e is not None}
+        return out
+    work = max(bits, need)
+    while True:
+        table = hyperparameter_tuning_enclosures(
+            mechs, epsilons, eps_prime, copies=copies, order=order, bits=work
+        )
+        if all(_narrow_enough(e, digits) for row in table.values() for e in row.values()):
+            return table
+        if work >= 16 * need + 4096:
+            raise Undecidable(
+                f"the certified series did not reach {digits} significant digits at "
+                f"{work} bits of working precision"
+            )
+        work += 32 + work // 4
+
+
 def hyperparameter_tuning_enclosures(
     mechanisms: Sequence[FiniteMechanism],
     epsilons: Sequence[Any] | None,
@@ -872,6 +923,7 @@ def hyperparameter_tuning_enclosures(
     copies: Sequence[int] | None = None,
     order: Sequence[Output] | None = None,
     bits: int = 80,
+    digits: int | None = None,
 ) -> dict[Dataset, dict[Output, Enclosure]]:
     """Certified enclosures of Algorithm 3's output distribution (geometric prior).
 
@@ -881,7 +933,23 @@ def hyperparameter_tuning_enclosures(
     ``(1-p') Q_i(o) (p' x_i)^k``, times ``T_i`` for a group) is below ``2^{-bits}``
     of the partial sum; the tail is added to the enclosure.  Any number of copies
     (a power is ``exp(T log(1 - y))`` with a certified ``log(1 - y)``).
+
+    Parameters
+    ----------
+    bits : int
+        Working precision of the series (and its stopping rule).  The rounding of
+        the terms widens an enclosure beyond ``2^{-bits}``: ``bits`` alone does not
+        fix the number of correct digits.
+    digits : int, optional
+        Deliver ``digits`` significant digits: every enclosure ``[lo, hi]`` of a
+        positive probability satisfies ``hi - lo <= 10^{-digits} lo``.  With rational
+        data on one grid unit (the integer path of :func:`hyperparameter_tuning`
+        applies) the enclosures are the exact probabilities rounded outward;
+        otherwise the series is summed again, with more guard bits, until every
+        enclosure is that narrow.
     """
+    if digits is not None:
+        return _enclosures_to_digits(mechanisms, epsilons, eps_prime, copies, order, bits, digits)
     mechs = list(mechanisms)
     graph = same_neighbour_graph(mechs)
     eps = _budgets(mechs, epsilons)

@@ -351,6 +351,13 @@ def _to_iv_node(expr: sp.Expr, ctx: Any) -> Any:
         if isinstance(expr, sp.Min):
             return ctx.mpf([min(los), min(his)])
         return ctx.mpf([max(los), max(his)])
+    series = getattr(expr, "_certified_interval", None)
+    if series is not None:
+        # an exact number defined by a convergent series, enclosed by its own
+        # certified method at this precision (e.g. an expectation over k of
+        # verifier.algorithms.ghazi_series.SeriesExpectation)
+        lo, hi = series(ctx.prec)
+        return ctx.make_mpf((lo._mpf_, hi._mpf_))
     raise UnsupportedExpression(
         f"cannot evaluate {type(expr).__name__} in '{expr}' with certified arithmetic"
     )
@@ -373,7 +380,9 @@ def enclose(expr: Any, bits: int = 64) -> Enclosure | None:
     :class:`~verifier.errors.UnboundSymbol` for a free symbol and
     :class:`~verifier.errors.UnsupportedExpression` for anything outside the
     supported functions (``+ - * /``, powers, ``exp``, ``log``, ``sqrt``, ``Min``,
-    ``Max``, ``Abs``, ``pi``, ``E``).
+    ``Max``, ``Abs``, ``pi``, ``E``) and numbers that enclose themselves (an
+    expression with a method ``_certified_interval(bits) -> (lo, hi)``, e.g. a
+    convergent series with its tail bound).
 
     >>> print(enclose(sp.log(2), 64))
     [0.69314718056, 0.69314718056]

@@ -77,6 +77,7 @@ from .ghazi_series import (
     Key,
     Prior,
     RationalMoments,
+    SeriesExpectation,
     certified_expectation,
     expand,
     expectation,
@@ -677,7 +678,12 @@ def hyperparameter_tuning(
         ``E_k[Π_{h<g} (1 - x_h^k Q_h(>o))^{T_h} ((1 - x_g^k Q_g(>o))^{T_g} -
         (1 - x_g^k Q_g(>=o))^{T_g}) Π_{h>g} (1 - x_h^k Q_h(>=o))^{T_h}]`` (the sum
         over copies telescopes); powers are binomial expansions, never lists of
-        copies.  For per-copy outputs pass the copies as separate mechanisms.
+        copies.  For per-copy outputs pass the copies as separate mechanisms.  With
+        copies, the geometric prior and some ``e^{-ε'}``, ``e^{-ε_i}`` irrational,
+        the probabilities are exact series over ``k``
+        (:class:`~verifier.algorithms.ghazi_series.SeriesExpectation`), enclosed on
+        demand in ``O(log T + bits)`` terms: their closed forms grow with the square
+        of the number of copies.
     method : {"polynomial", "subsets"}
         ``"polynomial"``: the product is expanded with merged exponents (budgets on
         a common grid give a polynomial in ``z = e^{-uk}``; equal mechanisms merge
@@ -718,6 +724,8 @@ def hyperparameter_tuning(
         if method == "polynomial"
         else None
     )
+    if fast is None and method == "polynomial" and _wants_series(pr, eps, ts, tab):
+        fast = _alg3_series(graph, tab, labels, rank, eps, ts, pr)
     if fast is not None:
         return FiniteMechanism(
             graph, fast, outputs, values=_merged_values(mechs), name=name, validate=False
@@ -834,6 +842,64 @@ def _alg3_rational(
                         cur.mul(*gt[i], ms[i])
                     for _ in range(ts[i + 1]):
                         cur.div(*ge[i + 1], ms[i + 1])
+        dists[D] = row
+    return dists
+
+
+def _wants_series(pr: Prior, eps: Sequence[sp.Expr], ts: Sequence[int], tab: _Tables) -> bool:
+    """Whether Algorithm 3's probabilities are kept as series over ``k``
+    (:class:`~verifier.algorithms.ghazi_series.SeriesExpectation`): geometric prior,
+    copies, numbers without symbols, and some ``e^{-ε'}`` or ``e^{-ε_j}`` that is not
+    rational — then the closed form has ``Σ_j T_j`` moments over pairwise different
+    transcendental denominators and its size grows with the square of the copies."""
+    if pr.kind != "geometric" or all(t == 1 for t in ts):
+        return False
+    if pr.eps_prime.free_symbols or any(e.free_symbols for e in eps):
+        return False
+    if any(
+        v.free_symbols for t in (tab.point, tab.above) for m in t for r in m.values() for v in r
+    ):
+        return False
+    return not all(v.is_Rational for v in [pr.p, *(sp.exp(-e) for e in eps)])
+
+
+def _alg3_series(
+    graph: nx.Graph,
+    tab: _Tables,
+    labels: Sequence[tuple[Output, int]],
+    rank: Mapping[Output, int],
+    eps: Sequence[sp.Expr],
+    ts: Sequence[int],
+    prior: Prior,
+) -> dict[Dataset, dict[Output, sp.Expr]]:
+    """Algorithm 3's output distribution as exact series over ``k`` (Ghazi et al.
+    2025, proof of Theorem 11 with §4.1's copies): ``A_D(o, i) = E_k[L_i(k) Π_{j≠i}
+    (1 - x_j^k Q_j(U^j_{o,i}))^{T_j}]`` with ``L_i = Q_i(o) x_i^k`` for one copy and
+    ``(1 - x_i^k Q_i(>o))^{T_i} - (1 - x_i^k Q_i(>=o))^{T_i}`` for ``T_i`` copies;
+    enclosed on demand in ``O(log T + bits)`` terms."""
+    xs = [sp.exp(-e) for e in eps]
+    ep = prior.eps_prime
+    d = len(xs)
+    bottom = SeriesExpectation(ep, [(1, xs[j], ts[j]) for j in range(d)], (), ())
+    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
+    for D in graph.nodes:
+        row: dict[Output, sp.Expr] = {BOTTOM: bottom}
+        for o, i1 in labels:
+            i = i1 - 1
+            r = rank[o]
+            qo = tab.point[i][D][r]
+            if qo == 0:
+                continue
+            factors = []
+            for j in range(d):
+                q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
+                if j != i and q != 0:
+                    factors.append((q, xs[j], ts[j]))
+            if ts[i] == 1:
+                row[(o, i1)] = SeriesExpectation(ep, factors, (qo, xs[i]), ())
+            else:
+                a = tab.above[i][D][r]
+                row[(o, i1)] = SeriesExpectation(ep, factors, (), (a, a + qo, xs[i], ts[i]))
         dists[D] = row
     return dists
 

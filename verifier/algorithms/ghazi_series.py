@@ -63,7 +63,7 @@ from sympy.polys.constructor import construct_domain
 
 from ..arithmetic import Enclosure, exact
 from ..errors import InvalidParameter
-from ..precision import interval_context
+from ..precision import interval_context, real_context
 
 __all__ = [
     "Prior",
@@ -78,6 +78,7 @@ __all__ = [
     "iv_of",
     "RationalMoments",
     "IntPoly",
+    "SeriesExpectation",
 ]
 
 Key = tuple[int, ...]
@@ -625,3 +626,90 @@ def certified_expectation(
                 break
         enc = ctx.mpf([total.a, (total + tail).b])
         return CertifiedSum(Enclosure.from_iv(enc, bits), k, Enclosure.from_iv(tail, bits).hi)
+
+
+class SeriesExpectation(sp.Expr):
+    """The exact real number ``E_{k~Geom_{p'}}[L(k) · Π_j (1 - q_j x_j^k)^{T_j}]``,
+    kept as its defining series and enclosed on demand (:func:`certified_expectation`).
+
+    Ghazi et al. 2025, Algorithm 3 with many copies (§4.1) and transcendental data:
+    the closed form of such an expectation is a sum of ``Σ_j T_j`` moments over
+    pairwise different denominators, whose size grows with the square of the number
+    of copies; the series has ``O(log T + bits)`` terms for ``T`` copies at ``bits``
+    of precision (a power is ``exp(T log(1 - y))``).  A verdict about the number
+    comes from certified enclosures, as for any transcendental value: the arithmetic
+    layer encloses it through :meth:`_certified_interval` at the precision it asks
+    for (raising the precision until a comparison is decided, like for ``log 2``).
+
+    Arguments (sympy objects, so the value hashes and prints like an expression):
+    ``eps_prime`` (``p' = e^{-ε'}``); ``factors``, a Tuple of ``(q, x, T)``;
+    ``leading``, an empty Tuple or ``(a, x)`` for the factor ``a x^k``;
+    ``difference``, an empty Tuple or ``(a, b, x, T)`` for the group factor
+    ``(1 - a x^k)^T - (1 - b x^k)^T`` (``a <= b``).
+    """
+
+    is_real = True
+    is_extended_real = True
+    is_finite = True
+    is_positive = True
+    is_extended_positive = True
+    is_nonnegative = True
+    is_zero = False
+    is_commutative = True
+
+    def __new__(cls, eps_prime: Any, factors: Any, leading: Any, difference: Any) -> Any:
+        return sp.Expr.__new__(
+            cls,
+            sp.sympify(eps_prime),
+            sp.Tuple(*factors),
+            sp.Tuple(*leading),
+            sp.Tuple(*difference),
+        )
+
+    @property
+    def free_symbols(self) -> set[sp.Basic]:  # a number: its arguments are constants
+        return set()
+
+    def _certified_interval(self, bits: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+        """Ends of a certified enclosure at ``bits`` of working precision (the
+        protocol :func:`verifier.arithmetic.enclose` evaluates)."""
+        ep, factors, leading, difference = self.args
+        s = certified_expectation(
+            Prior("geometric", ep),
+            [(q, x, int(t)) for q, x, t in factors],
+            leading=tuple(leading) if leading else None,
+            difference=tuple(difference) if difference else None,
+            bits=bits,
+        )
+        return s.enclosure.lo, s.enclosure.hi
+
+    def _eval_evalf(self, prec: int) -> sp.Float:
+        lo, hi = self._certified_interval(prec + 16)
+        with real_context(prec + 16) as ctx:
+            return sp.Float((ctx.convert(lo) + hi) / 2, precision=prec)
+
+    def _sympystr(self, printer: Any) -> str:
+        ep, factors, leading, difference = self.args
+        parts = []
+        if leading:
+            a, x = leading
+            parts.append(f"{printer._print(a)}*({printer._print(x)})**k")
+        if difference:
+            a, b, x, t = difference
+            X = f"({printer._print(x)})**k"
+            parts.append(
+                f"((1 - {_times(printer, a)}{X})**{t} - (1 - {_times(printer, b)}{X})**{t})"
+            )
+        for q, x, t in factors:
+            power = "" if t == 1 else f"**{t}"
+            parts.append(f"(1 - {_times(printer, q)}({printer._print(x)})**k){power}")
+        body = "*".join(parts) or "1"
+        return f"E[k~Geom(exp(-{printer._print(ep)}))]({body})"
+
+
+def _times(printer: Any, c: sp.Expr) -> str:
+    """``c*`` for a coefficient in :meth:`SeriesExpectation._sympystr` (nothing for 1)."""
+    if c == 1:
+        return ""
+    text = printer._print(c)
+    return f"({text})*" if c.is_Add else f"{text}*"

@@ -1,9 +1,11 @@
-"""Algorithm 3's integer fast path against the generic exact path, value for value.
+"""Algorithm 3's fast exact paths against the generic exact path.
 
-The fast path (one grid unit, rational data, rational moments; consecutive outputs
-updated by one multiplication and one exact division) must give the *same* sympy
-rationals as the term-by-term expansion it replaces, and as the literal subset
-expansion of the proof of Theorem 11 (Ghazi et al. 2025).
+The integer path (one grid unit, rational data, rational moments; consecutive
+outputs updated by one multiplication and one exact division) must give the *same*
+sympy rationals as the term-by-term expansion it replaces, and as the literal subset
+expansion of the proof of Theorem 11 (Ghazi et al. 2025).  The series form (copies of
+mechanisms with transcendental data) must enclose the same numbers as the closed form
+and lead ``pure_epsilon`` to the same output and pair.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from verifier.algorithms.ghazi_series import IntPoly, Prior, RationalMoments, ma
 from verifier.arithmetic import enclose
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
+from verifier.privacy import pure_epsilon
 
 R = sp.Rational
 
@@ -141,3 +144,48 @@ def test_enclosures_deliver_the_requested_digits(rational):
             assert 0 < lo <= hi and (hi - lo) * 10**25 <= lo
             v = exact_m.p(D, o)
             assert e.lo <= enclose(v, 200).hi and enclose(v, 200).lo <= e.hi
+
+
+def closed_form(monkeypatch: pytest.MonkeyPatch, *args, **kwargs) -> FiniteMechanism:
+    with monkeypatch.context() as m:
+        m.setattr(ghazi, "_wants_series", lambda *a, **k: False)
+        return ghazi.hyperparameter_tuning(*args, **kwargs)
+
+
+@pytest.mark.parametrize("copies", [[2], [5], [3, 2]])
+def test_series_form_encloses_the_closed_form(monkeypatch, copies):
+    from verifier.instances import randomized_response
+
+    ms = [randomized_response(1), randomized_response(R(1, 2))][: len(copies)]
+    eps = [1, R(1, 2)][: len(copies)]
+    series = ghazi.hyperparameter_tuning(ms, eps, R(1, 10), copies=copies)
+    closed = closed_form(monkeypatch, ms, eps, R(1, 10), copies=copies)
+    assert series.outputs == closed.outputs
+    for D in closed.datasets:
+        for o in closed.outputs:
+            s, c = series.p(D, o), closed.p(D, o)
+            assert isinstance(s, ghazi.SeriesExpectation)
+            es, ec = enclose(s, 160), enclose(c, 160)
+            assert es.lo <= ec.hi and ec.lo <= es.hi
+            assert es.hi - es.lo < 2**-120 * es.hi
+    a, b = pure_epsilon(series), pure_epsilon(closed)
+    assert (a.output, a.pair, a.certified) == (b.output, b.pair, b.certified)
+    ea, eb = enclose(a.value, 160), enclose(b.value, 160)
+    assert ea.lo <= eb.hi and eb.lo <= ea.hi
+
+
+def test_series_form_costs_the_same_for_a_trillion_copies():
+    from verifier.instances import randomized_response
+
+    A = ghazi.hyperparameter_tuning([randomized_response(1)], [1], R(1, 10), copies=[10**12])
+    r = pure_epsilon(A)
+    assert r.output == (0, 1) and r.certified
+    assert "**1000000000000" in str(A.p("D", (0, 1)))
+    # exact ratio 1 at the output nobody's data changes
+    assert A.p("D", ghazi.BOTTOM) is A.p("D'", ghazi.BOTTOM)
+
+
+def test_rational_data_with_copies_keeps_the_closed_form():
+    ms = [kary_rr(3, R(2)), kary_rr(2, R(3))]
+    A = ghazi.hyperparameter_tuning(ms, [sp.log(2), sp.log(3)], sp.log(R(5, 4)), copies=[3, 2])
+    assert all(A.p(D, o).is_Rational for D in A.datasets for o in A.outputs)

@@ -172,13 +172,58 @@ def _scale(a: Key, t: int) -> Key:
     return tuple(i * t for i in a)
 
 
+def _log_of_rational(e: sp.Expr) -> tuple[sp.Rational, sp.Rational] | None:
+    """``(c, a)`` when ``e = c·log(a)`` with rationals ``c`` and ``a > 0``."""
+    c, rest = e.as_coeff_Mul()
+    if isinstance(rest, sp.log) and rest.args[0].is_Rational and rest.args[0] > 0:
+        return c, rest.args[0]
+    return None
+
+
+def _exponent_vector(a: sp.Rational) -> dict[int, int] | None:
+    """The prime exponents of a positive rational (``None`` if it is too large to
+    factor at once)."""
+    p, q = int(a.p), int(a.q)
+    if max(p, q) > 10**12:
+        return None
+    out = dict(sp.factorint(p))
+    for prime, k in sp.factorint(q).items():
+        out[prime] = out.get(prime, 0) - k
+    return out
+
+
+def _log_ratio(e: sp.Expr, ref: sp.Expr) -> tuple[bool, sp.Rational | None]:
+    """``(applies, ratio)``: for ``e = c·log a`` and ``ref = c'·log b`` (rationals
+    ``a, b`` small enough to factor) whether ``e / ref`` is rational is decided by the
+    prime exponents of ``a`` and ``b`` — ``log a / log b`` is rational iff the
+    exponent vectors are proportional — and ``ratio`` is it (``None``: irrational).
+    ``applies`` is false for other budgets."""
+    x, y = _log_of_rational(e), _log_of_rational(ref)
+    if x is None or y is None or x[1] == 1 or y[1] == 1:
+        return False, None
+    va, vb = _exponent_vector(x[1]), _exponent_vector(y[1])
+    if va is None or vb is None:
+        return False, None
+    primes = set(va) | set(vb)
+    if any(va.get(p, 0) == 0 or vb.get(p, 0) == 0 for p in primes):
+        return True, None  # a prime of one and not the other
+    ratios = {sp.Rational(va[p], vb[p]) for p in primes}
+    return True, (x[0] / y[0] * ratios.pop() if len(ratios) == 1 else None)
+
+
 def _grid_ratio(e: sp.Expr, ref: sp.Expr) -> Fraction | None:
     r = e / ref
     if not r.is_Rational:
-        try:
-            r = sp.simplify(r)
-        except (TypeError, ValueError, NotImplementedError):  # pragma: no cover
-            return None
+        applies, exact_ratio = _log_ratio(e, ref)
+        if applies:
+            if exact_ratio is None:
+                return None
+            r = exact_ratio
+        else:
+            try:
+                r = sp.simplify(r)
+            except (TypeError, ValueError, NotImplementedError):  # pragma: no cover
+                return None
     if r.is_Rational and r > 0:
         return Fraction(int(r.p), int(r.q))
     return None

@@ -427,3 +427,15 @@ def test_doctests(module):
 
     res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert res.attempted > 0 and res.failed == 0
+
+
+def test_alg3_search_documents_list_the_outputs_of_the_built_mechanism():
+    from casestudies.ghazi2025.search import _alg3_outputs
+    from verifier.search.certificates import derived_outputs
+
+    claim = get_searchable("ghazi2025.thm11")
+    rng = random.Random(3)
+    for _ in range(20):
+        inst = claim.search.space.random(rng)
+        doc = claim.search.document(inst)
+        assert _alg3_outputs(inst) == derived_outputs(doc, "A")

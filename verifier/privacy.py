@@ -252,6 +252,10 @@ def _log(r: sp.Expr) -> sp.Expr:
     sympy's assumption queries on the whole argument, which dominated the cost of
     checks on big exact mechanisms; the unevaluated log is the same exact value
     (displayed and enclosed as is), so only simple arguments are evaluated."""
+    if r.is_Rational and r.p > 1 and r.q > 1:
+        # sympy's log(p/q) stays log(p/q) for such a rational, after assumption
+        # queries whose cost grows with the size of p and q: skip them
+        return sp.log(r, evaluate=False)
     if r.is_Rational or isinstance(r, sp.exp) or (r.is_Pow and r.base.is_Rational):
         return sp.log(r)
     return sp.log(r, evaluate=False)
@@ -327,7 +331,7 @@ def realized_ex_post_epsilon(
             continue
         ratios = [mech.p(d, o) / mech.p(d2, o) for _, (d, d2) in cands]
         i, ok = exact_max(ratios, precision)
-        rows.append(RealizedLoss(o, sp.log(ratios[i]), cands[i][1], ok))
+        rows.append(RealizedLoss(o, _log(ratios[i]), cands[i][1], ok))
     return RealizedTable(rows)
 
 

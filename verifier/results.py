@@ -8,13 +8,22 @@ JSON-ready dict, and in notebooks as Markdown.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
 
-from .arithmetic import Verdict, approx, combine_verdicts, format_number
+from .arithmetic import (
+    DEFAULT_PRECISION,
+    Verdict,
+    approx,
+    combine_verdicts,
+    enclose,
+    format_number,
+)
+from .errors import VerifierError
 
 __all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction"]
 
@@ -83,7 +92,7 @@ class Finding:
     note: str = ""
     lower_bound: bool = False  # the claim bounds ``realized`` from below
 
-    @property
+    @functools.cached_property
     def slack(self) -> sp.Expr:
         if self.tight:
             return sp.Integer(0)
@@ -97,7 +106,12 @@ class Finding:
         return hi - lo
 
     def slack_value(self) -> float:
-        """Display value of the slack (for sorting and tables, never for verdicts)."""
+        """Display value of the slack (for sorting and tables, never for verdicts);
+        computed once per finding."""
+        return self._slack_value
+
+    @functools.cached_property
+    def _slack_value(self) -> float:
         s = self.slack
         if s.free_symbols:
             return float("nan")
@@ -172,7 +186,7 @@ class CheckResult:
             v = f.slack_value()
             return v if v == v else float("inf")
 
-        return min(pool, key=key)
+        return min(_near_minimum(pool), key=key)
 
     @property
     def tight(self) -> bool:
@@ -250,6 +264,28 @@ class CheckResult:
             "notes": list(self.notes),
             "parts": [p.to_dict(max_findings) for p in self.parts],
         }
+
+
+def _near_minimum(findings: list[Finding]) -> list[Finding]:
+    """The findings whose slack may be the smallest, in their order: a finding whose
+    slack is certainly above another one's (disjoint enclosures at the first
+    precision of :func:`~verifier.arithmetic.approx`) is dropped before the display
+    values (15 digits, sometimes at a high precision) are computed."""
+    bounds: list[tuple[Finding, Any]] = []
+    for f in findings:
+        s = f.slack
+        enc = None
+        if s not in (sp.oo, -sp.oo) and not s.free_symbols:
+            try:
+                enc = enclose(s, DEFAULT_PRECISION.start_bits)
+            except VerifierError:
+                enc = None
+        bounds.append((f, enc))
+    tops = [e.hi for _, e in bounds if e is not None]
+    if len(tops) < len(bounds) or not tops:
+        return findings  # infinite, symbolic or unenclosed slacks: compare them all
+    top = min(tops)
+    return [f for f, e in bounds if e.lo <= top]
 
 
 def _worse(a: Finding, b: Finding) -> bool:

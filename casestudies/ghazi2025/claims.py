@@ -637,12 +637,6 @@ def t12_mechanisms(alpha: Any) -> list[tuple[FiniteMechanism, Any]]:
     return [(m1, R(1, 5)), (m2, R(3, 10))]
 
 
-def _rational(x: Any) -> sp.Rational:
-    """An mpmath ``mpf`` (an enclosure endpoint) as the exact rational it is."""
-    man, exp = x.man_exp
-    return sp.Rational(man) * sp.Rational(2) ** exp
-
-
 def _theorem12(alpha: Any, beta: Any, eps_prime: Any) -> CheckResult:
     inst = t12_mechanisms(alpha)
     mechs = [m for m, _ in inst]
@@ -662,7 +656,7 @@ def _theorem12(alpha: Any, beta: Any, eps_prime: Any) -> CheckResult:
             if not ok:
                 continue
             s = theorem12_failure(mechs, eps, eps_prime, copies, D, o_star)
-            hi, lo = _rational(s.enclosure.hi), _rational(s.enclosure.lo)
+            lo, hi = (sp.Rational(b.numerator, b.denominator) for b in s.enclosure.bounds())
             beta_e = sp.sympify(beta)
             v = (
                 Verdict.HOLDS

@@ -86,7 +86,7 @@ def _lower_rational(x: sp.Expr) -> Fraction:
     enc = enclose(x, 128)
     if enc is None:  # pragma: no cover - positive constants enclose
         raise InvalidParameter(f"cannot bound {x}")
-    lo = F(enc.lo.man * 2**enc.lo.exp) if enc.lo.exp >= 0 else F(enc.lo.man, 2 ** (-enc.lo.exp))
+    lo = enc.bounds()[0]
     r = lo.limit_denominator(10**6)
     while r > lo:
         r -= F(1, 10**6)

@@ -9,8 +9,9 @@
   on another cluster and ends with the serial answer.
 * The command line: ``verifier search --json`` gives the same bytes (but the
   ``elapsed`` seconds) and the same certificate file with ``--workers 1``,
-  ``--workers 2``, ``--dask local:1`` and ``--dask local:2``; ``verifier casestudies
-  --dask local:2`` gives the serial outcomes.
+  ``--workers 2``, ``--dask local:1`` and ``--dask tcp://...`` (a running cluster of 2
+  workers, by its scheduler address); ``verifier casestudies --dask local:2`` gives
+  the serial outcomes; unreachable or malformed addresses are input errors (exit 2).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ pytest.importorskip(
 )
 
 from verifier import cli  # noqa: E402
+from verifier.errors import InvalidParameter  # noqa: E402
 from verifier.executors import DaskRunner, dask_runner  # noqa: E402
 from verifier.search import SearchConfig, search  # noqa: E402
 
@@ -143,14 +145,15 @@ def _cli(capsys, *args: str) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-def test_cli_search_gives_the_same_bytes_everywhere(tmp_path, monkeypatch, capsys):
+def test_cli_search_gives_the_same_bytes_everywhere(tmp_path, monkeypatch, capsys, cluster):
     claim = ["search", "liu_talwar2019.B1.best_of_k_eps", "--seed", "2", "--instances", "640"]
     common = [*claim, "--json", "--no-checkpoint", "--out", "cert.toml"]
     runs = {
         "workers1": ["--workers", "1"],
         "workers2": ["--workers", "2"],
         "dask1": ["--dask", "local:1"],
-        "dask2": ["--dask", "local:2"],
+        # a running cluster of 2 workers, by its scheduler's address
+        "dask2": ["--dask", cluster.client.scheduler.address],
     }
     out, certs = {}, {}
     for name, extra in runs.items():
@@ -174,3 +177,13 @@ def test_cli_casestudies_on_a_cluster(capsys):
         for c in docs[-1]["claims"]:
             c.pop("seconds")
     assert docs[0] == docs[1] and docs[0]["total"] >= 5
+
+
+def test_bad_scheduler_addresses_are_input_errors(capsys):
+    with pytest.raises(InvalidParameter, match="cannot connect to the dask scheduler"):
+        with dask_runner("tcp://127.0.0.1:9", timeout=1):
+            pass
+    assert cli.main(["search", "ghazi2025.thm8", "--dask", "nowhere"]) == 2
+    assert "--dask 'nowhere'" in capsys.readouterr().err
+    assert cli.main(["casestudies", "ghazi2025.thm8", "-j", "2", "--dask", "local:1"]) == 2
+    assert "not both" in capsys.readouterr().err

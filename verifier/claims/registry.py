@@ -37,10 +37,18 @@ from importlib.metadata import entry_points
 import sympy as sp  # noqa: F401  (used by the doctest)
 
 from ..errors import InvalidParameter, UnknownClaim
+from ..executors import Runner, ordered_map
 from ..results import CheckResult
 from .model import Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
 
-__all__ = ["Registry", "REGISTRY", "ENTRY_POINT_GROUP", "load_casestudies", "registered_claim"]
+__all__ = [
+    "Registry",
+    "REGISTRY",
+    "ENTRY_POINT_GROUP",
+    "decide_registered",
+    "load_casestudies",
+    "registered_claim",
+]
 
 #: The entry-point group through which case-study packages announce themselves.
 ENTRY_POINT_GROUP = "verifier.casestudies"
@@ -158,9 +166,23 @@ class Registry:
             out.extend(c for c in hit if c not in out)
         return out
 
-    def run(self, claims: Iterable[Claim]) -> list[ClaimOutcome]:
-        """Decide each claim on its registered instances."""
-        return [c.run() for c in claims]
+    def run(self, claims: Iterable[Claim], *, runner: Runner | None = None) -> list[ClaimOutcome]:
+        """Decide each claim on its registered instances, in this process or, with a
+        ``runner`` (:mod:`verifier.executors`: local processes, a dask cluster), in
+        parallel: the claims travel as their ids and are found again through the
+        entry points in the worker (:func:`decide_registered`); the outcomes come back
+        in the order of ``claims``."""
+        claims = list(claims)
+        if runner is None:
+            return [c.run() for c in claims]
+        for c in claims:
+            if REGISTRY.claims.get(c.id) is not c:
+                raise InvalidParameter(
+                    f"claim {c.id!r} is not in verifier.claims.REGISTRY: only claims of the "
+                    f"installed case studies can be decided by id in worker processes"
+                )
+        done = ordered_map(runner, decide_registered, ((c.id,) for c in claims))
+        return [ClaimOutcome(c, *o) for c, o in zip(claims, done, strict=True)]
 
 
 #: The global registry, filled by the installed case-study packages.
@@ -203,3 +225,11 @@ def load_casestudies(*modules: str) -> Registry:
 def registered_claim(claim_id: str) -> Claim:
     """The registered claim ``claim_id``, loading the case studies first."""
     return load_casestudies().get(claim_id)
+
+
+def decide_registered(claim_id: str) -> tuple[CheckResult | None, float, str | None]:
+    """Decide the registered claim ``claim_id`` on its instances (what a worker process
+    runs for :meth:`Registry.run`): its result, seconds and error, without the claim
+    object (which stays with the caller)."""
+    o = registered_claim(claim_id).run()
+    return o.result, o.seconds, o.error

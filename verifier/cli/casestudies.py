@@ -4,6 +4,11 @@ verdict with its expected outcome.
 ::
 
     verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR]
+                         [-j N | --dask local[:N] | --dask tcp://HOST:PORT]
+
+The claims are decided in this process by default; ``-j N`` decides them in N local
+worker processes and ``--dask`` on a dask cluster (the same outcomes, in the same
+order: the claims travel as their ids).
 """
 
 from __future__ import annotations
@@ -42,6 +47,22 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="write a certificate (a spec file `verifier check` re-verifies) for every "
         "claim found violated, as DIR/<claim id>.certificate.toml",
     )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="decide the claims in N local worker processes (default 1: in this process)",
+    )
+    p.add_argument(
+        "--dask",
+        metavar="WHERE",
+        default=None,
+        help="decide the claims on dask.distributed: local[:N] starts a LocalCluster of N "
+        "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
+        "dask extra)",
+    )
 
 
 def _registry() -> Any:
@@ -53,6 +74,7 @@ def _registry() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier casestudies``; return the exit code."""
+    from ..executors import open_runner
     from ..report import outcomes_record, outcomes_table
 
     reg = _registry()
@@ -72,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     cert_dir = (
         None if args.certificates is None else output_directory(args.certificates, "--certificates")
     )
-    outcomes = reg.run(claims)
+    with open_runner(args.jobs, args.dask) as runner:
+        outcomes = reg.run(claims, runner=runner)
     certs = {} if cert_dir is None else _write_certificates(outcomes, cert_dir)
     if args.json:
         record = outcomes_record(outcomes)

@@ -2,7 +2,8 @@
 
 ::
 
-    verifier search CLAIM [--seconds N] [--instances N] [--seed S] [--workers W]
+    verifier search CLAIM [--seconds N] [--instances N] [--seed S]
+                          [--workers W | --dask local[:N] | --dask tcp://HOST:PORT]
                           [--out FILE] [--resume FILE] [--checkpoint FILE] [--json]
     verifier search FILE.toml [--claim ID] ...
     verifier search --list
@@ -83,6 +84,14 @@ def configure(p: argparse.ArgumentParser) -> None:
         default=1,
         metavar="W",
         help=f"local worker processes (default 1, at most {MAX_WORKERS})",
+    )
+    p.add_argument(
+        "--dask",
+        metavar="WHERE",
+        default=None,
+        help="run the batches on dask.distributed: local[:N] starts a LocalCluster of N "
+        "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
+        "dask extra; the same answer as local runs)",
     )
     p.add_argument(
         "--out",
@@ -201,6 +210,7 @@ def _resolve(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier search``; return the exit code."""
+    from ..executors import open_runner
     from ..search import search
     from ..search.engine import SearchConfig, read_checkpoint
 
@@ -232,20 +242,21 @@ def run(args: argparse.Namespace) -> int:
         output_file(ck, "--checkpoint")
     bar = ProgressBar(sys.stderr) if (not args.json and sys.stderr.isatty()) else None
     try:
-        result = search(
-            claim,
-            instances=args.instances,
-            seconds=None if args.seconds == 0 else args.seconds,
-            seed=seed,
-            workers=args.workers,
-            out=out,
-            checkpoint=ck,
-            resume=args.resume,
-            checkpoint_every=args.checkpoint_every,
-            config=SearchConfig(),  # the CLI's; a checkpoint made with another is refused
-            progress=bar,
-            shrink=not args.no_shrink,
-        )
+        with open_runner(args.workers, args.dask) as runner:
+            result = search(
+                claim,
+                instances=args.instances,
+                seconds=None if args.seconds == 0 else args.seconds,
+                seed=seed,
+                executor=runner,
+                out=out,
+                checkpoint=ck,
+                resume=args.resume,
+                checkpoint_every=args.checkpoint_every,
+                config=SearchConfig(),  # the CLI's; a checkpoint made with another is refused
+                progress=bar,
+                shrink=not args.no_shrink,
+            )
     finally:
         if bar is not None:
             bar.close()

@@ -42,6 +42,7 @@ from random import Random
 from typing import Any
 
 from ..errors import InvalidParameter, SpecError
+from ..executors import Runner, as_runner
 from . import checkpoints
 from .certificates import atomic_write, write_certificate
 from .core import (
@@ -504,7 +505,7 @@ def search(
     seconds: float | None = 60.0,
     seed: int = 0,
     workers: int = 1,
-    executor: cf.Executor | None = None,
+    executor: cf.Executor | Runner | Any | None = None,
     config: SearchConfig | None = None,
     out: str | os.PathLike[str] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
@@ -529,10 +530,12 @@ def search(
         Master seed: same seed and budget, same answer.
     workers : int
         Local worker processes when no ``executor`` is given (1: in this process).
-    executor : concurrent.futures.Executor, optional
+    executor : concurrent.futures.Executor, distributed.Client or Runner, optional
         Runs the batches (a ``ProcessPoolExecutor``, a ``ThreadPoolExecutor``, a
-        ``dask.distributed`` client's ``get_executor()``, ...).  The claim must then
-        be a registered id, a spec-file claim, or picklable.
+        ``distributed.Client``, a :class:`verifier.executors.Runner` such as
+        :func:`verifier.executors.dask_runner` gives), at most twice its number of
+        workers at a time.  The claim must then be a registered id, a spec-file
+        claim (the file at the same path on the workers), or picklable.
     config : SearchConfig, optional
         Batch shape.
     out : path, optional
@@ -593,7 +596,7 @@ def _search(
     seconds: float | None,
     seed: int,
     workers: int,
-    executor: cf.Executor | None,
+    executor: cf.Executor | Runner | Any | None,
     config: SearchConfig | None,
     out: str | os.PathLike[str] | None,
     checkpoint: str | os.PathLike[str] | None,
@@ -696,11 +699,9 @@ def _search(
             save()
             report("search")
 
-    owned: cf.Executor | None = None
-    if executor is None and workers > 1:
-        owned = cf.ProcessPoolExecutor(max_workers=workers)
-        executor = owned
-    in_flight: dict[cf.Future[BatchResult], int] = {}
+    runner = as_runner(executor, workers)  # None: the batches run in this process
+    owned = runner is not None and executor is None
+    in_flight: dict[Any, int] = {}
     interrupted = False
     try:
         try:
@@ -708,7 +709,7 @@ def _search(
                 st.done = False  # a finished search resumed with a larger budget
             if st.done:
                 status = "violated" if st.found is not None else "exhausted"
-            elif executor is None:
+            elif runner is None:
                 while st.found is None and st.next_index < total:
                     if deadline is not None and time.monotonic() > deadline:
                         status = "time_limit"
@@ -718,19 +719,18 @@ def _search(
                         st.pending[i] = run_batch(ref, seed, i, cfg)
                     consume()
             else:
-                window = 2 * max(1, workers if owned is not None else _max_workers(executor))
                 nxt = st.next_index
                 while st.found is None and st.next_index < total:
                     if deadline is not None and time.monotonic() > deadline:
                         status = "time_limit"
                         break
+                    window = 2 * runner.slots()  # asked again: dask clusters grow and shrink
                     while len(in_flight) < window and nxt < total:
                         if nxt not in st.pending:
-                            fut = executor.submit(run_batch, ref, seed, nxt, cfg)
+                            fut = runner.submit(run_batch, ref, seed, nxt, cfg)
                             in_flight[fut] = nxt
                         nxt += 1
-                    done, _ = cf.wait(list(in_flight), timeout=0.25, return_when=cf.FIRST_COMPLETED)
-                    for fut in done:
+                    for fut in runner.wait(in_flight, timeout=0.25):
                         idx = in_flight.pop(fut)
                         if idx >= st.next_index and st.found is None:
                             st.pending[idx] = fut.result()
@@ -741,10 +741,10 @@ def _search(
             interrupted = True
             status = "interrupted"
         finally:
-            for fut in in_flight:
-                fut.cancel()
-            if owned is not None:
-                owned.shutdown(wait=not interrupted, cancel_futures=True)
+            if runner is not None:
+                runner.cancel(in_flight)
+                if owned:
+                    runner.close(wait=not interrupted)
         if st.found is not None:
             status = "violated"
         result = _finish(
@@ -760,11 +760,6 @@ def _search(
     result.elapsed = elapsed()
     result.checkpoint = None if ck_path is None else str(ck_path)
     return result
-
-
-def _max_workers(executor: cf.Executor) -> int:
-    n = getattr(executor, "_max_workers", None)
-    return int(n) if isinstance(n, int) and n > 0 else (os.cpu_count() or 2)
 
 
 def _finish(

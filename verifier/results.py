@@ -82,6 +82,8 @@ class Finding:
     failing: tuple[Any, ...] = ()
     note: str = ""
     lower_bound: bool = False  # the claim bounds ``realized`` from below
+    #: over a box of parameters: the decision (:class:`verifier.boxes.BoxDecision`)
+    region: Any = None
 
     @property
     def slack(self) -> sp.Expr:
@@ -118,7 +120,19 @@ class Finding:
         if not self.realized.free_symbols and self.realized not in (sp.oo, -sp.oo):
             d["realized_approx"] = approx(self.realized)
         if self.failing:
-            d["failing"] = [str(f) for f in self.failing]
+            d["failing"] = [
+                f.text(self.region.box) if self.region is not None else str(f)
+                for f in self.failing[:20]
+            ]
+        if self.region is not None:
+            d["box"] = {
+                "sub_boxes": self.region.boxes,
+                "undecided": [u.as_dict(self.region.box) for u in self.region.undecided[:20]],
+                "witness": None
+                if self.region.witness is None
+                else {str(k): str(v) for k, v in self.region.witness.items()},
+                "note": self.region.note,
+            }
         if self.note:
             d["note"] = self.note
         return d

@@ -21,6 +21,10 @@ A claim is decided in up to three ways, all under its one id:
 * on its registered **instances** (``check``: a zero-argument function returning a
   :class:`~verifier.results.CheckResult`; what ``verifier casestudies`` runs), which
   may include decisions over a parameter range (``over=`` of the checkers);
+* over a **box** of parameters (``domain``: parameter -> ``(lo, hi)``; the ``check``
+  function builds the instance symbolically in the parameters and decides it for every
+  point of the box, :mod:`verifier.boxes`): the decider ``"box"``, whose outcome
+  reports the share of the box left undecided;
 * by a worst-case **search** over an instance space (``search``: a
   :class:`SearchSpec`; what ``verifier search`` runs);
 * both share the statement, so a refutation by either is a refutation of the claim.
@@ -45,11 +49,13 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal, get_args
 
 import sympy as sp
 
 from ..arithmetic import Verdict, format_number
+from ..boxes import Box, region_fractions
 from ..errors import InvalidParameter, VerifierError
 from ..results import CheckResult
 
@@ -156,6 +162,10 @@ class Claim:
     reference : optional
         How a worker process finds the claim again: its id when registered (set by the
         registry), a spec-file reference, or ``None`` (the object itself is sent).
+    domain : mapping, optional
+        The box of parameters the claim is decided over (parameter name -> ``(lo,
+        hi)``, rational ends, at least two parameters); ``check`` then decides it for
+        every point of the box and the decider is ``"box"``.
     """
 
     id: str
@@ -169,6 +179,7 @@ class Claim:
     notes: str = ""
     casestudy: str = ""
     reference: Any = field(default=None, compare=False)
+    domain: Any = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id or not self.id.isprintable():
@@ -189,6 +200,15 @@ class Claim:
             raise InvalidParameter(f"claim {self.id!r} has no way to be decided (check or search)")
         if not self.casestudy:
             self.casestudy = self.paper
+        if self.domain is not None:
+            self.domain = Box.of(self.domain)
+            if self.domain.dimension < 2:
+                raise InvalidParameter(
+                    f"claim {self.id!r}: a domain is a box of at least two parameters "
+                    f"(one parameter: decide it with over=(symbol, lo, hi))"
+                )
+            if self.check is None:
+                raise InvalidParameter(f"claim {self.id!r}: a domain needs a check function")
 
     @property
     def paper(self) -> str:
@@ -200,7 +220,7 @@ class Claim:
         """The ways this claim can be decided: ``"instances"``, ``"search"``."""
         out = []
         if self.check is not None:
-            out.append("instances")
+            out.append("box" if self.domain is not None else "instances")
         if self.search is not None:
             out.append("search")
         return tuple(out)
@@ -243,6 +263,7 @@ class Claim:
             "expected": self.expected,
             "deciders": list(self.deciders),
             "instances": self.instances,
+            "domain": None if self.domain is None else self.domain.as_dict(),
             "search": None
             if self.search is None
             else {"default_instances": self.search.default_instances, "space": self.search.notes},
@@ -288,7 +309,31 @@ class ClaimOutcome:
             return "(symbolic)"
         return format_number(s, digits=4, max_len=18)
 
+    def box_fractions(self) -> tuple[Fraction, Fraction] | None:
+        """For a claim over a box: the shares of its volume left undecided and proved
+        failing (exact; ``None`` for a claim about points).  A failed or crashed
+        decision leaves the whole box undecided."""
+        box = self.claim.domain
+        if box is None:
+            return None
+        if self.result is None:
+            return Fraction(1), Fraction(0)
+        regions = [f.region for f in self.result.all_findings() if f.region is not None]
+        regions = [r for r in regions if r.box == box]
+        und, bad = region_fractions(regions, box)
+        if self.result.verdict is Verdict.UNDECIDED and und == 0:
+            und = Fraction(1)  # undecided outside the box decisions: nothing was proved
+        return und, bad
+
+    @property
+    def undecided_fraction(self) -> Fraction | None:
+        """Share of the box's volume where the claim is neither proved nor refuted
+        (``None`` for a claim about points)."""
+        fr = self.box_fractions()
+        return None if fr is None else fr[0]
+
     def to_dict(self) -> dict[str, Any]:
+        fr = self.box_fractions()
         return {
             "id": self.claim.id,
             "kind": self.claim.kind,
@@ -300,6 +345,9 @@ class ClaimOutcome:
             "matches": self.matches,
             "worst_slack": self.worst_slack(),
             "seconds": round(self.seconds, 3),
+            "domain": None if self.claim.domain is None else self.claim.domain.as_dict(),
+            "undecided_fraction": None if fr is None else float(fr[0]),
+            "failing_fraction": None if fr is None else float(fr[1]),
             "error": self.error,
             "result": None if self.result is None else self.result.to_dict(max_findings=20),
         }

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.list:
         return _list_claims(reg.select(args.names or None), args.json)
-    claims = reg.select(args.names or None, decider="instances")
+    claims = reg.select(args.names or None, decider="instances|box")
     cert_dir = _certificate_dir(args.certificates)
     outcomes = reg.run(claims)
     certs = {} if cert_dir is None else _write_certificates(outcomes, cert_dir)

@@ -12,11 +12,15 @@ __all__ = ["outcomes_table", "outcomes_json", "outcomes_record"]
 
 
 def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
-    """Plain-text table: claim, kind, source, expected, verdict, worst slack, time."""
+    """Plain-text table: claim, kind, source, expected, verdict, worst slack, time; for
+    a claim over a box, the verdict says so and names the undecided share when any."""
     head = ("claim", "kind", "source", "expected", "verdict", "worst slack", "time", "")
     rows = [head]
     for o in outcomes:
         verdict = "ERROR" if o.error else (o.verdict.value if o.verdict else "-")
+        und = o.undecided_fraction
+        if und is not None and not o.error:
+            verdict += " (box)" if und == 0 else f" (box, {float(und):.3g} undecided)"
         rows.append(
             (
                 o.claim.id,

@@ -216,6 +216,9 @@ class SubBox:
 
     bounds: tuple[tuple[Fraction, Fraction], ...]
 
+    def __str__(self) -> str:
+        return " × ".join(f"[{_rat(lo)}, {_rat(hi)}]" for lo, hi in self.bounds)
+
     def volume_share(self, box: Box) -> Fraction:
         """The share of ``box``'s volume (over its non-fixed parameters)."""
         v = Fraction(1)

@@ -16,7 +16,7 @@ import sympy as sp
 
 from .arithmetic import Verdict, approx, combine_verdicts, format_number
 
-__all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction"]
+__all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction", "given"]
 
 
 def _label(x: Any) -> str:
@@ -313,3 +313,18 @@ def implication(title: str, premise: CheckResult, conclusion: CheckResult) -> Ch
     else:
         v = Verdict.HOLDS if conclusion.verdict is Verdict.HOLDS else Verdict.UNDECIDED
     return CheckResult(title, v, notes=notes, parts=[conclusion], premises=[premise])
+
+
+def given(title: str, premise: CheckResult, conclusion: CheckResult) -> CheckResult:
+    """``conclusion``, decided where ``premise`` must hold too (both are required: the
+    verdict is their conjunction).  Unlike :func:`conjunction` the premise is kept
+    apart (``premises``): the findings, the worst slack and the tightness are the
+    conclusion's.  For claims over a box, where a premise that fails somewhere must
+    be reported, never taken as making the claim vacuous (:func:`implication`)."""
+    return CheckResult(
+        title,
+        combine_verdicts([premise.verdict, conclusion.verdict]),
+        notes=[f"premise — {premise.summary()}"],
+        parts=[conclusion],
+        premises=[premise],
+    )

@@ -38,6 +38,7 @@ from verifier.algorithms.ghazi import (
     generalized_above_threshold,
     hyperparameter_tuning,
 )
+from verifier.certified import check_le
 from verifier.instances import randomized_response
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import add_remove, pair
@@ -47,9 +48,10 @@ from verifier.privacy import (
     check_ex_post_rdp,
     lemma7_dp_bound,
 )
-from verifier.results import CheckResult, conjunction
+from verifier.results import CheckResult, conjunction, given
 
 from .theory import theorem8_bound, theorem9_bound, theorem10_bound, theorem11_bound
+from .tightness import competitor_family, lemma7_ii_family
 
 R = sp.Rational
 SOURCE = "Ghazi et al. 2025"
@@ -102,6 +104,7 @@ def thm9_box() -> CheckResult:
     "ex-post DP with eps~(o,i) = 2 eps_i + eps', eps~(bot) = eps' for every point of the box",
     expected="holds",
     domain=BUDGETS,
+    tightness=lambda: competitor_family(10),
 )
 def thm10_box() -> CheckResult:
     A = generalized_above_threshold(rr_pair(), [E1, E2], EP, 1, name="Alg2[RR, RR]")
@@ -154,12 +157,10 @@ LEMMA7_I = {"eps": (R(1, 100), 3), "alpha": (R(3, 2), 5)}
 )
 def lemma7_box_i() -> CheckResult:
     m = randomized_response(EPS)
-    return conjunction(
+    return given(
         "Lemma 7 (i) on RR(eps)",
-        [
-            check_ex_post(m, EPS, over=LEMMA7_I),
-            check_ex_post_rdp(m, EPS, ALPHA, over=LEMMA7_I),
-        ],
+        check_ex_post(m, EPS, over=LEMMA7_I),
+        check_ex_post_rdp(m, EPS, ALPHA, over=LEMMA7_I),
     )
 
 
@@ -204,6 +205,7 @@ LEMMA7_II = {"y": (150, 400), "alpha": (R(3, 2), 2), "delta": (R(1, 5), R(1, 4))
     "hockey-stick divergence is positive",
     expected="holds",
     domain=LEMMA7_II,
+    tightness=lemma7_ii_family,
 )
 def lemma7_box_ii() -> CheckResult:
     # The hockey-stick divergence at b = D_alpha + log(1/delta)/(alpha-1) is
@@ -212,7 +214,7 @@ def lemma7_box_ii() -> CheckResult:
     # (1/10 + 151^(-1/2) < 1/5): delta matters here.
     m = leak(Y)
     d_alpha = renyi_leak(Y, ALPHA)
-    return check_ex_post_approx(
+    conv = check_ex_post_approx(
         m,
         lemma7_dp_bound(d_alpha, ALPHA, DELTA),
         DELTA,
@@ -220,4 +222,47 @@ def lemma7_box_ii() -> CheckResult:
         over=LEMMA7_II,
         title="Lemma 7 (ii): leak(y) is ex-post (D_alpha + log(1/delta)/(alpha-1), "
         "delta)-DP on (D, D')",
+    )
+    (h,) = [f.realized for f in conv.findings]
+    matters = check_le(
+        DELTA / 10,
+        h,
+        "the hockey-stick divergence is at least delta/10 on the whole box (delta matters)",
+        over=LEMMA7_II,
+        quantity="delta/10",
+    )
+    return given("Lemma 7 (ii) with delta > 0 mattering", matters, conv)
+
+
+def lemma7_ii_point(k: int, y: Any) -> tuple[sp.Expr, sp.Expr, FiniteMechanism, Any]:
+    """The Lemma 7 (ii) extremal family at one point: ``leak(y)`` (``w = 1/10``),
+    ``α = 1 + 1/k``, ``δ = w (k+1)^{1/k}``; returns ``(α, δ, mechanism, ε̃ = D_α)``."""
+    alpha = 1 + R(1, k)
+    delta = R(1, 10) * sp.Integer(k + 1) ** R(1, k)
+    return alpha, delta, leak(sp.Integer(y)), renyi_leak(sp.Integer(y), alpha)
+
+
+@claim(
+    id="ghazi2025.lemma7.ii_near_sup",
+    source=f"{SOURCE}, Lemma 7 (ii)",
+    statement="on leak(10^400) (loss L = log(1 + 10^400) with probability 1/10), alpha = "
+    "101/100, delta = 101^(1/100)/10, eps~ = D_alpha: ex-post (eps~ + log(1/delta)/(alpha-1), "
+    "delta)-DP holds and the hockey-stick divergence exceeds 9/10 delta (the sup of "
+    "H/delta, 1, is approached: Lemma 7 (ii) is nearly tight)",
+    expected="holds",
+    tightness=lemma7_ii_family,
+)
+def lemma7_ii_near_sup() -> CheckResult:
+    # Hand derivation: e^(b - L) = ((w + (9/10)^alpha (1 - w/(1+y))^(1-alpha) (1+y)^(-1/k))
+    # / delta)^k with k = 100, y = 10^400: (1+y)^(-1/100) ~ 1e-4, so the base is
+    # (0.1 + 0.9e-4)/(0.1 * 101^(1/100)) ~ 0.9558 and e^(b-L) ~ 0.0109;
+    # H/delta = (w/delta)(1 - e^(b-L)) ~ 0.9549 * 0.9891 ~ 0.944 > 9/10.
+    alpha, delta, m, d_alpha = lemma7_ii_point(100, 10**400)
+    conv = check_ex_post_approx(
+        m, lemma7_dp_bound(d_alpha, alpha, delta), delta, pairs=[("D", "D'")]
+    )
+    (h,) = [f.realized for f in conv.findings]
+    return conjunction(
+        "Lemma 7 (ii) near its supremum",
+        [conv, check_le(R(9, 10) * delta, h, "H >= 9/10 delta", quantity="9/10 delta")],
     )

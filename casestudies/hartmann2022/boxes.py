@@ -28,7 +28,7 @@ from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
 from verifier.odp_ptr import BOTTOM
 from verifier.privacy import check_pure_dp
-from verifier.results import CheckResult, conjunction
+from verifier.results import CheckResult, given
 
 R = sp.Rational
 SOURCE = "Hartmann et al. 2022"
@@ -83,4 +83,4 @@ def theorem7_box() -> CheckResult:
     # RR(rest), exactly rest-DP
     cells = check_pure_dp(toy(E1), E1, over=DOMAIN, title="toy: the answers cost eps_1")
     view = check_pure_dp(toy_then_rr(E1, EG), EG, over=DOMAIN)
-    return conjunction("Theorem 7 over the box", [cells, view])
+    return given("Theorem 7 over the box", cells, view)

@@ -33,7 +33,7 @@ from verifier.compose import events, indicator
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pairs_at_distance, path
 from verifier.privacy import check_approx_dp, check_distributions, check_pure_dp
-from verifier.results import CheckResult, conjunction
+from verifier.results import CheckResult, conjunction, given
 
 R = sp.Rational
 SOURCE = "Talwar 2025"
@@ -100,7 +100,7 @@ def prop4_box() -> CheckResult:
         )
         for ev in events(m.outputs)
     ]
-    return conjunction("Prop. 4 over the box", [premise, conjunction("distance 2", group)])
+    return given("Prop. 4 over the box", premise, conjunction("distance 2", group))
 
 
 PROP5 = {"eps": (R(1, 100), 2), "w": (R(1, 1000), R(1, 10))}
@@ -126,7 +126,7 @@ def prop5_box() -> CheckResult:
     conclusion = check_approx_dp(
         m, 2 * EPS, sp.exp(2 * EPS) * 2 * W, pairs=prs, over=PROP5, title="distance 2"
     )
-    return conjunction("Prop. 5 over the box", [premise, conclusion])
+    return given("Prop. 5 over the box", premise, conclusion)
 
 
 PROP6 = {"eta": (R(1, 100), 2), "alpha": (3, 6)}
@@ -144,7 +144,11 @@ PROP6 = {"eta": (R(1, 100), 2), "alpha": (3, 6)}
 def prop6_box() -> CheckResult:
     m = mixture(ETA, 0, UNIFORM, "TGeom_2(eta)")
     prs = list(pairs_at_distance(m.graph, 2, at_most=True))
-    parts = [check_distributions(m, PROP6), check_pure_dp(m, ETA, over=PROP6)]
+    premise = conjunction(
+        "TGeom_2(eta) is an eta-DP mechanism on the box, hence (alpha, eta)-RDP",
+        [check_distributions(m, PROP6), check_pure_dp(m, ETA, over=PROP6)],
+    )
+    parts = []
     for ev in [*events(m.outputs), frozenset(m.outputs)]:
         for d, d2 in prs:
             pd = sp.Add(*[m.p(d, o) for o in ev])
@@ -158,7 +162,7 @@ def prop6_box() -> CheckResult:
                     over=PROP6,
                 )
             )
-    return conjunction("Prop. 6 (second part) over the box", parts)
+    return given("Prop. 6 (second part) over the box", premise, conjunction("every event", parts))
 
 
 THM7 = {"gamma": (R(1, 10**12), R(1, 10)), "c": (1, 6)}

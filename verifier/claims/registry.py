@@ -77,6 +77,7 @@ class Registry:
         casestudy: str | None = None,
         aliases: Iterable[str] = (),
         domain: Any = None,
+        tightness: Any = None,
     ) -> Callable[[Callable[[], CheckResult]], Callable[[], CheckResult]]:
         """Decorator registering a zero-argument check function as a claim's decider on
         its instances (``search`` adds the worst-case search under the same id).
@@ -101,6 +102,7 @@ class Registry:
                     notes=notes,
                     casestudy=cs,
                     domain=domain,
+                    tightness=tightness,
                 )
             )
             for old in aliases:

@@ -36,6 +36,7 @@ from .arithmetic import (
     exact,
     is_exactly_zero,
 )
+from .boxes import DEFAULT_BUDGET, BoxBudget, decide_on_box
 from .errors import InvalidParameter, Undecidable
 from .results import CheckResult, Finding
 
@@ -130,13 +131,33 @@ def check_le(
     pair: tuple[Hashable, Hashable] | None = None,
     quantity: str = "lhs",
     precision: Precision = DEFAULT_PRECISION,
+    over: Any = None,
+    budget: BoxBudget = DEFAULT_BUDGET,
 ) -> CheckResult:
     """The inequality ``lhs <= rhs`` as a one-finding :class:`CheckResult`.
 
     The finding's ``realized`` is ``lhs`` and ``claimed`` is ``rhs`` (slack
-    ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.
+    ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.  With a box ``over``
+    (``{symbol: (lo, hi), ...}``) the inequality is decided for every point of the box
+    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision).
     """
     a, b = exact(lhs), exact(rhs)
+    if over is not None:
+        d = decide_on_box(a, b, over, budget)
+        f = Finding(
+            d.verdict,
+            output,
+            pair,
+            a,
+            b,
+            a,
+            b,
+            tight=d.identically_equal,
+            note=note,
+            failing=d.failing,
+            region=d,
+        )
+        return CheckResult(title or f"{a} <= {b} on {d.box}", d.verdict, [f], quantity=quantity)
     c = decide_le(a, b, precision)
     f = _finding(c.verdict, a, b, c.tight, note, output, pair)
     return CheckResult(title or f"{a} <= {b}", c.verdict, [f], quantity=quantity)

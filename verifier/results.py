@@ -25,7 +25,7 @@ from .arithmetic import (
 )
 from .errors import VerifierError
 
-__all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction"]
+__all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction", "given"]
 
 
 def _label(x: Any) -> str:
@@ -91,6 +91,8 @@ class Finding:
     failing: tuple[Any, ...] = ()
     note: str = ""
     lower_bound: bool = False  # the claim bounds ``realized`` from below
+    #: over a box of parameters: the decision (:class:`verifier.boxes.BoxDecision`)
+    region: Any = None
 
     @functools.cached_property
     def slack(self) -> sp.Expr:
@@ -132,7 +134,19 @@ class Finding:
         if not self.realized.free_symbols and self.realized not in (sp.oo, -sp.oo):
             d["realized_approx"] = approx(self.realized)
         if self.failing:
-            d["failing"] = [str(f) for f in self.failing]
+            d["failing"] = [
+                f.text(self.region.box) if self.region is not None else str(f)
+                for f in self.failing[:20]
+            ]
+        if self.region is not None:
+            d["box"] = {
+                "sub_boxes": self.region.boxes,
+                "undecided": [u.as_dict(self.region.box) for u in self.region.undecided[:20]],
+                "witness": None
+                if self.region.witness is None
+                else {str(k): str(v) for k, v in self.region.witness.items()},
+                "note": self.region.note,
+            }
         if self.note:
             d["note"] = self.note
         return d
@@ -335,3 +349,18 @@ def implication(title: str, premise: CheckResult, conclusion: CheckResult) -> Ch
     else:
         v = Verdict.HOLDS if conclusion.verdict is Verdict.HOLDS else Verdict.UNDECIDED
     return CheckResult(title, v, notes=notes, parts=[conclusion], premises=[premise])
+
+
+def given(title: str, premise: CheckResult, conclusion: CheckResult) -> CheckResult:
+    """``conclusion``, decided where ``premise`` must hold too (both are required: the
+    verdict is their conjunction).  Unlike :func:`conjunction` the premise is kept
+    apart (``premises``): the findings, the worst slack and the tightness are the
+    conclusion's.  For claims over a box, where a premise that fails somewhere must
+    be reported, never taken as making the claim vacuous (:func:`implication`)."""
+    return CheckResult(
+        title,
+        combine_verdicts([premise.verdict, conclusion.verdict]),
+        notes=[f"premise — {premise.summary()}"],
+        parts=[conclusion],
+        premises=[premise],
+    )

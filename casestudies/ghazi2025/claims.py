@@ -54,6 +54,17 @@ Findings and tightness (realized / claimed ex-post ε on the best instance found
   randomized-response mechanism at ε = log 100, ε' = 1/10, α = 2, with ℓ rounded to
   a multiple of 1/32), so the bound is looser on typical instances than in the worst
   case found.
+* Lemma 7 (ii) where ``δ`` matters (a weak spot: every instance above has hockey-stick
+  divergence 0 at ``ε̃ + log(1/δ)/(α-1)``, so (ii) held vacuously).  On ``leak(y)``
+  (loss ``L = log(1+y)`` with probability ``w = 1/10``) with ``ε̃ = D_α`` the divergence
+  is ``H = w(1 - e^{b-L})``, positive when ``δ > w + O(e^{-L(α-1)})``: over the box
+  ``y ∈ [150, 400]``, ``α ∈ [3/2, 2]``, ``δ ∈ [1/5, 1/4]`` it is at least ``δ/10`` everywhere
+  (0.14 δ – 0.27 δ at the vertices) and Lemma 7 (ii) holds (``ghazi2025.lemma7.box_ii``).
+  Its supremum: ``H/δ → x(1 - x^k)`` as ``L → ∞`` (``x = w/δ``, ``k = 1/(α-1)``), at most
+  ``k (k+1)^{-1-1/k}``, which tends to 1 as ``α → 1``: the conversion is approached,
+  never attained; at ``α = 1.01``, ``δ = 101^{1/100}/10``, ``y = 10^400`` the exact
+  instance has ``H = 0.944 δ`` (``ghazi2025.lemma7.ii_near_sup``).  Tightness entries
+  with the proofs: :mod:`casestudies.ghazi2025.tightness`.
 * Known typo (named by the reviews): the proof of Theorem 13 applies Lemma 15 to
   ``(1 - e^{-ε_i x} Q_j)^α (1 - e^{-ε_i(1+ℓ)} e^{-ε_i x} Q'_j)^{1-α}``; as printed
   (``ε_i``) the step is refuted, as corrected (``ε_j``) it holds.  The "Theorem 8
@@ -109,6 +120,7 @@ from .theory import (
     theorem12_failure,
     theorem13_bound,
 )
+from .tightness import competitor_family, theorem11_entry
 
 R = sp.Rational
 SOURCE = "Ghazi et al. 2025"
@@ -399,6 +411,7 @@ def _random_mechs(graph: Any, count: int, outputs: int, seed: int) -> list[Finit
     "thresholds 1 and 2; a high-budget competitor instance)",
     expected="holds",
     search=search.alg2_search("ghazi2025.thm10"),
+    tightness=lambda: competitor_family(10),
 )
 def thm10() -> CheckResult:
     parts = []
@@ -481,6 +494,7 @@ def bottom_tightness_ratio(E: int) -> float:
     notes="realized/claimed for (o, i): 0.98582 (E = 100), 0.99986 (E = 1e4), 0.9999986 "
     "(E = 1e6); for bot (one RR(log E)): 0.98572, 0.99986, 0.9999986; sup 1 not attained "
     "(module docstring)",
+    tightness=lambda: competitor_family(10),
 )
 def thm10_near_tight() -> CheckResult:
     L2 = sp.log(2)
@@ -547,6 +561,7 @@ def _alg3_cases() -> list[tuple[list[FiniteMechanism], Any, list[int] | None]]:
         "eps~(o,i) = 2 eps_i + eps', eps~(bot) = 0",
         "1-3 mechanisms on a pair, 2-3 outputs each, a_i in {11/10 .. 100}, e^eps' in {11/10 .. 4}",
     ),
+    tightness=theorem11_entry,
 )
 def thm11() -> CheckResult:
     parts = []
@@ -932,3 +947,7 @@ def thm16() -> CheckResult:
 )
 def thm16_no_filter() -> CheckResult:
     return check_theorem16(_tight_adversary(), 2, sp.log(3), enforce=False)
+
+
+# Box versions of the claims above (decider "box"): registered by importing the module.
+from . import boxes  # noqa: E402, F401

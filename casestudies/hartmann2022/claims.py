@@ -682,3 +682,7 @@ def theorem7_fallacy_fixed() -> CheckResult:
 )
 def theorem7_fallacy_delta0() -> CheckResult:
     return check_theorem7(_fallacy_run(sp.Integer(0), sp.Integer(0), singleton_subset_charge))
+
+
+# Box versions of the claims above (decider "box"): registered by importing the module.
+from . import boxes  # noqa: E402, F401

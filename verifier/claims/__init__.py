@@ -5,7 +5,17 @@ parameter range, or by worst-case search (:mod:`verifier.search`); case-study pa
 register claims, the command line and the tests decide them.
 """
 
-from .model import KINDS, Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
+from .model import (
+    KINDS,
+    Claim,
+    ClaimKind,
+    ClaimOutcome,
+    Expected,
+    SearchSpec,
+    Tightness,
+    check_claim_id,
+    observed_tightness,
+)
 from .registry import ENTRY_POINT_GROUP, REGISTRY, Registry, load_casestudies, registered_claim
 
 __all__ = [
@@ -18,7 +28,9 @@ __all__ = [
     "REGISTRY",
     "Registry",
     "SearchSpec",
+    "Tightness",
     "check_claim_id",
+    "observed_tightness",
     "load_casestudies",
     "registered_claim",
 ]

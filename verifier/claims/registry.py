@@ -33,6 +33,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from typing import Any
 
 import sympy as sp  # noqa: F401  (used by the doctest)
 
@@ -84,6 +85,8 @@ class Registry:
         notes: str = "",
         casestudy: str | None = None,
         aliases: Iterable[str] = (),
+        domain: Any = None,
+        tightness: Any = None,
     ) -> Callable[[Callable[[], CheckResult]], Callable[[], CheckResult]]:
         """Decorator registering a zero-argument check function as a claim's decider on
         its instances (``search`` adds the worst-case search under the same id).
@@ -107,6 +110,8 @@ class Registry:
                     instances=instances,
                     notes=notes,
                     casestudy=cs,
+                    domain=domain,
+                    tightness=tightness,
                 )
             )
             for old in aliases:
@@ -145,8 +150,10 @@ class Registry:
     ) -> list[Claim]:
         """Claims of the named case studies, or with the given ids / id prefixes
         (all claims when ``names`` is empty); only those decidable by ``decider``
-        (``"instances"`` or ``"search"``) when given."""
-        pool = [c for c in self.claims.values() if decider is None or decider in c.deciders]
+        (``"instances"``, ``"box"`` or ``"search"``, or several separated by ``|``)
+        when given."""
+        wanted = None if decider is None else set(decider.split("|"))
+        pool = [c for c in self.claims.values() if wanted is None or wanted & set(c.deciders)]
         if not names:
             return pool
         out: list[Claim] = []

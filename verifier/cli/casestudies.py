@@ -3,7 +3,7 @@ verdict with its expected outcome.
 
 ::
 
-    verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR]
+    verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR] [--tightness]
                          [-j N | --dask local[:N] | --dask tcp://HOST:PORT]
 
 The claims are decided in this process by default; ``-j N`` decides them in N local
@@ -42,6 +42,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true", help="list case studies and their claims")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     p.add_argument(
+        "--tightness",
+        action="store_true",
+        help="after deciding the claims, print each theorem's tightness (attained, "
+        "approached with its family and proved limit, or loose with what was searched) "
+        "instead of the outcome table",
+    )
+    p.add_argument(
         "--certificates",
         metavar="DIR",
         help="write a certificate (a spec file `verifier check` re-verifies) for every "
@@ -75,7 +82,7 @@ def _registry() -> Any:
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier casestudies``; return the exit code."""
     from ..executors import open_runner
-    from ..report import outcomes_record, outcomes_table
+    from ..report import outcomes_record, outcomes_table, tightness_table
 
     reg = _registry()
     if not reg.claims:
@@ -90,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.list:
         return _list_claims(reg.select(args.names or None), args.json)
-    claims = reg.select(args.names or None, decider="instances")
+    claims = reg.select(args.names or None, decider="instances|box")
     cert_dir = (
         None if args.certificates is None else output_directory(args.certificates, "--certificates")
     )
@@ -103,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             for entry in record["claims"]:
                 entry["certificate"] = certs.get(entry["id"])
         json_dump(record)
+    elif getattr(args, "tightness", False):
+        print(tightness_table(outcomes))
     else:
         say(outcomes_table(outcomes))
         for cid, text in certs.items():

@@ -45,6 +45,7 @@ import sympy as sp
 
 from .. import neighbours
 from ..arithmetic import Sign, Verdict, decide_le, decide_sign, exact
+from ..boxes import Box
 from ..errors import (
     InvalidMechanism,
     InvalidParameter,
@@ -54,7 +55,7 @@ from ..errors import (
 )
 from ..mechanism import Dataset, FiniteMechanism, Output
 from ..privacy import ParameterRange
-from .kinds import CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
+from .kinds import BOX_KINDS, CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
 from .labels import dataset_label, located, location, output_label
 from .limits import DEFAULT_LIMITS, Limits, count_text, magnitude_bits
 from .model import EXPECTED, Spec, SpecClaim
@@ -827,7 +828,7 @@ class _Loader:
         allow: tuple[sp.Symbol, ...] = ()
         if "over" in c:
             over = self._over(c["over"], location(where, "over"), kind)
-            allow = (over.symbol,)
+            allow = over.symbols if isinstance(over, Box) else (over.symbol,)
         kwargs: dict[str, Any] = {}
         for p in kind.parameters:
             pw = location(where, p.name)
@@ -878,13 +879,15 @@ class _Loader:
         except VerifierError as err:
             raise located(err, f"{where} ({cid!r})") from None
 
-    def _over(self, raw: Any, where: str, kind: ClaimKind) -> ParameterRange:
+    def _over(self, raw: Any, where: str, kind: ClaimKind) -> ParameterRange | Box:
+        t = _table(raw, where)
+        if "symbol" not in t:
+            return self._box(t, where, kind)
         if not kind.over:
             raise SpecError(
                 f"{where}: a parameter range is supported for "
                 f"{' and '.join(sorted(RANGE_KINDS))} claims only, not {kind.name}"
             )
-        t = _table(raw, where)
         _check_keys(t, where, _OVER_KEYS, _OVER_KEYS, what="a parameter range")
         sname = _string(t["symbol"], location(where, "symbol"))
         if sname not in self.symbols:
@@ -908,6 +911,42 @@ class _Loader:
             if end in (sp.oo, -sp.oo, sp.zoo, sp.nan):
                 raise InvalidParameter(f"{location(where, w)}: the ends of a range must be finite")
         return ParameterRange(sym, lo, hi)
+
+    def _box(self, t: dict[str, Any], where: str, kind: ClaimKind) -> Box:
+        """``over = { name = [lo, hi], ... }``: a box of at least two free symbols with
+        rational ends."""
+        if not kind.box:
+            raise SpecError(
+                f"{where}: a box of parameters is supported for "
+                f"{', '.join(sorted(BOX_KINDS))} claims only, not {kind.name}"
+            )
+        if len(t) < 2:
+            raise SpecError(
+                f"{where}: a box needs at least two parameters (name = [lo, hi]); for one, "
+                f"write over = {{ symbol = ..., lo = ..., hi = ... }}"
+            )
+        domain: dict[sp.Symbol, tuple[sp.Expr, sp.Expr]] = {}
+        for name, ends in t.items():
+            w = location(where, name)
+            if name not in self.symbols:
+                raise SpecError(
+                    f"{w}: unknown symbol {name!r} (declare it in [symbols], without a value)"
+                )
+            sym = self.symbols[name]
+            if sym in self.values:
+                raise InvalidParameter(
+                    f"{w}: symbol {name!r} has a value ({self.values[sym]}); a box needs free "
+                    f"symbols"
+                )
+            if not isinstance(ends, list) or len(ends) != 2:
+                raise SpecError(f"{w}: the range of {name!r} must be a list [lo, hi]")
+            lo = self.number(ends[0], location(w, 0), "lower end")
+            hi = self.number(ends[1], location(w, 1), "upper end")
+            domain[sym] = (lo, hi)
+        try:
+            return Box.of(domain)
+        except VerifierError as err:
+            raise located(err, where) from None
 
     def _per_output(
         self,

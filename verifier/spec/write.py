@@ -50,6 +50,7 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic import Verdict, exact
+from ..boxes import Box
 from ..errors import InvalidParameter, SpecError, VerifierError
 from ..mechanism import FiniteMechanism, Output
 from ..results import CheckResult, Finding
@@ -189,7 +190,12 @@ class _Writer:
                     out[p.name] = {output_label(o): self.text(x) for o, x in v.items()}
             else:
                 out[p.name] = self.text(v)
-        if c.over is not None:
+        if isinstance(c.over, Box):
+            out["over"] = {
+                str(s): [self.text(sp.Rational(lo)), self.text(sp.Rational(hi))]
+                for s, lo, hi in zip(c.over.symbols, c.over.lows, c.over.highs, strict=True)
+            }
+        elif c.over is not None:
             out["over"] = {
                 "symbol": str(c.over.symbol),
                 "lo": self.text(c.over.lo),
@@ -272,7 +278,9 @@ def spec_document(
     extras: list[sp.Expr] = []
     for c in claim_list:
         extras.extend(c.parameter_values())
-        if c.over is not None:
+        if isinstance(c.over, Box):
+            extras.extend(c.over.symbols)
+        elif c.over is not None:
             extras.extend([c.over.symbol, c.over.lo, c.over.hi])
     for m in mechs.values():
         w.add_symbols(m, extras)

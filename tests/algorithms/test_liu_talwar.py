@@ -278,7 +278,7 @@ def test_bad_inputs():
         decreasing_thresholds(Q, [1, 2], R(1, 2))
     with pytest.raises(InvalidParameter, match="exceeds"):
         percentile_release(Q, 3, 4)
-    with pytest.raises(InvalidParameter, match="rational score"):
+    with pytest.raises(InvalidParameter, match="no numeric score.*score parameter"):
         random_stopping(FiniteMechanism(pair(), {"D": {"x": 1}, "D'": {"x": 1}}), R(1, 2))
     with pytest.raises(InvalidMechanism, match="⊥"):
         random_stopping(FiniteMechanism(pair(), {"D": {BOTTOM: 1}, "D'": {BOTTOM: 1}}), R(1, 2))

@@ -33,35 +33,30 @@ from ..compose import independent, repeat, same_neighbour_graph
 from ..errors import InvalidParameter
 from ..mechanism import FiniteMechanism, Output
 from .registry import Param, choice, positive_int, transformer
+from .scores import numeric_score
 
 __all__ = ["output_score", "best_of"]
 
 
-def output_score(o: Output) -> Any:
+def output_score(o: Output) -> Fraction:
     """The numeric score of an output: the output itself when it is a number (an
     int, a rational, or a string such as ``"3"`` or ``"-1/2"``), or the score of the
-    first component of a tuple ``(score, ...)``.
+    first component of a tuple ``(score, ...)`` (what counts as a number:
+    :func:`~verifier.algorithms.scores.numeric_score`).
 
     >>> output_score((3, "a")), output_score("1/2"), output_score(-2)
-    (3, Fraction(1, 2), -2)
+    (Fraction(3, 1), Fraction(1, 2), Fraction(-2, 1))
     """
-    if isinstance(o, tuple):
-        if not o:
-            raise InvalidParameter("the empty tuple has no score")
-        return output_score(o[0])
-    if isinstance(o, bool):
-        raise InvalidParameter(f"output {o!r} has no numeric score")
-    if isinstance(o, (int, Fraction)):
-        return o
-    if isinstance(o, sp.Rational):
-        return Fraction(int(o.p), int(o.q))
-    if isinstance(o, str):
-        try:
-            return Fraction(o.strip())
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise InvalidParameter(
-        f"output {o!r} has no numeric score (best_of needs numbers or (score, ...) tuples)"
+    value: Any = o
+    while isinstance(value, tuple):
+        if not value:
+            raise InvalidParameter(f"output {o!r}: the empty tuple has no score")
+        value = value[0]
+    return numeric_score(
+        value,
+        o,
+        "best_of reads the output itself, or the first component of an array output "
+        '(write [score, label], e.g. ["3", "a"])',
     )
 
 

@@ -46,7 +46,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import sympy as sp
@@ -64,6 +63,7 @@ from ..compose import same_neighbour_graph
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism import Dataset, FiniteMechanism, Output
 from .registry import Param, choice, exact_number, positive_int, probability, transformer
+from .scores import numeric_score
 
 __all__ = [
     "BOTTOM",
@@ -99,18 +99,14 @@ R = sp.Rational
 
 
 def _rational(v: Any, o: Output) -> sp.Rational:
-    if isinstance(v, bool):
-        raise InvalidParameter(f"output {o!r} has a boolean score; scores are numbers")
-    if isinstance(v, int):
-        return sp.Integer(v)
-    if isinstance(v, Fraction):
-        return R(v.numerator, v.denominator)
-    if isinstance(v, sp.Rational):
-        return v
-    raise InvalidParameter(
-        f"output {o!r} has no exact rational score (got {v!r}); pass score= to say how "
-        f"to read the score of an output"
+    """The exact score ``v`` of ``o`` (the one rule: :func:`~.scores.numeric_score`)."""
+    f = numeric_score(
+        v,
+        o,
+        "the score parameter says where it is: 'last' component of an array output "
+        "(the default; write [label, score]), 'first' component, or the output 'self'",
     )
+    return R(f.numerator, f.denominator)
 
 
 def value_of(o: Output) -> sp.Rational:

@@ -842,7 +842,7 @@ def _thm13_inner_step(printed: bool) -> CheckResult:
 
 @claim(
     id="ghazi2025.thm13.proof_step_printed",
-    source=f"{SOURCE}, proof of Theorem 13 (typo named by the reviews)",
+    source=f"{SOURCE}, §4.2, proof of Theorem 13, the display applying Lemma 15 (typo named by the reviews)",
     statement="the Lemma 15 step with e^(-eps_i x) where e^(-eps_j x) is meant (refuted: "
     "eps_i = 1/10, a later RR(log 1000) competitor, alpha = 2, x = 0: lhs ≈ 9 > exp(e^(-1.2 eps_j)) ≈ 1)",
     expected="refuted",
@@ -856,7 +856,7 @@ def thm13_step_printed() -> CheckResult:
 
 @claim(
     id="ghazi2025.thm13.proof_step_corrected",
-    source=f"{SOURCE}, proof of Theorem 13 (corrected)",
+    source=f"{SOURCE}, §4.2, proof of Theorem 13, the display applying Lemma 15 (corrected)",
     statement="the same step with e^(-eps_j x) and (1 + ell_i) holds (it is Lemma 15 with "
     "a = e^(-eps_j x) Q_j, b = e^(-eps_j x) Q'_j)",
     expected="holds",
@@ -938,3 +938,6 @@ def thm16() -> CheckResult:
 )
 def thm16_no_filter() -> CheckResult:
     return check_theorem16(_tight_adversary(), 2, sp.log(3), enforce=False)
+
+
+from . import coverage  # noqa: E402,F401  (the statement list: verifier casestudies --coverage)

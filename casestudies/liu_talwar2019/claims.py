@@ -752,3 +752,5 @@ alias("liu_talwar2019.thm32.3eps", "liu_talwar2019.thm32")
 alias("liu_talwar2019.thm32.2eps", "liu_talwar2019.thm32.two_eps")
 alias("liu_talwar2019.best_of_k.Keps", "liu_talwar2019.B1.best_of_k_Keps")
 alias("liu_talwar2019.best_of_k.eps", "liu_talwar2019.B1.best_of_k_eps")
+
+from . import coverage  # noqa: E402,F401  (the statement list: verifier casestudies --coverage)

@@ -5,6 +5,7 @@ parameter range, or by worst-case search (:mod:`verifier.search`); case-study pa
 register claims, the command line and the tests decide them.
 """
 
+from .coverage import STATEMENT_KINDS, STATUSES, PaperCoverage, Statement
 from .model import KINDS, Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
 from .registry import ENTRY_POINT_GROUP, REGISTRY, Registry, load_casestudies, registered_claim
 
@@ -15,9 +16,13 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Expected",
     "KINDS",
+    "PaperCoverage",
     "REGISTRY",
     "Registry",
+    "STATEMENT_KINDS",
+    "STATUSES",
     "SearchSpec",
+    "Statement",
     "check_claim_id",
     "load_casestudies",
     "registered_claim",

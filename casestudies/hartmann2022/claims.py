@@ -10,7 +10,7 @@ Def 2, Lemmas 3–10 and Theorem 7):
   cross-checked against :func:`verifier.privacy.check_ex_post`.
 * Finding on the reading of Def 2: read per cell, a guarantee may
   spend ``δ`` in every cell, and Lemma 4 fails (exact counterexample below); with the
-  sum reading (the default, which the seed's Lemma 6 — a function ``δ(j)`` summed —
+  sum reading (the default, which the paper's Lemma 6 — a function ``δ(j)`` summed —
   implies) it holds.
 * Lemma 8 (SVT): Lyu et al.'s Algorithm 1 with geometric noise is ODP with cells
   "number of ⊤ = ℓ" and ``e(ℓ) = ε1 + ℓ·ε2/c`` (all ⊥ answers together cost the
@@ -684,4 +684,4 @@ def theorem7_fallacy_delta0() -> CheckResult:
     return check_theorem7(_fallacy_run(sp.Integer(0), sp.Integer(0), singleton_subset_charge))
 
 
-from . import coverage  # noqa: E402,F401  (the statement list: verifier casestudies --coverage)
+from . import coverage, proof_steps, statements  # noqa: E402,F401  (see the modules)

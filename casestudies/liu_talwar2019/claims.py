@@ -7,7 +7,7 @@ index of the best (ties to the higher index, as in :func:`verifier.compose.best_
 needs all K others at 0.8.
 
 Finding: as printed, the candidates are *not* ε-DP.  On ``d1`` they score 0.95 w.p.
-1/2 and on ``d1'`` w.p. ``1 - e^ε/2`` (the seed's ``(1-e^ε)/2`` is a typo), so the
+1/2 and on ``d1'`` w.p. ``1 - e^ε/2`` (the printed ``(1-e^ε)/2`` is a typo), so the
 ratio at 0.95 is ``1/(2 - e^ε)``, and ``1/(2-e^ε) <= e^ε`` iff ``(e^ε - 1)^2 <= 0``:
 false for every ε > 0.  Their realized loss is ``-log(2 - e^ε) > ε``.  Replacing
 the pair (1/2, e^ε/2) by randomized response (``1/(1+e^ε)`` vs ``e^ε/(1+e^ε)`` at
@@ -753,4 +753,4 @@ alias("liu_talwar2019.thm32.2eps", "liu_talwar2019.thm32.two_eps")
 alias("liu_talwar2019.best_of_k.Keps", "liu_talwar2019.B1.best_of_k_Keps")
 alias("liu_talwar2019.best_of_k.eps", "liu_talwar2019.B1.best_of_k_eps")
 
-from . import coverage  # noqa: E402,F401  (the statement list: verifier casestudies --coverage)
+from . import coverage, proof_steps, statements  # noqa: E402,F401  (see the modules)

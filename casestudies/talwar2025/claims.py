@@ -426,7 +426,7 @@ def prop6_quarter_4e() -> CheckResult:
 @claim(
     id="talwar2025.prop6.quarter_printed",
     source=f"{SOURCE}, Prop. 6 (third part, constant as printed: '/44')",
-    statement="... >= e^(-e(alpha-1)eps)/4^4 (the seed's '44' read as 4^4 = 256 > 4^e ~ 43.3: "
+    statement="... >= e^(-e(alpha-1)eps)/4^4 (the printed '44' read as 4^4 = 256 > 4^e ~ 43.3: "
     "a weaker bound, implied by the derived one)",
     expected="holds",
 )
@@ -839,4 +839,4 @@ def figure1() -> CheckResult:
     return conjunction("Figure 1", [rep.check(), meta.check()])
 
 
-from . import coverage  # noqa: E402,F401  (the statement list: verifier casestudies --coverage)
+from . import coverage, proof_steps, statements  # noqa: E402,F401  (see the modules)

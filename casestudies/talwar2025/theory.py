@@ -84,7 +84,7 @@ def theorem9_counting(Delta: int, eps: Any | None = None, T: Any | None = None) 
 
 def theorem7_bound(c: Any, gamma: Any, exponent: Any = 4) -> sp.Expr:
     """``(8γ)^{-1/(exponent·c)}/4``: Theorem 7's ``T``-bound (``exponent = 4`` as
-    proved for a fixed ε; ``2`` is the seed's "equivalently" form)."""
+    proved for a fixed ε; ``2`` is the printed "equivalently" form)."""
     return (8 * exact(gamma)) ** (-1 / (exact(exponent) * exact(c))) / 4
 
 
@@ -119,7 +119,7 @@ def lower_bound_chain(
     ``Pr[A(d1) ∈ E] ≥ e^{-2cε·dist}/8``; utility ``Pr[A(d1) ∈ E] ≤ γ``; the exponent
     step ``e^{-2cε·dist} ≥ (4T)^{-step_exponent·c}`` (Theorem 9/10:
     ``(8T)^{-10·step_exponent·c}``); and the final ``T``-bound.  ``step_exponent = 2``
-    is the step the seed's "equivalently" forms need.
+    is the step the printed "equivalently" forms need.
     """
     e, c, T = inst.eps, alg.overhead, inst.T
     calls = alg.expected_calls if inst.K == 1 else alg.expected_calls / inst.K
@@ -132,7 +132,7 @@ def lower_bound_chain(
     gp = sp.exp(-2 * c * e * inst.distance)
     k = exact(step_exponent) * (1 if thm7 else 10)
     g = alg.failure_bound
-    # T >= (8 gamma)^(-1/(k c))/base: Theorem 7 with k = 4 as proved (2: the seed's
+    # T >= (8 gamma)^(-1/(k c))/base: Theorem 7 with k = 4 as proved (2: the printed
     # "equivalently"); Theorems 9/10 with k = 40
     final = (8 * g) ** (-1 / (k * c)) / base
     parts = [

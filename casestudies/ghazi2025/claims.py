@@ -67,9 +67,10 @@ Findings and tightness (realized / claimed ex-post ε on the best instance found
   with the proofs: :mod:`casestudies.ghazi2025.tightness`.
 * Known typo (named by the reviews): the proof of Theorem 13 applies Lemma 15 to
   ``(1 - e^{-ε_i x} Q_j)^α (1 - e^{-ε_i(1+ℓ)} e^{-ε_i x} Q'_j)^{1-α}``; as printed
-  (``ε_i``) the step is refuted, as corrected (``ε_j``) it holds.  The "Theorem 8
-  last line drops a term" typo of the reviews cannot be located in the paper's text
-  (its last lines carry ``e^{2ε_i+ε'}`` and ``e^{ε'}``); not registered.
+  (``ε_i``) the step is refuted, as corrected (``ε_j``) it holds.  The reviews'
+  "Theorem 8 last line drops a term": the published last line carries
+  ``e^{2ε_i+ε'}`` and holds; the variant without ``e^{ε'}`` is refuted
+  (:mod:`.proof_steps`, ``NOTES.md``).
 """
 
 from __future__ import annotations
@@ -851,7 +852,7 @@ def _thm13_inner_step(printed: bool) -> CheckResult:
 
 @claim(
     id="ghazi2025.thm13.proof_step_printed",
-    source=f"{SOURCE}, proof of Theorem 13 (typo named by the reviews)",
+    source=f"{SOURCE}, §4.2, proof of Theorem 13, the display applying Lemma 15 (typo named by the reviews)",
     statement="the Lemma 15 step with e^(-eps_i x) where e^(-eps_j x) is meant (refuted: "
     "eps_i = 1/10, a later RR(log 1000) competitor, alpha = 2, x = 0: lhs ≈ 9 > exp(e^(-1.2 eps_j)) ≈ 1)",
     expected="refuted",
@@ -865,7 +866,7 @@ def thm13_step_printed() -> CheckResult:
 
 @claim(
     id="ghazi2025.thm13.proof_step_corrected",
-    source=f"{SOURCE}, proof of Theorem 13 (corrected)",
+    source=f"{SOURCE}, §4.2, proof of Theorem 13, the display applying Lemma 15 (corrected)",
     statement="the same step with e^(-eps_j x) and (1 + ell_i) holds (it is Lemma 15 with "
     "a = e^(-eps_j x) Q_j, b = e^(-eps_j x) Q'_j)",
     expected="holds",
@@ -950,4 +951,9 @@ def thm16_no_filter() -> CheckResult:
 
 
 # Box versions of the claims above (decider "box"): registered by importing the module.
-from . import boxes  # noqa: E402, F401
+from . import (  # noqa: E402,F401  (see the modules)
+    boxes,  # noqa: E402, F401
+    coverage,
+    proof_steps,
+    statements,
+)

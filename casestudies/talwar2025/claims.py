@@ -323,7 +323,7 @@ def _all_events(m: FiniteMechanism) -> list[frozenset[Any]]:
 
 @claim(
     id="talwar2025.prop6.chain",
-    source=f"{SOURCE}, Prop. 6 (first part)",
+    source=f"{SOURCE}, §2, proof of Prop. 6, the induction display (first part)",
     statement="(alpha, eps)-RDP => Pr[M(d_k) in E] <= e^(eps sum_{i<=k} (1-1/alpha)^i) "
     "Pr[M(d_0) in E]^((1-1/alpha)^k) for |d_0 - d_k| = k (eps = exact RDP eps)",
     expected="holds",
@@ -465,7 +465,7 @@ def _thm7_algorithms() -> list[Any]:
 
 @claim(
     id="talwar2025.thm7.chain",
-    source=f"{SOURCE}, Theorem 7 (proof)",
+    source=f"{SOURCE}, §3, proof of Theorem 7, every displayed line",
     statement="each step of Theorem 7's proof for A_LT (T = 100), A_max^7 and the hybrid "
     "A_max^2 o A_LT (c = 6, T = 200) on {0,1}^Delta, Delta ~ 60, lumped: Pr[A(d0) = (r',0)] >= 1/4, "
     "A o M_hat is 2c eps-DP, Pr[A(d1) = (r',0)] >= e^(-2c eps Delta)/8, <= gamma, "
@@ -654,7 +654,7 @@ def thm9_counting() -> CheckResult:
 
 @claim(
     id="talwar2025.thm9.chain",
-    source=f"{SOURCE}, Theorem 9 (proof)",
+    source=f"{SOURCE}, §3.1, proof of Theorem 9, every displayed line",
     statement="each step of Theorem 9's proof on {0,1}^(10 Delta) lumped by the distance to v: "
     "A_LT with T = 50, eps = 1/10 (Delta = 60: 601 classes) and the hybrid c = 2 (eps = 1)",
     expected="holds",
@@ -669,7 +669,7 @@ def thm9_chain() -> CheckResult:
 
 @claim(
     id="talwar2025.thm10.chain",
-    source=f"{SOURCE}, Theorem 10 (proof)",
+    source=f"{SOURCE}, §3.2, proof of Theorem 10, every displayed line",
     statement="each step of Theorem 10's proof with K = 3 settings (algorithms competing with "
     "max_k Median, i.e. the 1 - 1/(2K) quantile): A_max^T, A_LT, hybrid c = 2; eps = 1",
     expected="holds",
@@ -840,4 +840,9 @@ def figure1() -> CheckResult:
 
 
 # Box versions of the claims above (decider "box"): registered by importing the module.
-from . import boxes  # noqa: E402, F401
+from . import (  # noqa: E402,F401  (see the modules)
+    boxes,  # noqa: E402, F401
+    coverage,
+    proof_steps,
+    statements,
+)

@@ -5,6 +5,7 @@ parameter range, or by worst-case search (:mod:`verifier.search`); case-study pa
 register claims, the command line and the tests decide them.
 """
 
+from .coverage import STATEMENT_KINDS, STATUSES, PaperCoverage, Statement
 from .model import (
     KINDS,
     Claim,
@@ -25,10 +26,14 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Expected",
     "KINDS",
+    "PaperCoverage",
     "REGISTRY",
     "Registry",
+    "STATEMENT_KINDS",
+    "STATUSES",
     "SearchSpec",
     "Tightness",
+    "Statement",
     "check_claim_id",
     "observed_tightness",
     "load_casestudies",

@@ -40,6 +40,7 @@ import sympy as sp  # noqa: F401  (used by the doctest)
 from ..errors import InvalidParameter, UnknownClaim
 from ..executors import Runner, ordered_map
 from ..results import CheckResult
+from .coverage import PaperCoverage
 from .model import Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
 
 __all__ = [
@@ -61,6 +62,8 @@ class Registry:
 
     claims: dict[str, Claim] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: the numbered statements of each paper and the claims that check them
+    coverage: dict[str, PaperCoverage] = field(default_factory=dict)
 
     # -- registering -------------------------------------------------------------
     def add(self, claim: Claim) -> Claim:
@@ -119,6 +122,15 @@ class Registry:
             return fn
 
         return deco
+
+    def add_coverage(self, coverage: PaperCoverage) -> PaperCoverage:
+        """Register the statement list of one paper (:mod:`verifier.claims.coverage`);
+        its claim ids are resolved when it is rendered, so it may be registered before
+        the claims it names."""
+        if coverage.paper in self.coverage:
+            raise InvalidParameter(f"the coverage of {coverage.paper!r} is registered twice")
+        self.coverage[coverage.paper] = coverage
+        return coverage
 
     def alias(self, old: str, new: str) -> None:
         """Keep the renamed id ``old`` reachable (with a deprecation warning)."""

@@ -5,6 +5,7 @@ verdict with its expected outcome.
 
     verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR] [--tightness]
                          [-j N | --dask local[:N] | --dask tcp://HOST:PORT]
+    verifier casestudies --coverage [PAPER ...] [--json]
 
 The claims are decided in this process by default; ``-j N`` decides them in N local
 worker processes and ``--dask`` on a dask cluster (the same outcomes, in the same
@@ -40,6 +41,12 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="case studies, claim ids or id prefixes to run (default: all)",
     )
     p.add_argument("--list", action="store_true", help="list case studies and their claims")
+    p.add_argument(
+        "--coverage",
+        action="store_true",
+        help="print every numbered statement of the registered papers with the claims that "
+        "check it, or why it is out of reach (Markdown; docs/coverage.md)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     p.add_argument(
         "--tightness",
@@ -97,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.list:
         return _list_claims(reg.select(args.names or None), args.json)
+    if args.coverage:
+        return _coverage(reg, args.names, args.json)
     claims = reg.select(args.names or None, decider="instances|box")
     cert_dir = (
         None if args.certificates is None else output_directory(args.certificates, "--certificates")
@@ -141,6 +150,21 @@ def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
             else "no certificate: the violation is not one decided inequality"
         )
     return out
+
+
+def _coverage(reg: Any, names: list[str], as_json: bool) -> int:
+    """``--coverage``: the statement tables of the named papers (default: all)."""
+    from ..report.coverage import coverage_markdown, coverage_record
+
+    unknown = [n for n in names if n not in reg.coverage]
+    if unknown:
+        known = ", ".join(reg.coverage) or "none"
+        raise UnknownClaim(f"no coverage registered for {unknown[0]!r} (papers: {known})")
+    if as_json:
+        json_dump(coverage_record(reg, names or None))
+    else:
+        print(coverage_markdown(reg, names or None), end="")
+    return EXIT_OK
 
 
 def _list_claims(claims: list[Any], as_json: bool) -> int:

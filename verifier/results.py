@@ -13,10 +13,12 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import mpmath
 import sympy as sp
 
 from .arithmetic import (
     DEFAULT_PRECISION,
+    Enclosure,
     Verdict,
     approx,
     combine_verdicts,
@@ -24,6 +26,7 @@ from .arithmetic import (
     format_number,
 )
 from .errors import VerifierError
+from .precision import interval_context
 
 __all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction", "given"]
 
@@ -280,26 +283,35 @@ class CheckResult:
         }
 
 
+def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
+    """A certified enclosure of ``f.slack`` from enclosures of its two sides (no
+    sympy expression is built: the sides' enclosures are shared with the decision),
+    or ``None`` for infinite, symbolic or unenclosed sides."""
+    if f.tight:
+        return Enclosure(mpmath.mpf(0), mpmath.mpf(0), bits)
+    hi, lo = (f.realized, f.claimed) if f.lower_bound else (f.claimed, f.realized)
+    if any(x in (sp.oo, -sp.oo) or x.free_symbols for x in (hi, lo)):
+        return None
+    try:
+        a, b = enclose(hi, bits), enclose(lo, bits)
+    except VerifierError:
+        return None
+    if a is None or b is None:
+        return None
+    with interval_context(bits) as ctx:
+        return Enclosure.from_iv(ctx.mpf([a.lo, a.hi]) - ctx.mpf([b.lo, b.hi]), bits)
+
+
 def _near_minimum(findings: list[Finding]) -> list[Finding]:
     """The findings whose slack may be the smallest, in their order: a finding whose
     slack is certainly above another one's (disjoint enclosures at the first
     precision of :func:`~verifier.arithmetic.approx`) is dropped before the display
     values (15 digits, sometimes at a high precision) are computed."""
-    bounds: list[tuple[Finding, Any]] = []
-    for f in findings:
-        s = f.slack
-        enc = None
-        if s not in (sp.oo, -sp.oo) and not s.free_symbols:
-            try:
-                enc = enclose(s, DEFAULT_PRECISION.start_bits)
-            except VerifierError:
-                enc = None
-        bounds.append((f, enc))
-    tops = [e.hi for _, e in bounds if e is not None]
-    if len(tops) < len(bounds) or not tops:
+    bounds = [(f, _slack_bounds(f, DEFAULT_PRECISION.start_bits)) for f in findings]
+    if not bounds or any(e is None for _, e in bounds):
         return findings  # infinite, symbolic or unenclosed slacks: compare them all
-    top = min(tops)
-    return [f for f, e in bounds if e.lo <= top]
+    top = min(e.hi for _, e in bounds if e is not None)
+    return [f for f, e in bounds if e is not None and e.lo <= top]
 
 
 def _worse(a: Finding, b: Finding) -> bool:

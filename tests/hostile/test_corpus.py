@@ -65,7 +65,7 @@ CONTROLS = [
     ("ansi_json", ["check", "--json", "ansi.toml"], {1}),
     ("ansi_expected", ["check", "--expected", "ansi.toml"], {0, 1}),
     ("exp_lhs", ["check", "exp.toml"], {1}),
-    ("raised_limit", ["check", "--max-work", "1000000", "best.toml"], {0, 1}),
+    ("raised_limit", ["check", "--max-exponent", "512", "big_eps.toml"], {0}),
     ("inequality_tight", ["check", "tight.toml"], {0}),
 ]
 
@@ -113,8 +113,8 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     (ctl / "exp.toml").write_text(
         '[[claims]]\nid = "e"\nkind = "inequality"\nlhs = "exp(10^10)"\nrhs = "1"\n'
     )
-    best = (CORPUS / "resources" / "best_of_5000.toml").read_text().replace("k = 5000", "k = 360")
-    (ctl / "best.toml").write_text(best)
+    big = (CORPUS / "numbers" / "epsilon_zero.toml").read_text()  # epsilon = 2^300 > 2^256
+    (ctl / "big_eps.toml").write_text(big.replace('epsilon = "0"', 'epsilon = "2^300"'))
     (ctl / "tight.toml").write_text(
         '[[claims]]\nid = "t"\nkind = "inequality"\nlhs = "exp(1/2)^2"\nrhs = "e"\n'
     )

@@ -10,7 +10,8 @@ timed four ways: in this process (1 local worker), on 2 local processes
 * ``dask N / local N`` — what dask costs against local processes of the same count.
 
 Clusters are started (and their workers load the case studies) before the clock
-starts; the start-up time is printed on its own line.  Every run must give the same
+starts; the start-up time is printed on its own line.  The four runs are repeated in
+interleaved rounds and the best rate of each is kept.  Every run must give the same
 answer (checked and printed).
 
 The ratios, not the absolute times, are the result: the reference machine has 2 cores
@@ -21,6 +22,7 @@ workers to 1 is bounded by 2 there.  Run: ``python benchmarks/bench_dask.py [--q
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 
@@ -30,6 +32,7 @@ from verifier.search import get_searchable, search
 QUICK = "--quick" in sys.argv
 CLAIM = "ghazi2025.thm11"
 INSTANCES = 4000 if QUICK else 16000
+ROUNDS = 3
 
 
 def _warm(claim_id: str) -> None:
@@ -55,14 +58,25 @@ def main() -> None:
     print(f"search {CLAIM}, {INSTANCES} instances, seed 0 (a true theorem: every batch runs)")
     rates: dict[str, float] = {}
     answers: dict[str, dict] = {}
-    rates["local 1"], answers["local 1"] = _timed()
-    rates["local 2"], answers["local 2"] = _timed(workers=2)
-    for n in (1, 2):
-        t0 = time.perf_counter()
-        with dask_runner(f"local:{n}") as runner:
-            runner.client.run(_warm, CLAIM)
+
+    def record(name: str, rate: float, answer: dict) -> None:  # the best of the rounds
+        rates[name] = max(rate, rates.get(name, 0.0))
+        answers.setdefault(name, answer)
+        assert answer == answers[name]
+
+    with contextlib.ExitStack() as stack:
+        clusters = {}
+        for n in (1, 2):
+            t0 = time.perf_counter()
+            clusters[n] = stack.enter_context(dask_runner(f"local:{n}"))
+            clusters[n].client.run(_warm, CLAIM)
             print(f"   LocalCluster of {n}: started in {time.perf_counter() - t0:.1f}s")
-            rates[f"dask {n}"], answers[f"dask {n}"] = _timed(executor=runner)
+        for _ in range(ROUNDS):  # interleaved, so a burst of other load hits every runner
+            record("local 1", *_timed())
+            record("local 2", *_timed(workers=2))
+            record("dask 1", *_timed(executor=clusters[1]))
+            record("dask 2", *_timed(executor=clusters[2]))
+    print(f"best of {ROUNDS} rounds:")
     for name, rate in rates.items():
         print(f"   {name:8} {rate:9.0f} instances/s")
     print("ratios")

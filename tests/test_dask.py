@@ -93,10 +93,10 @@ def test_a_killed_worker_loses_nothing():
     with dask_runner("local:2") as runner:
         client = runner.client
 
-        def kill_a_busy_worker() -> None:  # once 3 batches are in: the first worker seen busy
+        def kill_a_busy_worker() -> None:  # once a batch is in: the first worker seen busy
             deadline = time.monotonic() + 60
             while not killed and time.monotonic() < deadline:
-                if consumed and consumed[-1] >= 3:
+                if consumed and consumed[-1] >= 1:
                     busy = {w: list(keys) for w, keys in client.processing().items() if keys}
                     if busy:
                         worker = sorted(busy)[0]

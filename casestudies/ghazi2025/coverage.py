@@ -111,7 +111,13 @@ COVERAGE = PaperCoverage.of(
             "Definition 5",
             "definition",
             "ex-post (eps~, delta)-DP",
-            claims=("ghazi2025.defs.constant_eps_tilde", "ghazi2025.lemma7.realized"),
+            claims=(
+                "ghazi2025.defs.constant_eps_tilde",
+                "ghazi2025.lemma7.realized",
+                "ghazi2025.lemma7.ii_near_sup",
+                "ghazi2025.lemma7.box_ii",
+                "ghazi2025.lemma7.box_i",
+            ),
         ),
         S(
             "Definition 6",
@@ -142,6 +148,7 @@ COVERAGE = PaperCoverage.of(
             "ex-post AboveThreshold with geometric noise",
             claims=(
                 "ghazi2025.thm8",
+                "ghazi2025.thm8.box",
                 "ghazi2025.thm8.step.eq2",
                 "ghazi2025.thm8.step.bottom_closed_form",
             ),
@@ -161,13 +168,13 @@ COVERAGE = PaperCoverage.of(
             "Theorem 9",
             "theorem",
             "for monotone f, Algorithm 1 is ex-post DP with eps~(o,i) = eps_i + eps'",
-            claims=("ghazi2025.thm9", "ghazi2025.thm9.non_monotone"),
+            claims=("ghazi2025.thm9", "ghazi2025.thm9.box", "ghazi2025.thm9.non_monotone"),
         ),
         S(
             "Algorithm 2",
             "algorithm",
             "generalized AboveThreshold with random dropping",
-            claims=("ghazi2025.thm10", "ghazi2025.thm10.step.closed_form"),
+            claims=("ghazi2025.thm10", "ghazi2025.thm10.box", "ghazi2025.thm10.step.closed_form"),
         ),
         S(
             "Theorem 10",
@@ -188,6 +195,7 @@ COVERAGE = PaperCoverage.of(
             "hyperparameter tuning with random dropping",
             claims=(
                 "ghazi2025.thm11",
+                "ghazi2025.thm11.box",
                 "ghazi2025.thm11.step.closed_form",
                 "ghazi2025.thm13.step.factor_A",
             ),
@@ -200,6 +208,7 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.thm11",
                 "ghazi2025.thm11.all_eps",
                 "ghazi2025.thm11.no_factor2",
+                "ghazi2025.thm11.no_factor2.box",
                 *THM11_STEPS,
             ),
         ),

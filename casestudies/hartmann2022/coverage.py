@@ -15,6 +15,7 @@ _THM7 = (
     "hartmann2022.theorem7.step.odp_sum",
     "hartmann2022.theorem7.step.continuations",
     "hartmann2022.theorem7.svt_then_rr",
+    "hartmann2022.theorem7.box",
     "hartmann2022.theorem7.ptr_then_rr",
     "hartmann2022.theorem7.toy_repeated",
     "hartmann2022.theorem7.adaptive_random",

@@ -67,6 +67,7 @@ COVERAGE = PaperCoverage.of(
             claims=(
                 "liu_talwar2019.thm13.random_stopping_calls",
                 "liu_talwar2019.thm32",
+                "liu_talwar2019.thm32.box",
                 "liu_talwar2019.thm32.step.closed_form",
             ),
         ),
@@ -105,6 +106,7 @@ COVERAGE = PaperCoverage.of(
             claims=(
                 "liu_talwar2019.thm32",
                 "liu_talwar2019.thm32.two_eps",
+                "liu_talwar2019.thm32.two_eps.box",
                 "liu_talwar2019.thm32.step.conditionals",
                 "liu_talwar2019.thm32.step.closed_form",
                 "liu_talwar2019.thm32.step.ratio",
@@ -257,6 +259,8 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.B1.rr_candidates_dp",
                 "liu_talwar2019.B1.best_of_k_eps",
                 "liu_talwar2019.B1.best_of_k_Keps",
+                "liu_talwar2019.B1.best_of_k_max.box",
+                "liu_talwar2019.B1.best_of_k.box",
                 "liu_talwar2019.B1.best_of_k_Keps_all_eps",
                 "liu_talwar2019.B1.best_of_k_eps_all_eps",
                 "liu_talwar2019.B1.delta.candidates_dp",

@@ -24,7 +24,10 @@ COVERAGE = PaperCoverage.of(
             "Definition 1",
             "definition",
             "(eps, delta)-differential privacy",
-            claims=("talwar2025.prop4.geometric",),
+            claims=(
+                "talwar2025.prop4.geometric",
+                "talwar2025.prop4.box",
+            ),
         ),
         S(
             "Proposition 2",
@@ -60,7 +63,11 @@ COVERAGE = PaperCoverage.of(
             "Proposition 5",
             "proposition",
             "(eps, delta)-DP group privacy at distance Delta, and the 1/4 -> e^(-eps Delta)/8 form",
-            claims=("talwar2025.prop5.hockey_stick", "talwar2025.prop5.quarter"),
+            claims=(
+                "talwar2025.prop5.hockey_stick",
+                "talwar2025.prop5.box",
+                "talwar2025.prop5.quarter",
+            ),
         ),
         S(
             "Proposition 6",
@@ -68,6 +75,7 @@ COVERAGE = PaperCoverage.of(
             "(alpha, eps)-RDP group privacy at distance Delta, and its alpha >= Delta + 1 forms",
             claims=(
                 "talwar2025.prop6.chain",
+                "talwar2025.prop6.box",
                 "talwar2025.prop6.alpha_ge_Delta_plus_1",
                 "talwar2025.prop6.quarter_4e",
                 "talwar2025.prop6.quarter_printed",
@@ -80,6 +88,7 @@ COVERAGE = PaperCoverage.of(
             "c-overhead repetition with T expected calls needs T >= (8 gamma)^(-1/(4c))/4",
             claims=(
                 "talwar2025.thm7.chain",
+                "talwar2025.thm7.box",
                 "talwar2025.thm7.equivalently_printed",
                 "talwar2025.thm7.equivalently_inverted",
                 "talwar2025.thm7.two_c_step_fixed_eps",
@@ -130,6 +139,7 @@ COVERAGE = PaperCoverage.of(
             claims=(
                 "talwar2025.thm11.privacy",
                 "talwar2025.thm11.advanced_composition",
+                "talwar2025.thm11.advanced_composition.rr_worst_case",
                 "talwar2025.thm11.utility",
             ),
         ),

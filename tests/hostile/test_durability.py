@@ -96,8 +96,14 @@ def test_search_killed_at_random_points_resumes_to_the_same_answer(
         d = tmp_path / f"trial{trial}"
         d.mkdir()
         opts = ["--checkpoint", "ck.json", "--checkpoint-every", "0", "--out", "c.toml"]
-        killed += kill_after(verifier(*args, *opts, cwd=d), RNG.uniform(0.3, 0.95) * duration)
         ck = d / "ck.json"
+        proc = verifier(*args, *opts, cwd=d)
+        started = time.monotonic()
+        while not ck.exists() and proc.poll() is None and time.monotonic() - started < duration:
+            time.sleep(0.01)  # the search has begun once its first checkpoint is written
+        killed += kill_after(
+            proc, RNG.uniform(0.0, 0.5) * (duration - (time.monotonic() - started))
+        )
         if ck.exists():  # atomic writes: a complete checkpoint or none
             json.loads(ck.read_text())
             resume = ["--resume", "ck.json", *opts]

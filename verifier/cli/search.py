@@ -216,6 +216,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list:
         return _list(args.json)
+    # the output paths given are checked first, before anything is loaded or searched
+    if args.out is not None:
+        output_file(args.out, "--out")
+    if args.checkpoint is not None and not args.no_checkpoint:
+        output_file(args.checkpoint, "--checkpoint")
     claim = _resolve(args)
     seed = args.seed
     if args.resume is not None:
@@ -225,18 +230,16 @@ def run(args: argparse.Namespace) -> int:
         seed = saved
     seed = 0 if seed is None else seed
     stem = safe_filename(claim.id)
-    out = (
-        Path(f"{stem}.counterexample.toml") if args.out is None else output_file(args.out, "--out")
-    )
+    out = Path(f"{stem}.counterexample.toml") if args.out is None else Path(args.out)
     if args.no_checkpoint:
         ck = None
     elif args.checkpoint is not None:
-        ck = output_file(args.checkpoint, "--checkpoint")
+        ck = Path(args.checkpoint)
     elif args.resume:
         ck = Path(args.resume)
     else:
         ck = Path(f"{stem}.search-checkpoint.json")
-    # every output path is checked before the work starts
+    # the default paths too, before the work starts
     output_file(out, "--out")
     if ck is not None:
         output_file(ck, "--checkpoint")

@@ -16,6 +16,16 @@ thresholds).
    interval branch and bound alone (the route :func:`verifier.boxes.decide_on_box`
    falls back to), with the same budget.
 
+Measured on the 2-core machine (one run): the 16 registered box claims in 37 s in
+total (the slowest, Talwar's Prop. 5 with its hockey-stick maxima, 18 s); ball
+arithmetic evaluates the benchmarked function 7-15 times faster than mpmath's interval
+primitives, but its balls are wider (median 1.24x) and a third of them unusable on
+the wider sub-boxes (a logarithm of a ball reaching 0), and the enclosures are a small
+part of a decision (the exact rewrites and the exact checks at points dominate): no
+decisive end-to-end win, so :mod:`verifier.boxes` stays on mpmath and adds no
+dependency.  The exact route is what makes the Ghazi boxes cheap: interval branch and
+bound alone leaves Theorem 11's box open after 5000 sub-boxes.
+
 Run: python benchmarks/bench_boxes.py [--skip-claims]
 """
 

@@ -207,3 +207,12 @@ def test_random_polynomial_boxes_agree_with_exact_points(seed):
             assert _holds_at(sp.Integer(0), f, pt)
     elif d.verdict is Verdict.VIOLATED:
         assert not _holds_at(sp.Integer(0), f, d.witness)
+
+
+def test_coefficient_certificate_reports_equality_on_a_face():
+    # w (e^x - 1) >= 0: zero on the face w = 0 of the first box, nowhere on the second
+    lhs, rhs = w, w * sp.exp(x)
+    d = decide_on_box(lhs, rhs, {x: (R(1, 10), 1), w: (0, 1)})
+    assert d.verdict is Verdict.HOLDS and d.boxes == 0 and d.tight
+    d = decide_on_box(lhs, rhs, {x: (R(1, 10), 1), w: (R(1, 2), 1)})
+    assert d.verdict is Verdict.HOLDS and not d.tight

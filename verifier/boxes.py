@@ -527,6 +527,22 @@ def _coefficient_sign(p: sp.Poly) -> int:
     return 1 if signs.pop() is Sign.POSITIVE else -1
 
 
+def _vanishes_in_box(num: sp.Poly, shifted: _Shifted, box: Box) -> bool:
+    """``N`` (in ``u = t - r``) vanishes somewhere in the box: every term contains a
+    ``u_i`` whose shift is the exact lower end of ``t_i`` on the box (a face where the
+    bound is attained), or the constant term is 0 and every shift is exact (the lower
+    corner)."""
+    form = shifted.form
+    exact_shift = []
+    for i, s in enumerate(form.symbols):
+        lo = box.lows[box.symbols.index(s)]
+        exact_shift.append(form.scales[i] == 0 or lo == 0)
+    monoms = [m for m, c in num.terms() if c != 0]
+    if any(e and all(m[i] > 0 for m in monoms) for i, e in enumerate(exact_shift)):
+        return True
+    return all(exact_shift) and all(any(m) for m in monoms)
+
+
 def _nonnegative_coefficients(p: sp.Poly) -> bool:
     """Every coefficient of ``p`` is >= 0 (exactly): ``p >= 0`` for all ``u >= 0``."""
     from .arithmetic import Sign, decide_sign
@@ -1168,6 +1184,7 @@ def _decide_cached(lhs: sp.Expr, rhs: sp.Expr, box: Box, budget: BoxBudget) -> B
                     "u_i = t_i - r_i >= 0 (t_i the exponentials of the parameters, r_i "
                     "their rational lower bounds on the box): it holds for every larger "
                     "parameter too",
+                    tight=_vanishes_in_box(num, shifted, box),
                 )
             f = _polynomial_in_parameters(num, shifted)
     search = _Search(lhs, rhs, box, budget, f)

@@ -183,7 +183,11 @@ def observed_tightness(result: CheckResult | None, searched: str) -> Tightness |
     if result is None:
         return None
     fs = result.all_findings()
-    tight = [f for f in fs if f.tight and f.verdict is Verdict.HOLDS]
+    tight = [
+        f
+        for f in fs
+        if f.verdict is Verdict.HOLDS and (f.tight or (f.region is not None and f.region.tight))
+    ]
     if tight:
         f = tight[0]
         where = f"output {f.output}" if f.output is not None else "a finding"

@@ -705,7 +705,7 @@ class SeriesExpectation(sp.Expr):
     def __new__(cls, eps_prime: Any, factors: Any, leading: Any, difference: Any) -> Any:
         return sp.Expr.__new__(
             cls,
-            sp.sympify(eps_prime),
+            exact(eps_prime),
             sp.Tuple(*factors),
             sp.Tuple(*leading),
             sp.Tuple(*difference),

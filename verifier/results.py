@@ -23,12 +23,21 @@ from .arithmetic import (
     approx,
     combine_verdicts,
     enclose,
+    exact,
     format_number,
 )
 from .errors import VerifierError
 from .precision import interval_context
 
-__all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction", "given"]
+__all__ = [
+    "Finding",
+    "CheckResult",
+    "Subject",
+    "implication",
+    "conjunction",
+    "given",
+    "measured_record",
+]
 
 
 def _label(x: Any) -> str:
@@ -169,6 +178,10 @@ class CheckResult:
     subject: Subject | None = None
     #: results this one assumed (the premise of an :func:`implication`)
     premises: list[CheckResult] = field(default_factory=list)
+    #: exact quantities the check computed, by name (``{"epsilon": log(3)}``: the
+    #: exact ε of a mechanism); a claim's JSON record carries each as
+    #: ``exact_<name>`` (its closed form as text) and ``exact_<name>_approx``
+    measured: dict[str, Any] = field(default_factory=dict)
 
     @property
     def holds(self) -> bool:
@@ -280,7 +293,34 @@ class CheckResult:
             "truncated": max(0, len(fs) - max_findings),
             "notes": list(self.notes),
             "parts": [p.to_dict(max_findings) for p in self.parts],
+            **measured_record(self.measured),
         }
+
+
+def measured_record(measured: dict[str, Any]) -> dict[str, Any]:
+    """JSON fields for exact measured quantities: ``exact_<name>`` is the closed form
+    as text, ``exact_<name>_approx`` a float near it (the string ``"inf"`` when it is
+    unbounded; display only, never a verdict).
+
+    >>> import sympy as sp
+    >>> measured_record({"epsilon": sp.log(3)})
+    {'exact_epsilon': 'log(3)', 'exact_epsilon_approx': 1.0986122886681098}
+    >>> measured_record({"epsilon": sp.oo})
+    {'exact_epsilon': 'oo', 'exact_epsilon_approx': 'inf'}
+    """
+    out: dict[str, Any] = {}
+    for name, value in measured.items():
+        v = exact(value)
+        out[f"exact_{name}"] = str(v)
+        if v is sp.oo:
+            out[f"exact_{name}_approx"] = "inf"
+        elif v is -sp.oo:
+            out[f"exact_{name}_approx"] = "-inf"
+        elif v.free_symbols:
+            out[f"exact_{name}_approx"] = None
+        else:
+            out[f"exact_{name}_approx"] = approx(v)
+    return out
 
 
 def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:

@@ -57,7 +57,7 @@ import sympy as sp
 from ..arithmetic import Verdict, format_number
 from ..boxes import Box, region_fractions
 from ..errors import InvalidParameter, VerifierError
-from ..results import CheckResult
+from ..results import CheckResult, measured_record
 
 __all__ = [
     "Claim",
@@ -535,5 +535,6 @@ class ClaimOutcome:
             "failing_fraction": None if fr is None else float(fr[1]),
             "tightness": None if tight is None else tight.to_dict(),
             "error": self.error,
+            **({} if self.result is None else measured_record(self.result.measured)),
             "result": None if self.result is None else self.result.to_dict(max_findings=20),
         }

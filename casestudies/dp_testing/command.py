@@ -21,7 +21,13 @@ from typing import Any
 
 from verifier.arithmetic import decide_le, exact
 from verifier.cli.common import Command, json_dump, output_file
-from verifier.errors import EXIT_OK, EXIT_UNDECIDED, InvalidParameter, VerifierError
+from verifier.errors import (
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    EXIT_VIOLATED,
+    InvalidParameter,
+    VerifierError,
+)
 from verifier.results import measured_record
 from verifier.spec.io import atomic_write
 
@@ -151,6 +157,7 @@ COMMAND = Command(
     ),
     exit_codes={
         EXIT_OK: "the document was written",
+        EXIT_VIOLATED: "never: a violated claim is a verdict in the document, not an error",
         EXIT_UNDECIDED: "the document was written, and some comparison of an exact epsilon "
         "with its claim is undecided at the precision limit",
     },

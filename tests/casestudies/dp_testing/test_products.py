@@ -254,3 +254,48 @@ def test_every_entry_exports_json():
         "kind": "finite",
         "distribution": {"1": "41/80", "0": "39/80"},
     }
+
+
+def test_prefix_sum_density_matches_a_simulation_of_the_real_algorithm():
+    """Box probabilities of the first two released prefix sums, integrated from the
+    exported closed form (its factors in z1, z2: the marginal, since the other factors
+    integrate to 1 one after the other from z10 down), against frequencies of the real
+    PrefixSum (Laplace noise on each query, then running sums)."""
+    import mpmath
+
+    a = (1,) * 10
+    doc = BY_NAME["prefix_sum"].export()  # type: ignore[misc]
+    z = sp.symbols("z1:11", real=True)
+    density = sp.sympify(
+        doc["inputs"][str(a).replace(",)", ")")]["density"], locals=dict((str(s), s) for s in z)
+    )
+    factors = [
+        f for f in sp.Mul.make_args(density) if f.free_symbols and f.free_symbols <= {z[0], z[1]}
+    ]
+    marginal = sp.Mul(*factors) / 400  # each Laplace(scale 10) factor is exp(-|.|/10)/20
+    g = sp.lambdify((z[0], z[1]), marginal, "mpmath")
+    cuts1, cuts2 = [-mpmath.inf, -5, 5, mpmath.inf], [-mpmath.inf, -5, 7, mpmath.inf]
+
+    def box(i: int, j: int) -> float:
+        lo1, hi1, lo2, hi2 = cuts1[i], cuts1[i + 1], cuts2[j], cuts2[j + 1]
+
+        def inner(x):
+            pts = [lo2] + ([x + 1] if lo2 < x + 1 < hi2 else []) + [hi2]
+            return mpmath.quad(lambda y: g(x, y), pts, maxdegree=4)
+
+        pts1 = [lo1] + ([1] if lo1 < 1 < hi1 else []) + [hi1]
+        with mpmath.workdps(10):
+            return float(mpmath.quad(inner, pts1, maxdegree=4))
+
+    probs = {f"{i}{j}": box(i, j) for i in range(3) for j in range(3)}
+    assert abs(sum(probs.values()) - 1) < 1e-6
+    rng = random.Random(2019)
+    n = 20_000
+    counts: Counter[str] = Counter()
+    for _ in range(n):
+        noisy = [x + rng.expovariate(0.1) * (1 if rng.random() < 0.5 else -1) for x in a]
+        z1, z2 = noisy[0], noisy[0] + noisy[1]
+        i = 0 if z1 <= -5 else 1 if z1 <= 5 else 2
+        j = 0 if z2 <= -5 else 1 if z2 <= 7 else 2
+        counts[f"{i}{j}"] += 1
+    assert chi_square_pvalue(counts, probs, n) > ALPHA  # type: ignore[arg-type]

@@ -238,6 +238,7 @@ class Run:
     cpu: float
     peak_kib: int
     out: str
+    err: str = ""
 
 
 def run_measured(cmd: list[str], cwd: Path, env: dict[str, str]) -> Run:
@@ -250,12 +251,12 @@ def run_measured(cmd: list[str], cwd: Path, env: dict[str, str]) -> Run:
         _, status, usage = os.wait4(proc.pid, 0)
         dt = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        tail = err.read().decode(errors="replace")[-800:]
         if proc.returncode not in (0, 1):
-            err.seek(0)
-            tail = err.read().decode(errors="replace")[-800:]
             raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}: {tail}")
     cpu = usage.ru_utime + usage.ru_stime
-    return Run(dt, cpu, usage.ru_maxrss, out.decode())
+    return Run(dt, cpu, usage.ru_maxrss, out.decode(), tail)
 
 
 def baseline_tree(tmp: Path) -> Path | None:
@@ -275,7 +276,35 @@ def baseline_tree(tmp: Path) -> Path | None:
     target.mkdir()
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(target, filter="data")
+    shadow_metadata(target)
     return target
+
+
+def shadow_metadata(tree: Path) -> None:
+    """Give ``tree`` its own ``verifier`` distribution metadata.
+
+    The installed package's entry points name modules of this tree (subcommands,
+    case studies) that an older tree may not have. ``importlib.metadata`` keeps the
+    first distribution of a name found on ``sys.path``, so a ``dist-info`` at the
+    root of ``tree`` (on ``PYTHONPATH`` ahead of site-packages) makes the older tree
+    see exactly the entry points its own ``pyproject.toml`` declares."""
+    import tomllib
+
+    project = tomllib.loads((tree / "pyproject.toml").read_text())["project"]
+    info = tree / f"{project['name']}-{project['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n"
+    )
+    groups = dict(project.get("entry-points", {}))
+    if "scripts" in project:
+        groups["console_scripts"] = project["scripts"]
+    lines = []
+    for group, eps in groups.items():
+        lines.append(f"[{group}]")
+        lines += [f"{name} = {value}" for name, value in eps.items()]
+        lines.append("")
+    (info / "entry_points.txt").write_text("\n".join(lines))
 
 
 def _verdicts(text: str) -> list[tuple[str, str]]:
@@ -304,7 +333,7 @@ def casestudies(quick: bool) -> Figure:
             old = run_measured(cmd, base, {**env, "PYTHONPATH": str(base)})
             known = [c for c, _ in _verdicts(old.out)]
             if not known:
-                raise AssertionError("the baseline decided no claim")
+                raise AssertionError(f"the baseline decided no claim: {old.err}")
             cmd = [sys.executable, "-m", "verifier", "casestudies", *known]
         ours = run_measured(cmd, ROOT, {**env, "PYTHONPATH": str(ROOT)})
         rows = _verdicts(ours.out)

@@ -48,6 +48,18 @@ Expected outcomes (from the literature, never from the computed values)
   ``0^5 1^5``); Alg. 6's loss grows linearly in the number of queries.  StatDP's
   ``iSVT1`` is Alg. 5, ``iSVT2`` is Alg. 6 (Ding et al. 2018, §6.2, detect both).
 * NumericalSVT is ε-DP (Wang, Ding, Wang, Kifer, Zhang 2019, PLDI, §2 / Fig. 1).
+* Alg. 3 (releases the noisy answer it compared) is ∞-DP (Lyu et al., Table 1);
+  StatDP's ``iSVT4`` is Alg. 3 with ``N = 1``; ``SVT34Parallel`` runs Alg. 3 and
+  Alg. 4 (``c = 2``) on the same input with independent noise: its loss on a pair is
+  the sum of theirs, at least Alg. 4's (more than ε, Table 1).
+
+Not decided (recorded with ``out_of_reach``): the three mechanisms releasing the
+*compared* noisy value.  Their answer sequences are computed exactly, and so is the
+density of a release, ``h_D(v) = f_ν(v - q_k) · G_D(v - T)`` with ``G_D(y) =
+∫_{r <= y} f_ρ(r) Π_{i<k} P(q_i + ν_i < T + r) dr`` (piecewise exponential in
+``v``), but the supremum of ``h_D/h_D'`` over ``v`` is the supremum of a ratio of two
+piecewise exponential-polynomial densities, which may sit at an interior critical
+point of a piece: that one-dimensional density-ratio supremum is not built here.
 """
 
 from __future__ import annotations
@@ -76,6 +88,7 @@ from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
 
 __all__ = [
     "ENTRIES",
+    "OUT_OF_REACH",
     "EPS",
     "DPSNIPER_PAIRS",
     "STATDP_PAIRS",
@@ -238,6 +251,56 @@ def _statdp(
     return out
 
 
+_DENSITY = (
+    "releases the compared noisy value under Laplace noise: its density h_D(v) = "
+    "f_nu(v - q_k) G_D(v - T) is exact (piecewise exponential in v), but the supremum of "
+    "h_D/h_D' over v needs the one-dimensional supremum of a ratio of piecewise "
+    "exponential-polynomial densities (interior critical points), not built yet"
+)
+
+OUT_OF_REACH: list[SuiteEntry] = [
+    SuiteEntry(
+        name="sparse_vector_technique3",
+        tool="DP-Sniper",
+        source=f"{_SRC}, SparseVectorTechnique3(c=1, t=1)",
+        claimed=EPS,
+        pairs=_PAIRS_DPS,
+        expected="refuted",
+        kind="negative-control",
+        notes="Lyu et al. 2017, Alg. 3 is infinity-DP (Table 1): the released value "
+        "q_i + nu_i reveals the query noise.",
+        out_of_reach=_DENSITY,
+    ),
+    SuiteEntry(
+        name="svt34_parallel",
+        tool="DP-Sniper",
+        source="dpsniper/mechanisms/parallel.py, SVT34Parallel() (eps=0.1, c=2, t=1)",
+        claimed=EPS,
+        pairs=_PAIRS_DPS,
+        expected="refuted",
+        kind="negative-control",
+        notes="Alg. 3 and Alg. 4 with c = 2 on the same input, independent noise: the loss "
+        "on a pair is the sum of the two components' losses, at least Alg. 4's "
+        "((1+6c)/4 eps-DP only, Lyu et al. 2017, Table 1).",
+        out_of_reach="its Alg. 3 component (c = 2) releases up to two compared noisy values "
+        "under Laplace noise: a two-dimensional piecewise exponential density whose ratio's "
+        "supremum is not built (its Alg. 4 component, c = 2, has finite outputs "
+        "and is decidable as sparse_vector_technique4 is)",
+    ),
+    SuiteEntry(
+        name="statdp_isvt4",
+        tool="StatDP",
+        source="statdp/algorithms.py, iSVT4 (examples/benchmark.py: epsilon=0.7, N=1, T=1)",
+        claimed=STATDP_EPSILONS[1],
+        pairs=_PAIRS_STATDP,
+        expected="refuted",
+        kind="negative-control",
+        notes="Lyu et al.'s Alg. 3 with N = 1 (outputs the noisy query instead of True): "
+        "infinity-DP (Table 1); Ding et al. 2018 (§6.2) detect it.",
+        out_of_reach=_DENSITY,
+    ),
+]
+
 ENTRIES: list[SuiteEntry] = [
     _dps(
         1,
@@ -337,4 +400,5 @@ ENTRIES: list[SuiteEntry] = [
         "(Table 1; 7eps/4 for N = 1, a limit in the number of queries); Ding et al. "
         "2018 (§6.2) detect it.",
     ),
+    *OUT_OF_REACH,
 ]

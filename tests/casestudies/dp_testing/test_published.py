@@ -122,3 +122,15 @@ def test_bounds_for_matches_by_name_or_by_the_class_in_the_source():
     # a class name inside another one does not match: Rappor in OneTimeRappor
     assert bounds_for("x", "dpsniper/mechanisms/rappor.py, OneTimeRappor()")[0] == "OneTimeRappor"
     assert bounds_for("statdp_isvt1", "statdp/algorithms.py, iSVT1") is None
+
+
+def test_every_long_decimal_cited_in_the_notes_is_a_published_value():
+    from pathlib import Path
+
+    import casestudies.dp_testing as pkg
+
+    notes = (Path(pkg.__file__).parent / "NOTES.md").read_text(encoding="utf-8")
+    printed = {p.printed for values in PUBLISHED.values() for p in values.values()}
+    cited = set(re.findall(r"\d+\.\d{6,}", notes))
+    assert cited, "NOTES.md cites no published value"
+    assert cited <= printed, sorted(cited - printed)

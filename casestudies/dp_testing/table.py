@@ -45,17 +45,19 @@ CLAIMED: tuple[str, ...] = ("statdp_1_claimed", "statdp_2_claimed")
 #: Closed forms longer than this are printed below the table, not in it.
 _INLINE = 48
 
-_EXACT_CACHE: dict[str, ExactEpsilon] = {}
+#: ``id(entry) -> (entry, its exact epsilon)``: keyed by the entry object itself (two
+#: entries may share a name, e.g. in tests), which the value keeps alive.
+_EXACT_CACHE: dict[int, tuple[SuiteEntry, ExactEpsilon]] = {}
 
 
 def exact_epsilon(entry: SuiteEntry) -> ExactEpsilon:
-    """``entry.exact()``, computed once per process (the table, the notebook and its
-    figure share it)."""
+    """``entry.exact()``, computed once per entry and process (the table, the notebook
+    and its figure share it)."""
     if entry.exact is None:
         raise ValueError(f"{entry.id} is out of reach: {entry.out_of_reach}")
-    if entry.name not in _EXACT_CACHE:
-        _EXACT_CACHE[entry.name] = entry.exact()
-    return _EXACT_CACHE[entry.name]
+    if id(entry) not in _EXACT_CACHE:
+        _EXACT_CACHE[id(entry)] = (entry, entry.exact())
+    return _EXACT_CACHE[id(entry)][1]
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ __all__ = [
     "PUBLISHED",
     "MECHANISMS",
     "entry_name",
+    "named_in",
     "bounds_for",
 ]
 
@@ -380,10 +381,30 @@ def entry_name(mechanism: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", mechanism).lower()
 
 
+def named_in(source: str) -> str | None:
+    """The mechanism of the logs whose DP-Sniper class ``source`` names first (as a
+    whole word), or ``None``.
+
+    >>> named_in("dpsniper/mechanisms/rappor.py, OneTimeRappor(), a Rappor variant")
+    'OneTimeRappor'
+    >>> named_in("statdp/algorithms.py, iSVT1") is None
+    True
+    """
+    best: tuple[int, str] | None = None
+    for mechanism in PUBLISHED:
+        if mechanism in _ENTRY_NAMES:
+            continue
+        m = re.search(rf"(?<![A-Za-z0-9_]){re.escape(mechanism)}(?![A-Za-z0-9_])", source)
+        if m is not None and (best is None or m.start() < best[0]):
+            best = (m.start(), mechanism)
+    return None if best is None else best[1]
+
+
 def bounds_for(name: str, source: str = "") -> tuple[str, dict[str, Published]] | None:
-    """The log name and published values of the suite entry ``name`` (whose
-    ``source`` may name DP-Sniper's class, ``"...laplace.py, LaplaceMechanism(eps=0.1)"``),
-    or ``None`` when the logs hold none (StatDP's own algorithms).
+    """The log name and published values of the suite entry ``name``: the mechanism
+    whose snake-case name is ``name``, else the DP-Sniper class ``source`` names first
+    (``"...laplace.py, LaplaceMechanism(eps=0.1)"``, :func:`named_in`), else ``None``
+    (the logs hold no value for it: StatDP's own algorithms).
 
     >>> bounds_for("noisy_hist2")[1]["statdp_2"].printed
     '10.002168576736125'
@@ -393,9 +414,5 @@ def bounds_for(name: str, source: str = "") -> tuple[str, dict[str, Published]] 
     for mechanism, values in PUBLISHED.items():
         if entry_name(mechanism) == name:
             return mechanism, values
-    for mechanism, values in PUBLISHED.items():
-        if mechanism in _ENTRY_NAMES:
-            continue
-        if re.search(rf"(?<![A-Za-z0-9_]){re.escape(mechanism)}\(", source):
-            return mechanism, values
-    return None
+    found = named_in(source)
+    return None if found is None else (found, PUBLISHED[found])

@@ -126,7 +126,15 @@ def rows(entries: Sequence[SuiteEntry] | None = None) -> list[Row]:
     ``source``), then every other entry (default: :data:`claims.ENTRIES`)."""
     entries = list(claims.ENTRIES if entries is None else entries)
     matched: dict[str, SuiteEntry] = {}
+    # by name first, so that an entry naming another's class in its source (a StatDP
+    # algorithm "as DP-Sniper's ReportNoisyMax1") never takes that entry's row
     for e in entries:
+        found = bounds_for(e.name)
+        if found is not None and found[0] not in matched:
+            matched[found[0]] = e
+    for e in entries:
+        if any(e is m for m in matched.values()):
+            continue
         found = bounds_for(e.name, e.source)
         if found is not None and found[0] not in matched:
             matched[found[0]] = e

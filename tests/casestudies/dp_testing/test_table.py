@@ -135,3 +135,16 @@ def test_a_fake_entry_does_not_change_the_real_entrys_row():
     again = {r.name: r.exact for r in table.rows()}
     assert again == {r.name: r.exact for r in real}
     assert again["laplace_mechanism"] == sp.Rational(1, 10)
+
+
+def test_an_entry_is_joined_by_its_name_before_any_other_by_its_source():
+    statdp = _entry("statdp_noisy_max_v1a", sp.Rational(1, 10), "noisy_max_v1a, as ReportNoisyMax1")
+    dpsniper = _entry("report_noisy_max1", sp.Rational(1, 10))
+    rows = table.rows([statdp, dpsniper])
+    by_mechanism = {r.mechanism: r for r in rows if r.mechanism}
+    assert by_mechanism["ReportNoisyMax1"].entry is dpsniper
+    last = rows[-1]
+    assert last.entry is statdp and last.mechanism is None and last.published == {}
+    # alone, the StatDP entry takes the row its source names
+    alone = {r.mechanism: r for r in table.rows([statdp]) if r.mechanism}
+    assert alone["ReportNoisyMax1"].entry is statdp

@@ -34,6 +34,7 @@ FIGURES: dict[str, set[str]] = {
     "hartmann2022.ipynb": {"hartmann_svt_odp.png"},
     "noise_programs.ipynb": {"noise_programs_realized.png"},
     "counterexamples.ipynb": {"counterexamples.png"},
+    "dp_testing.ipynb": {"dp_testing_bounds.png"},
 }
 MAX_FIGURE_BYTES = 200_000
 

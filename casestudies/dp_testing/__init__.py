@@ -8,5 +8,7 @@ each decided exactly on the tools' own parameters and input pairs.
 
 Modules: :mod:`.suite` (the entry model, the tools' input pairs, the decision),
 :mod:`.products`, :mod:`.noisy_max`, :mod:`.svt`, :mod:`.floating` (the mechanisms),
-:mod:`.claims` (their registration).
+:mod:`.claims` (their registration), :mod:`.published` (the tools' published lower
+bounds) and :mod:`.table` (the comparison table, ``docs/dp-testing-suite.md``; notes and
+findings in ``NOTES.md``).
 """

@@ -35,6 +35,7 @@ FIGURES: dict[str, set[str]] = {
     "noise_programs.ipynb": {"noise_programs_realized.png"},
     "counterexamples.ipynb": {"counterexamples.png"},
     "interop.ipynb": {"interop_compare.png"},
+    "dp_testing.ipynb": {"dp_testing_bounds.png"},
 }
 #: Optional packages a notebook needs (it is skipped, saying why, without them).
 REQUIRES: dict[str, tuple[str, ...]] = {"interop.ipynb": ("dp_accounting", "opendp")}

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,6 +41,7 @@ from typing import Any
 
 import mpmath
 import sympy as sp
+from mpmath.libmp import from_int, from_rational, round_ceiling, round_floor
 
 from .errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
 from .precision import interval_context, real_context
@@ -61,7 +63,16 @@ __all__ = [
     "combine_verdicts",
     "approx",
     "format_number",
+    "MAX_EXP_ARGUMENT_BITS",
 ]
+
+#: Largest magnitude, as a power of two, of the argument of ``exp`` (and of the
+#: exponent of a non-integer power) in a certified evaluation: computing ``exp(x)``
+#: needs about ``log2|x|`` more bits of working precision, and an ``x`` of 2^1024
+#: already stands for a number with about 10^308 digits.  Beyond it the evaluation is
+#: refused (:class:`~verifier.errors.UnsupportedExpression`) instead of exhausting
+#: memory; spec files have a lower, adjustable limit (:mod:`verifier.spec.limits`).
+MAX_EXP_ARGUMENT_BITS = 1024
 
 
 class Verdict(enum.StrEnum):
@@ -126,10 +137,19 @@ class Precision:
 
 DEFAULT_PRECISION = Precision()
 
+_LOG2_10 = math.log2(10)
+
 
 # ---------------------------------------------------------------------------
 # exact values
 # ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _has_float(value: sp.Expr) -> bool:
+    """Whether a floating-point number occurs in ``value`` (one traversal per
+    expression: the same large probability is checked by every comparison)."""
+    return bool(value.has(sp.Float))
 
 
 def exact(value: Any) -> sp.Expr:
@@ -154,7 +174,7 @@ def exact(value: Any) -> sp.Expr:
             )
         if not isinstance(value, sp.Expr):
             raise InvalidParameter(f"{value!r} is not a number or expression")
-        if value.has(sp.Float):
+        if _has_float(value):
             raise InvalidParameter(
                 f"{value} contains a floating-point number, which is not exact; use rationals"
             )
@@ -242,12 +262,55 @@ def _require_positive(x: Any, what: str) -> None:
         raise _NeedMorePrecision
 
 
+def _exp_iv(x: Any, ctx: Any, expr: sp.Expr) -> Any:
+    """``exp`` of the interval ``x``, refused when ``x`` is too large to evaluate."""
+    lo, hi = _ends(x)
+    if max(mpmath.mag(lo), mpmath.mag(hi)) > MAX_EXP_ARGUMENT_BITS:
+        raise UnsupportedExpression(
+            f"cannot evaluate {_short(expr)}: an exponent of magnitude about "
+            f"2^{max(mpmath.mag(lo), mpmath.mag(hi))} is beyond the evaluation limit of "
+            f"2^{MAX_EXP_ARGUMENT_BITS}"
+        )
+    return ctx.exp(x)
+
+
+def _short(expr: sp.Expr, limit: int = 80) -> str:
+    text = sp.sstr(expr) if sp.count_ops(expr) < 200 else type(expr).__name__ + "(...)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+#: Enclosures of sub-expressions, ``(expr, bits) -> (lo, hi)`` as raw mpmath values.
+#: A value shared by many comparisons (a probability in every pair and every check
+#: of a mechanism, a bound in every pair) is enclosed once per precision.  Entries
+#: are pure functions of their key (the same operations at the same precision), so
+#: sharing them across threads changes no result; the table is emptied when full.
+_IV_CACHE: dict[tuple[sp.Expr, int], tuple[Any, Any]] = {}
+_IV_CACHE_MAX = 1 << 16
+
+
 def _to_iv(expr: sp.Expr, ctx: Any) -> Any:
-    """Interval evaluation in the interval context ``ctx``, at its precision."""
+    """Interval evaluation in the interval context ``ctx``, at its precision
+    (sub-expressions come from :data:`_IV_CACHE` when enclosed before)."""
+    key = (expr, ctx.prec)
+    hit = _IV_CACHE.get(key)
+    if hit is not None:
+        return ctx.make_mpf(hit)
+    x = _to_iv_node(expr, ctx)
+    if len(_IV_CACHE) >= _IV_CACHE_MAX:
+        _IV_CACHE.clear()
+    _IV_CACHE[key] = x._mpi_
+    return x
+
+
+def _to_iv_node(expr: sp.Expr, ctx: Any) -> Any:
     if expr.is_Integer:
-        return ctx.mpf(int(expr))
+        n, prec = int(expr), ctx.prec
+        return ctx.make_mpf((from_int(n, prec, round_floor), from_int(n, prec, round_ceiling)))
     if expr.is_Rational:
-        return ctx.mpf(int(expr.p)) / ctx.mpf(int(expr.q))
+        p, q, prec = int(expr.p), int(expr.q), ctx.prec
+        return ctx.make_mpf(
+            (from_rational(p, q, prec, round_floor), from_rational(p, q, prec, round_ceiling))
+        )
     if isinstance(expr, sp.Float):
         raise UnsupportedExpression(f"inexact float {expr} in an expression")
     if expr is sp.pi:
@@ -290,14 +353,14 @@ def _to_iv(expr: sp.Expr, ctx: Any) -> Any:
                 raise _NeedMorePrecision
             return ctx.sqrt(b)
         if base is sp.E:
-            return ctx.exp(_to_iv(e, ctx))
+            return _exp_iv(_to_iv(e, ctx), ctx, expr)
         b = _to_iv(base, ctx)
         if base.is_zero and e.is_positive:
             return ctx.mpf(0)
         _require_positive(b, f"power {expr}")
-        return ctx.exp(_to_iv(e, ctx) * ctx.log(b))
+        return _exp_iv(_to_iv(e, ctx) * ctx.log(b), ctx, expr)
     if isinstance(expr, sp.exp):
-        return ctx.exp(_to_iv(expr.args[0], ctx))
+        return _exp_iv(_to_iv(expr.args[0], ctx), ctx, expr)
     if isinstance(expr, sp.log):
         if len(expr.args) != 1:
             raise UnsupportedExpression(f"log with a base in {expr}; write log(x)/log(b)")
@@ -314,6 +377,13 @@ def _to_iv(expr: sp.Expr, ctx: Any) -> Any:
         if isinstance(expr, sp.Min):
             return ctx.mpf([min(los), min(his)])
         return ctx.mpf([max(los), max(his)])
+    series = getattr(expr, "_certified_interval", None)
+    if series is not None:
+        # an exact number defined by a convergent series, enclosed by its own
+        # certified method at this precision (e.g. an expectation over k of
+        # verifier.algorithms.ghazi_series.SeriesExpectation)
+        lo, hi = series(ctx.prec)
+        return ctx.make_mpf((lo._mpf_, hi._mpf_))
     raise UnsupportedExpression(
         f"cannot evaluate {type(expr).__name__} in '{expr}' with certified arithmetic"
     )
@@ -336,7 +406,9 @@ def enclose(expr: Any, bits: int = 64) -> Enclosure | None:
     :class:`~verifier.errors.UnboundSymbol` for a free symbol and
     :class:`~verifier.errors.UnsupportedExpression` for anything outside the
     supported functions (``+ - * /``, powers, ``exp``, ``log``, ``sqrt``, ``Min``,
-    ``Max``, ``Abs``, ``pi``, ``E``).
+    ``Max``, ``Abs``, ``pi``, ``E``) and numbers that enclose themselves (an
+    expression with a method ``_certified_interval(bits) -> (lo, hi)``, e.g. a
+    convergent series with its tail bound).
 
     >>> print(enclose(sp.log(2), 64))
     [0.69314718056, 0.69314718056]
@@ -357,7 +429,9 @@ def approx(expr: Any, digits: int = 15) -> float:
         return float("inf")
     if x is -sp.oo:
         return float("-inf")
-    bits = max(64, int(digits * 3.33) + 16)
+    # the first precision is the one decide_sign starts at whenever it suffices, so
+    # the enclosure of a value the decision already bounded comes from the cache
+    bits = max(DEFAULT_PRECISION.start_bits, math.ceil(digits * _LOG2_10) + 14)
     last: Enclosure | None = None
     while bits <= 8192:
         e = enclose(x, bits)
@@ -383,9 +457,17 @@ def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
     """
     x = exact(expr)
     if x.is_Integer or x in (sp.oo, -sp.oo):
-        return str(x)
-    text = str(x)
+        try:
+            return str(x)
+        except ValueError:  # beyond Python's limit of digits for printing an int
+            return f"≈ {approx(x):.{digits}g}"
+    try:
+        text = str(x)
+    except ValueError:  # a rational with more digits than Python prints
+        text = ""
     dec = f"{approx(x):.{digits}g}"
+    if not text:
+        return f"≈ {dec}"
     if len(text) <= max_len:
         return f"{text} ≈ {dec}"
     return f"≈ {dec}"
@@ -479,8 +561,16 @@ class Comparison:
     verdict: Verdict
     lhs: sp.Expr
     rhs: sp.Expr
-    difference: sp.Expr  # rhs - lhs (the slack of the inequality)
-    sign: SignResult
+    sign: SignResult  # the sign of rhs - lhs
+
+    @property
+    def difference(self) -> sp.Expr:
+        """``rhs - lhs``, the slack of the inequality (formed when asked for)."""
+        if self.rhs is sp.oo or self.lhs is -sp.oo:
+            return sp.oo
+        if self.lhs is sp.oo or self.rhs is -sp.oo:
+            return -sp.oo
+        return self.rhs - self.lhs
 
     @property
     def tight(self) -> bool:
@@ -492,21 +582,27 @@ def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> C
     """Decide ``lhs <= rhs`` exactly or with certified enclosures.
 
     Infinite values are allowed (``sympy.oo``): ``x <= oo`` holds for every ``x``.
+    Two rationals are compared by cross-multiplication, without forming (and
+    reducing) their difference.
     """
     a, b = exact(lhs), exact(rhs)
     if b is sp.oo or a is -sp.oo:
-        return Comparison(Verdict.HOLDS, a, b, sp.oo, SignResult(Sign.POSITIVE, None))
+        return Comparison(Verdict.HOLDS, a, b, SignResult(Sign.POSITIVE, None))
     if a is sp.oo or b is -sp.oo:
-        return Comparison(Verdict.VIOLATED, a, b, -sp.oo, SignResult(Sign.NEGATIVE, None))
-    diff = b - a
-    s = decide_sign(diff, precision)
+        return Comparison(Verdict.VIOLATED, a, b, SignResult(Sign.NEGATIVE, None))
+    if a.is_Rational and b.is_Rational:
+        x, y = int(a.p) * int(b.q), int(b.p) * int(a.q)  # denominators are positive
+        sgn = Sign.ZERO if x == y else (Sign.POSITIVE if y > x else Sign.NEGATIVE)
+        s = SignResult(sgn, None, exact_zero=sgn is Sign.ZERO)
+    else:
+        s = decide_sign(b - a, precision)
     if s.sign in (Sign.POSITIVE, Sign.ZERO):
         v = Verdict.HOLDS
     elif s.sign is Sign.NEGATIVE:
         v = Verdict.VIOLATED
     else:
         v = Verdict.UNDECIDED
-    return Comparison(v, a, b, diff, s)
+    return Comparison(v, a, b, s)
 
 
 def decide_eq(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> Verdict:

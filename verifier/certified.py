@@ -7,7 +7,9 @@
 * :func:`certified_min` — the minimum of finitely many non-negative exact
   expressions, each comparison decided exactly or with enclosures.
 * :func:`check_le` / :func:`check_eq` — one inequality (or identity) between exact
-  expressions as a :class:`~verifier.results.CheckResult`, for proof-step checks.
+  expressions as a :class:`~verifier.results.CheckResult`, for proof-step checks;
+  :func:`check_all_le` — many rational inequalities at once (a proof step checked at
+  every point of an instance), decided in exact rational arithmetic.
 
 >>> import sympy as sp
 >>> certified_ceil(sp.log(4000) * 6)
@@ -21,7 +23,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
@@ -36,6 +39,7 @@ from .arithmetic import (
     exact,
     is_exactly_zero,
 )
+from .boxes import DEFAULT_BUDGET, BoxBudget, decide_on_box
 from .errors import InvalidParameter, Undecidable
 from .results import CheckResult, Finding
 
@@ -45,6 +49,7 @@ __all__ = [
     "certified_min",
     "check_le",
     "check_eq",
+    "check_all_le",
     "identically_zero",
     "Undecidable",
 ]
@@ -130,13 +135,33 @@ def check_le(
     pair: tuple[Hashable, Hashable] | None = None,
     quantity: str = "lhs",
     precision: Precision = DEFAULT_PRECISION,
+    over: Any = None,
+    budget: BoxBudget = DEFAULT_BUDGET,
 ) -> CheckResult:
     """The inequality ``lhs <= rhs`` as a one-finding :class:`CheckResult`.
 
     The finding's ``realized`` is ``lhs`` and ``claimed`` is ``rhs`` (slack
-    ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.
+    ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.  With a box ``over``
+    (``{symbol: (lo, hi), ...}``) the inequality is decided for every point of the box
+    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision).
     """
     a, b = exact(lhs), exact(rhs)
+    if over is not None:
+        d = decide_on_box(a, b, over, budget)
+        f = Finding(
+            d.verdict,
+            output,
+            pair,
+            a,
+            b,
+            a,
+            b,
+            tight=d.identically_equal,
+            note=note,
+            failing=d.failing,
+            region=d,
+        )
+        return CheckResult(title or f"{a} <= {b} on {d.box}", d.verdict, [f], quantity=quantity)
     c = decide_le(a, b, precision)
     f = _finding(c.verdict, a, b, c.tight, note, output, pair)
     return CheckResult(title or f"{a} <= {b}", c.verdict, [f], quantity=quantity)
@@ -199,3 +224,53 @@ def check_eq(
         return CheckResult(t, v, [], quantity="value", notes=[f"identity proved exactly: {t}"])
     f = _finding(v, a, b, False, note, output, pair)
     return CheckResult(t, v, [f], quantity="value")
+
+
+def check_all_le(
+    title: str,
+    rows: Iterable[tuple[Hashable, Fraction | int, Fraction | int]],
+    *,
+    quantity: str = "lhs",
+    keep: int = 5,
+) -> CheckResult:
+    """Every ``lhs <= rhs`` of ``rows`` (``(label, lhs, rhs)`` with rational sides),
+    decided exactly in :class:`fractions.Fraction` arithmetic.
+
+    The result keeps the violated rows (at most ``keep``) and the row of least slack
+    as findings (``output`` = the row's label) and notes how many rows were decided.
+
+    >>> r = check_all_le("x^2 <= x on [0, 1]", [(x, Fraction(x, 4) ** 2, Fraction(x, 4)) for x in range(5)])
+    >>> r.verdict.value, r.notes[0]
+    ('holds', '5 inequalities decided in exact rational arithmetic')
+    >>> check_all_le("x <= 1/2", [("a", Fraction(3, 4), Fraction(1, 2))]).verdict.value
+    'violated'
+    """
+    n = 0
+    worst: tuple[Hashable, Fraction, Fraction] | None = None
+    bad: list[tuple[Hashable, Fraction, Fraction]] = []
+    for label, lhs, rhs in rows:
+        a, b = Fraction(lhs), Fraction(rhs)
+        n += 1
+        if b < a and len(bad) < keep:
+            bad.append((label, a, b))
+        if worst is None or b - a < worst[2] - worst[1]:
+            worst = (label, a, b)
+    if n == 0:
+        raise InvalidParameter(f"{title}: no inequality to decide")
+    assert worst is not None
+    picked = list(bad)
+    if worst not in picked:
+        picked.append(worst)
+    findings = []
+    for label, a, b in picked:
+        v = Verdict.HOLDS if a <= b else Verdict.VIOLATED
+        x, y = sp.Rational(a.numerator, a.denominator), sp.Rational(b.numerator, b.denominator)
+        findings.append(Finding(v, label, None, x, y, x, y, tight=a == b))
+    verdict = Verdict.VIOLATED if bad or worst[1] > worst[2] else Verdict.HOLDS
+    return CheckResult(
+        title,
+        verdict,
+        findings,
+        quantity=quantity,
+        notes=[f"{n} inequalities decided in exact rational arithmetic"],
+    )

@@ -21,7 +21,12 @@ attained bound is proved by an exact identity, not approximated through logarith
 Claims over a parameter range.  When probabilities and bounds are expressions in one
 unbound symbol, pass ``over=(symbol, a, b)`` to decide the pure/ex-post claim for
 *every* value of the symbol in ``[a, b]`` (:mod:`verifier.ranges`: exact real-root
-isolation in ``w = e^{symbol/L}``).
+isolation in ``w = e^{symbol/L}``).  With several unbound symbols, pass a box
+``over={symbol: (lo, hi), ...}`` (:class:`verifier.boxes.Box`): every inequality is
+decided for every point of the box by certified branch and bound
+(:mod:`verifier.boxes`); each finding then carries the decision (``region``: failing
+and undecided sub-boxes, a witness point) and the checkers that take ``over`` also
+take a ``budget`` (:class:`verifier.boxes.BoxBudget`).
 
 >>> import sympy as sp
 >>> from verifier.mechanism import FiniteMechanism
@@ -55,6 +60,7 @@ from .arithmetic import (
     exact_max,
     format_number,
 )
+from .boxes import DEFAULT_BUDGET, Box, BoxBudget, decide_on_box
 from .errors import InvalidParameter, UnboundSymbol
 from .mechanism import Dataset, FiniteMechanism, Output
 from .results import CheckResult, Finding, Subject
@@ -64,6 +70,7 @@ __all__ = [
     "realized_ex_post_epsilon",
     "RealizedLoss",
     "pure_epsilon",
+    "check_distributions",
     "check_ex_post",
     "check_pure_dp",
     "hockey_stick",
@@ -109,6 +116,21 @@ class ParameterRange:
 
     def __str__(self) -> str:
         return f"{self.symbol} in [{self.lo}, {self.hi}]"
+
+
+Domain = ParameterRange | Box
+
+
+def parameter_domain(over: Any) -> Domain | None:
+    """``over=`` as a :class:`ParameterRange` (``(symbol, lo, hi)``) or a
+    :class:`~verifier.boxes.Box` (a mapping ``{symbol: (lo, hi), ...}``)."""
+    if isinstance(over, (Box, dict)) or hasattr(over, "items"):
+        return Box.of(over)
+    return ParameterRange.of(over)
+
+
+def _domain_symbols(over: Domain) -> set[sp.Symbol]:
+    return {over.symbol} if isinstance(over, ParameterRange) else set(over.symbols)
 
 
 # ---------------------------------------------------------------------------
@@ -207,13 +229,16 @@ def _pairs(mech: FiniteMechanism, pairs: Iterable[Pair] | None) -> list[Pair]:
     return out
 
 
-def _require_bound(mech: FiniteMechanism, over: ParameterRange | None) -> None:
+def _require_bound(mech: FiniteMechanism, over: Domain | None) -> None:
     free = mech.free_symbols
     if over is not None:
-        extra = free - {over.symbol}
+        allowed = _domain_symbols(over)
+        names = {str(s) for s in allowed} if isinstance(over, Box) else set()
+        extra = {s for s in free - allowed if str(s) not in names}
         if extra:
             raise UnboundSymbol(
-                f"symbol(s) {sorted(map(str, extra))} have no value (only {over.symbol} ranges)"
+                f"symbol(s) {sorted(map(str, extra))} have no value (only "
+                f"{', '.join(sorted(map(str, allowed)))} range)"
             )
     elif free:
         raise UnboundSymbol(
@@ -228,15 +253,27 @@ def _require_bound(mech: FiniteMechanism, over: ParameterRange | None) -> None:
 
 
 def _decide(
-    lhs: sp.Expr, rhs: sp.Expr, over: ParameterRange | None, precision: Precision
-) -> tuple[Verdict, bool, tuple[Any, ...]]:
+    lhs: sp.Expr,
+    rhs: sp.Expr,
+    over: Domain | None,
+    precision: Precision,
+    budget: BoxBudget = DEFAULT_BUDGET,
+) -> tuple[Verdict, bool, tuple[Any, ...], Any]:
+    """Verdict, attained (everywhere, for a domain), failing pieces and the box
+    decision (``None`` unless ``over`` is a box)."""
     if over is None or not (lhs.free_symbols or rhs.free_symbols):
         c = decide_le(lhs, rhs, precision)
-        return c.verdict, c.tight, ()
+        return c.verdict, c.tight, (), None
+    if isinstance(over, Box):
+        if lhs is sp.oo or rhs is sp.oo:
+            c = decide_le(lhs, rhs, precision)
+            return c.verdict, c.tight, (), None
+        d = decide_on_box(lhs, rhs, over, budget)
+        return d.verdict, d.identically_equal, tuple(d.failing), d
     from .ranges import decide_on_interval
 
     r = decide_on_interval(lhs, rhs, over.symbol, over.lo, over.hi, precision=precision)
-    return r.verdict, r.identically_equal, tuple(r.failing)
+    return r.verdict, r.identically_equal, tuple(r.failing), None
 
 
 def _log_ratio(p: sp.Expr, q: sp.Expr) -> sp.Expr:
@@ -252,9 +289,57 @@ def _log(r: sp.Expr) -> sp.Expr:
     sympy's assumption queries on the whole argument, which dominated the cost of
     checks on big exact mechanisms; the unevaluated log is the same exact value
     (displayed and enclosed as is), so only simple arguments are evaluated."""
+    if r.is_Rational and r.p > 1 and r.q > 1:
+        # sympy's log(p/q) stays log(p/q) for such a rational, after assumption
+        # queries whose cost grows with the size of p and q: skip them
+        return sp.log(r, evaluate=False)
     if r.is_Rational or isinstance(r, sp.exp) or (r.is_Pow and r.base.is_Rational):
         return sp.log(r)
     return sp.log(r, evaluate=False)
+
+
+def check_distributions(
+    mech: FiniteMechanism,
+    over: Any,
+    *,
+    precision: Precision = DEFAULT_PRECISION,
+    budget: BoxBudget = DEFAULT_BUDGET,
+) -> CheckResult:
+    """The mechanism is a mechanism at every point of the domain ``over``: every
+    probability is ``>= 0`` (decided over the domain) and every distribution sums to 1
+    identically.  The premise of a claim about a mechanism built symbolically in
+    parameters whose probabilities sympy cannot prove nonnegative by itself (built
+    with ``validate=False``)."""
+    from .boxes import identically_zero
+
+    rng = parameter_domain(over)
+    if rng is None:
+        raise InvalidParameter("check_distributions needs a parameter domain (over=...)")
+    _require_bound(mech, rng)
+    zero = sp.Integer(0)
+    findings: list[Finding] = []
+    for d in mech.datasets:
+        total = zero
+        for o in mech.outputs:
+            p = mech.p(d, o)
+            total += p
+            v, tight, failing, region = _decide(zero, p, rng, precision, budget)
+            findings.append(
+                Finding(
+                    v, o, (d, d), p, zero, zero, p, failing=failing, region=region, lower_bound=True
+                )
+            )
+        one = identically_zero(total - 1, sorted(total.free_symbols, key=str))
+        ok = Verdict.HOLDS if one else Verdict.UNDECIDED
+        findings.append(
+            Finding(ok, "sum", (d, d), total, sp.Integer(1), total, sp.Integer(1), tight=one)
+        )
+    return CheckResult(
+        f"{mech.name} is a mechanism for every {rng}",
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity="probability",
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -327,7 +412,7 @@ def realized_ex_post_epsilon(
             continue
         ratios = [mech.p(d, o) / mech.p(d2, o) for _, (d, d2) in cands]
         i, ok = exact_max(ratios, precision)
-        rows.append(RealizedLoss(o, sp.log(ratios[i]), cands[i][1], ok))
+        rows.append(RealizedLoss(o, _log(ratios[i]), cands[i][1], ok))
     return RealizedTable(rows)
 
 
@@ -357,6 +442,7 @@ def check_ex_post(
     over: Any = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
+    budget: BoxBudget = DEFAULT_BUDGET,
 ) -> CheckResult:
     """Check ex-post ε̃-DP (Ghazi et al. 2025, Def 2): ``P_D(o) <= e^{ε̃(o)} P_D'(o)``.
 
@@ -364,7 +450,7 @@ def check_ex_post(
     ex-ante ε-DP).  Findings carry, per output and pair, the realized loss
     ``log(P_D(o)/P_D'(o))``, the claimed ``ε̃(o)`` and the slack.
     """
-    rng = ParameterRange.of(over)
+    rng = parameter_domain(over)
     _require_bound(mech, rng)
     bound = _bound_function(eps_tilde, precision, "the claimed ex-post bound")
     prs = _pairs(mech, pairs)
@@ -377,9 +463,20 @@ def check_ex_post(
             if p == 0:
                 continue
             rhs = sp.oo if eb is sp.oo else (eb * q)
-            v, tight, failing = _decide(p, rhs, rng, precision)
+            v, tight, failing, region = _decide(p, rhs, rng, precision, budget)
             findings.append(
-                Finding(v, o, (d, d2), _log_ratio(p, q), b, p, rhs, tight=tight, failing=failing)
+                Finding(
+                    v,
+                    o,
+                    (d, d2),
+                    _log_ratio(p, q),
+                    b,
+                    p,
+                    rhs,
+                    tight=tight,
+                    failing=failing,
+                    region=region,
+                )
             )
     verdict = combine_verdicts(f.verdict for f in findings)
     where = f" for {rng}" if rng else ""
@@ -389,7 +486,7 @@ def check_ex_post(
         findings,
         quantity="realized eps(o)",
         subject=Subject.of(
-            "ex_post", mech, {"eps_tilde": eps_tilde}, None if pairs is None else prs, over
+            "ex_post", mech, {"eps_tilde": eps_tilde}, None if pairs is None else prs, rng
         ),
     )
 
@@ -402,6 +499,7 @@ def check_pure_dp(
     over: Any = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
+    budget: BoxBudget = DEFAULT_BUDGET,
 ) -> CheckResult:
     """Check ε-DP (ex-ante): ``P_D(o) <= e^ε P_D'(o)`` for all pairs and outputs."""
     e = check_epsilon(eps, precision=precision)
@@ -413,8 +511,9 @@ def check_pure_dp(
         over=over,
         precision=precision,
         title=title or f"{mech.name} is ({e})-DP",
+        budget=budget,
     )
-    result.subject = Subject.of("pure_dp", mech, {"epsilon": e}, prs, over)
+    result.subject = Subject.of("pure_dp", mech, {"epsilon": e}, prs, parameter_domain(over))
     return result
 
 
@@ -443,6 +542,9 @@ def hockey_stick(
         q = exact(Q.get(o, 0))
         b = bound(o)
         t = p - sp.exp(b) * q
+        if t.free_symbols:  # a term over a parameter domain: its sign varies
+            total += sp.Max(0, t)
+            continue
         s = decide_sign(t, precision).sign
         if s is Sign.POSITIVE:
             total += t
@@ -478,17 +580,22 @@ def check_ex_post_approx(
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
+    over: Any = None,
+    budget: BoxBudget = DEFAULT_BUDGET,
 ) -> CheckResult:
     """Check ex-post (ε̃, δ)-DP (Ghazi et al. 2025, Def 5) via the hockey-stick
     divergence per ordered pair; with a constant ε̃ this is (ε, δ)-DP."""
-    _require_bound(mech, None)
+    rng = parameter_domain(over)
+    _require_bound(mech, rng)
     dl = check_delta(delta_claim, precision)
     findings: list[Finding] = []
     prs = _pairs(mech, pairs)
     for d, d2 in prs:
         hs = hockey_stick(_dist(mech, d), _dist(mech, d2), eps_tilde, precision)
-        c = decide_le(hs, dl, precision)
-        findings.append(Finding(c.verdict, None, (d, d2), hs, dl, hs, dl, tight=c.tight))
+        v, tight, failing, region = _decide(hs, dl, rng, precision, budget)
+        findings.append(
+            Finding(v, None, (d, d2), hs, dl, hs, dl, tight=tight, failing=failing, region=region)
+        )
     return CheckResult(
         title or f"ex-post (eps~, {dl})-DP of {mech.name}",
         combine_verdicts(f.verdict for f in findings),
@@ -499,6 +606,7 @@ def check_ex_post_approx(
             mech,
             {"eps_tilde": eps_tilde, "delta": dl},
             None if pairs is None else prs,
+            rng,
         ),
     )
 
@@ -511,6 +619,8 @@ def check_approx_dp(
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
+    over: Any = None,
+    budget: BoxBudget = DEFAULT_BUDGET,
 ) -> CheckResult:
     """Check (ε, δ)-DP: ``Σ_o max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every pair."""
     e = check_epsilon(eps, precision=precision)
@@ -523,8 +633,12 @@ def check_approx_dp(
         pairs=prs,
         precision=precision,
         title=title or f"{mech.name} is ({e}, {dl})-DP",
+        over=over,
+        budget=budget,
     )
-    result.subject = Subject.of("approx_dp", mech, {"epsilon": e, "delta": dl}, prs)
+    result.subject = Subject.of(
+        "approx_dp", mech, {"epsilon": e, "delta": dl}, prs, parameter_domain(over)
+    )
     return result
 
 
@@ -644,17 +758,21 @@ def check_ex_post_rdp(
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
+    over: Any = None,
+    budget: BoxBudget = DEFAULT_BUDGET,
 ) -> CheckResult:
     """Check ex-post (α, ε̃)-RDP (Ghazi et al. 2025, Def 6) for every ordered pair."""
-    _require_bound(mech, None)
+    rng = parameter_domain(over)
+    _require_bound(mech, rng)
     a = check_alpha(alpha, precision)
     findings: list[Finding] = []
     prs = _pairs(mech, pairs)
+    one = sp.Integer(1)
     for d, d2 in prs:
         s = ex_post_rdp_sum(_dist(mech, d), _dist(mech, d2), eps_tilde, a, precision)
-        c = decide_le(s, 1, precision)
+        v, tight, failing, region = _decide(s, one, rng, precision, budget)
         findings.append(
-            Finding(c.verdict, None, (d, d2), s, sp.Integer(1), s, sp.Integer(1), tight=c.tight)
+            Finding(v, None, (d, d2), s, one, s, one, tight=tight, failing=failing, region=region)
         )
     return CheckResult(
         title or f"ex-post ({a}, eps~)-RDP of {mech.name}",
@@ -666,6 +784,7 @@ def check_ex_post_rdp(
             mech,
             {"eps_tilde": eps_tilde, "alpha": a},
             None if pairs is None else prs,
+            rng,
         ),
     )
 
@@ -706,23 +825,32 @@ def check_lemma7(
     *,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
+    over: Any = None,
+    budget: BoxBudget = DEFAULT_BUDGET,
 ) -> CheckResult:
     """Both implications of Lemma 7 on one instance, as checked claims.
 
     (i) ex-post ε̃-DP ⇒ ex-post (α, ε̃)-RDP; (ii) ex-post (α, ε̃)-RDP ⇒ ex-post
     (ε̃ + log(1/δ)/(α-1), δ)-DP.  Each is an implication: it holds vacuously when its
-    premise fails on the instance.
+    premise fails on the instance.  Over a box (``over``) an implication is decided as
+    the conjunction of its premise and its conclusion: a premise that fails somewhere
+    in the box is reported as such, never taken as vacuous.
     """
     from .results import conjunction, implication
 
     prs = None if pairs is None else list(pairs)
-    dp = check_ex_post(mech, eps_tilde, pairs=prs, precision=precision)
-    rdp = check_ex_post_rdp(
-        mech, lemma7_rdp_bound(eps_tilde), alpha, pairs=prs, precision=precision
-    )
-    conv = check_ex_post_approx(
-        mech, lemma7_dp_bound(eps_tilde, alpha, delta_), delta_, pairs=prs, precision=precision
-    )
+    kw: dict[str, Any] = {"pairs": prs, "precision": precision, "over": over, "budget": budget}
+    dp = check_ex_post(mech, eps_tilde, **kw)
+    rdp = check_ex_post_rdp(mech, lemma7_rdp_bound(eps_tilde), alpha, **kw)
+    conv = check_ex_post_approx(mech, lemma7_dp_bound(eps_tilde, alpha, delta_), delta_, **kw)
+    if over is not None:
+        return conjunction(
+            f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta_}) for every point of the box",
+            [
+                conjunction("Lemma 7 (i): ex-post DP and ex-post RDP", [dp, rdp]),
+                conjunction("Lemma 7 (ii): ex-post RDP and ex-post (eps, delta)-DP", [rdp, conv]),
+            ],
+        )
     return conjunction(
         f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta_})",
         [

@@ -8,15 +8,36 @@ JSON-ready dict, and in notebooks as Markdown.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import mpmath
 import sympy as sp
 
-from .arithmetic import Verdict, approx, combine_verdicts, format_number
+from .arithmetic import (
+    DEFAULT_PRECISION,
+    Enclosure,
+    Verdict,
+    approx,
+    combine_verdicts,
+    enclose,
+    exact,
+    format_number,
+)
+from .errors import VerifierError
+from .precision import interval_context
 
-__all__ = ["Finding", "CheckResult", "Subject", "implication", "conjunction"]
+__all__ = [
+    "Finding",
+    "CheckResult",
+    "Subject",
+    "implication",
+    "conjunction",
+    "given",
+    "measured_record",
+]
 
 
 def _label(x: Any) -> str:
@@ -82,8 +103,10 @@ class Finding:
     failing: tuple[Any, ...] = ()
     note: str = ""
     lower_bound: bool = False  # the claim bounds ``realized`` from below
+    #: over a box of parameters: the decision (:class:`verifier.boxes.BoxDecision`)
+    region: Any = None
 
-    @property
+    @functools.cached_property
     def slack(self) -> sp.Expr:
         if self.tight:
             return sp.Integer(0)
@@ -97,7 +120,12 @@ class Finding:
         return hi - lo
 
     def slack_value(self) -> float:
-        """Display value of the slack (for sorting and tables, never for verdicts)."""
+        """Display value of the slack (for sorting and tables, never for verdicts);
+        computed once per finding."""
+        return self._slack_value
+
+    @functools.cached_property
+    def _slack_value(self) -> float:
         s = self.slack
         if s.free_symbols:
             return float("nan")
@@ -118,7 +146,19 @@ class Finding:
         if not self.realized.free_symbols and self.realized not in (sp.oo, -sp.oo):
             d["realized_approx"] = approx(self.realized)
         if self.failing:
-            d["failing"] = [str(f) for f in self.failing]
+            d["failing"] = [
+                f.text(self.region.box) if self.region is not None else str(f)
+                for f in self.failing[:20]
+            ]
+        if self.region is not None:
+            d["box"] = {
+                "sub_boxes": self.region.boxes,
+                "undecided": [u.as_dict(self.region.box) for u in self.region.undecided[:20]],
+                "witness": None
+                if self.region.witness is None
+                else {str(k): str(v) for k, v in self.region.witness.items()},
+                "note": self.region.note,
+            }
         if self.note:
             d["note"] = self.note
         return d
@@ -138,6 +178,10 @@ class CheckResult:
     subject: Subject | None = None
     #: results this one assumed (the premise of an :func:`implication`)
     premises: list[CheckResult] = field(default_factory=list)
+    #: exact quantities the check computed, by name (``{"epsilon": log(3)}``: the
+    #: exact ε of a mechanism); a claim's JSON record carries each as
+    #: ``exact_<name>`` (its closed form as text) and ``exact_<name>_approx``
+    measured: dict[str, Any] = field(default_factory=dict)
 
     @property
     def holds(self) -> bool:
@@ -172,7 +216,7 @@ class CheckResult:
             v = f.slack_value()
             return v if v == v else float("inf")
 
-        return min(pool, key=key)
+        return min(_near_minimum(pool), key=key)
 
     @property
     def tight(self) -> bool:
@@ -249,7 +293,65 @@ class CheckResult:
             "truncated": max(0, len(fs) - max_findings),
             "notes": list(self.notes),
             "parts": [p.to_dict(max_findings) for p in self.parts],
+            **measured_record(self.measured),
         }
+
+
+def measured_record(measured: dict[str, Any]) -> dict[str, Any]:
+    """JSON fields for exact measured quantities: ``exact_<name>`` is the closed form
+    as text, ``exact_<name>_approx`` a float near it (the string ``"inf"`` when it is
+    unbounded; display only, never a verdict).
+
+    >>> import sympy as sp
+    >>> measured_record({"epsilon": sp.log(3)})
+    {'exact_epsilon': 'log(3)', 'exact_epsilon_approx': 1.0986122886681098}
+    >>> measured_record({"epsilon": sp.oo})
+    {'exact_epsilon': 'oo', 'exact_epsilon_approx': 'inf'}
+    """
+    out: dict[str, Any] = {}
+    for name, value in measured.items():
+        v = exact(value)
+        out[f"exact_{name}"] = str(v)
+        if v is sp.oo:
+            out[f"exact_{name}_approx"] = "inf"
+        elif v is -sp.oo:
+            out[f"exact_{name}_approx"] = "-inf"
+        elif v.free_symbols:
+            out[f"exact_{name}_approx"] = None
+        else:
+            out[f"exact_{name}_approx"] = approx(v)
+    return out
+
+
+def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
+    """A certified enclosure of ``f.slack`` from enclosures of its two sides (no
+    sympy expression is built: the sides' enclosures are shared with the decision),
+    or ``None`` for infinite, symbolic or unenclosed sides."""
+    if f.tight:
+        return Enclosure(mpmath.mpf(0), mpmath.mpf(0), bits)
+    hi, lo = (f.realized, f.claimed) if f.lower_bound else (f.claimed, f.realized)
+    if any(x in (sp.oo, -sp.oo) or x.free_symbols for x in (hi, lo)):
+        return None
+    try:
+        a, b = enclose(hi, bits), enclose(lo, bits)
+    except VerifierError:
+        return None
+    if a is None or b is None:
+        return None
+    with interval_context(bits) as ctx:
+        return Enclosure.from_iv(ctx.mpf([a.lo, a.hi]) - ctx.mpf([b.lo, b.hi]), bits)
+
+
+def _near_minimum(findings: list[Finding]) -> list[Finding]:
+    """The findings whose slack may be the smallest, in their order: a finding whose
+    slack is certainly above another one's (disjoint enclosures at the first
+    precision of :func:`~verifier.arithmetic.approx`) is dropped before the display
+    values (15 digits, sometimes at a high precision) are computed."""
+    bounds = [(f, _slack_bounds(f, DEFAULT_PRECISION.start_bits)) for f in findings]
+    if not bounds or any(e is None for _, e in bounds):
+        return findings  # infinite, symbolic or unenclosed slacks: compare them all
+    top = min(e.hi for _, e in bounds if e is not None)
+    return [f for f, e in bounds if e is not None and e.lo <= top]
 
 
 def _worse(a: Finding, b: Finding) -> bool:
@@ -299,3 +401,18 @@ def implication(title: str, premise: CheckResult, conclusion: CheckResult) -> Ch
     else:
         v = Verdict.HOLDS if conclusion.verdict is Verdict.HOLDS else Verdict.UNDECIDED
     return CheckResult(title, v, notes=notes, parts=[conclusion], premises=[premise])
+
+
+def given(title: str, premise: CheckResult, conclusion: CheckResult) -> CheckResult:
+    """``conclusion``, decided where ``premise`` must hold too (both are required: the
+    verdict is their conjunction).  Unlike :func:`conjunction` the premise is kept
+    apart (``premises``): the findings, the worst slack and the tightness are the
+    conclusion's.  For claims over a box, where a premise that fails somewhere must
+    be reported, never taken as making the claim vacuous (:func:`implication`)."""
+    return CheckResult(
+        title,
+        combine_verdicts([premise.verdict, conclusion.verdict]),
+        notes=[f"premise — {premise.summary()}"],
+        parts=[conclusion],
+        premises=[premise],
+    )

@@ -54,11 +54,23 @@ Findings and tightness (realized / claimed ex-post ε on the best instance found
   randomized-response mechanism at ε = log 100, ε' = 1/10, α = 2, with ℓ rounded to
   a multiple of 1/32), so the bound is looser on typical instances than in the worst
   case found.
+* Lemma 7 (ii) where ``δ`` matters (a weak spot: every instance above has hockey-stick
+  divergence 0 at ``ε̃ + log(1/δ)/(α-1)``, so (ii) held vacuously).  On ``leak(y)``
+  (loss ``L = log(1+y)`` with probability ``w = 1/10``) with ``ε̃ = D_α`` the divergence
+  is ``H = w(1 - e^{b-L})``, positive when ``δ > w + O(e^{-L(α-1)})``: over the box
+  ``y ∈ [150, 400]``, ``α ∈ [3/2, 2]``, ``δ ∈ [1/5, 1/4]`` it is at least ``δ/10`` everywhere
+  (0.14 δ – 0.27 δ at the vertices) and Lemma 7 (ii) holds (``ghazi2025.lemma7.box_ii``).
+  Its supremum: ``H/δ → x(1 - x^k)`` as ``L → ∞`` (``x = w/δ``, ``k = 1/(α-1)``), at most
+  ``k (k+1)^{-1-1/k}``, which tends to 1 as ``α → 1``: the conversion is approached,
+  never attained; at ``α = 1.01``, ``δ = 101^{1/100}/10``, ``y = 10^400`` the exact
+  instance has ``H = 0.944 δ`` (``ghazi2025.lemma7.ii_near_sup``).  Tightness entries
+  with the proofs: :mod:`casestudies.ghazi2025.tightness`.
 * Known typo (named by the reviews): the proof of Theorem 13 applies Lemma 15 to
   ``(1 - e^{-ε_i x} Q_j)^α (1 - e^{-ε_i(1+ℓ)} e^{-ε_i x} Q'_j)^{1-α}``; as printed
-  (``ε_i``) the step is refuted, as corrected (``ε_j``) it holds.  The "Theorem 8
-  last line drops a term" typo of the reviews cannot be located in the paper's text
-  (its last lines carry ``e^{2ε_i+ε'}`` and ``e^{ε'}``); not registered.
+  (``ε_i``) the step is refuted, as corrected (``ε_j``) it holds.  The reviews'
+  "Theorem 8 last line drops a term": the published last line carries
+  ``e^{2ε_i+ε'}`` and holds; the variant without ``e^{ε'}`` is refuted
+  (:mod:`.proof_steps`, ``NOTES.md``).
 """
 
 from __future__ import annotations
@@ -111,6 +123,7 @@ from .theory import (
     theorem12_failure,
     theorem13_bound,
 )
+from .tightness import competitor_family, theorem11_entry
 
 R = sp.Rational
 SOURCE = "Ghazi et al. 2025"
@@ -401,6 +414,7 @@ def _random_mechs(graph: Any, count: int, outputs: int, seed: int) -> list[Finit
     "thresholds 1 and 2; a high-budget competitor instance)",
     expected="holds",
     search=search.alg2_search("ghazi2025.thm10"),
+    tightness=lambda: competitor_family(10),
 )
 def thm10() -> CheckResult:
     parts = []
@@ -483,6 +497,7 @@ def bottom_tightness_ratio(E: int) -> float:
     notes="realized/claimed for (o, i): 0.98582 (E = 100), 0.99986 (E = 1e4), 0.9999986 "
     "(E = 1e6); for bot (one RR(log E)): 0.98572, 0.99986, 0.9999986; sup 1 not attained "
     "(module docstring)",
+    tightness=lambda: competitor_family(10),
 )
 def thm10_near_tight() -> CheckResult:
     L2 = sp.log(2)
@@ -549,6 +564,7 @@ def _alg3_cases() -> list[tuple[list[FiniteMechanism], Any, list[int] | None]]:
         "eps~(o,i) = 2 eps_i + eps', eps~(bot) = 0",
         "1-3 mechanisms on a pair, 2-3 outputs each, a_i in {11/10 .. 100}, e^eps' in {11/10 .. 4}",
     ),
+    tightness=theorem11_entry,
 )
 def thm11() -> CheckResult:
     parts = []
@@ -639,12 +655,6 @@ def t12_mechanisms(alpha: Any) -> list[tuple[FiniteMechanism, Any]]:
     return [(m1, R(1, 5)), (m2, R(3, 10))]
 
 
-def _rational(x: Any) -> sp.Rational:
-    """An mpmath ``mpf`` (an enclosure endpoint) as the exact rational it is."""
-    man, exp = x.man_exp
-    return sp.Rational(man) * sp.Rational(2) ** exp
-
-
 def _theorem12(alpha: Any, beta: Any, eps_prime: Any) -> CheckResult:
     inst = t12_mechanisms(alpha)
     mechs = [m for m, _ in inst]
@@ -664,7 +674,7 @@ def _theorem12(alpha: Any, beta: Any, eps_prime: Any) -> CheckResult:
             if not ok:
                 continue
             s = theorem12_failure(mechs, eps, eps_prime, copies, D, o_star)
-            hi, lo = _rational(s.enclosure.hi), _rational(s.enclosure.lo)
+            lo, hi = (sp.Rational(b.numerator, b.denominator) for b in s.enclosure.bounds())
             beta_e = sp.sympify(beta)
             v = (
                 Verdict.HOLDS
@@ -844,7 +854,7 @@ def _thm13_inner_step(printed: bool) -> CheckResult:
 
 @claim(
     id="ghazi2025.thm13.proof_step_printed",
-    source=f"{SOURCE}, proof of Theorem 13 (typo named by the reviews)",
+    source=f"{SOURCE}, §4.2, proof of Theorem 13, the display applying Lemma 15 (typo named by the reviews)",
     statement="the Lemma 15 step with e^(-eps_i x) where e^(-eps_j x) is meant (refuted: "
     "eps_i = 1/10, a later RR(log 1000) competitor, alpha = 2, x = 0: lhs ≈ 9 > exp(e^(-1.2 eps_j)) ≈ 1)",
     expected="refuted",
@@ -858,7 +868,7 @@ def thm13_step_printed() -> CheckResult:
 
 @claim(
     id="ghazi2025.thm13.proof_step_corrected",
-    source=f"{SOURCE}, proof of Theorem 13 (corrected)",
+    source=f"{SOURCE}, §4.2, proof of Theorem 13, the display applying Lemma 15 (corrected)",
     statement="the same step with e^(-eps_j x) and (1 + ell_i) holds (it is Lemma 15 with "
     "a = e^(-eps_j x) Q_j, b = e^(-eps_j x) Q'_j)",
     expected="holds",
@@ -947,4 +957,12 @@ register_published_bound(
     "ghazi_hyperparameter_tuning",
     "Ghazi et al. 2025, Theorem 11",
     lambda p: theorem11_pure_bound(p["eps"], p["eps_prime"]),
+)
+
+# Box versions of the claims above (decider "box"): registered by importing the module.
+from . import (  # noqa: E402,F401  (see the modules)
+    boxes,  # noqa: E402, F401
+    coverage,
+    proof_steps,
+    statements,
 )

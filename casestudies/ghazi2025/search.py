@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy as sp
 
-from verifier.algorithms.ghazi import output_index
+from verifier.algorithms.ghazi import BOTTOM, output_index
 from verifier.claims import SearchSpec
 from verifier.search import screens
 from verifier.search.certificates import (
@@ -87,6 +87,17 @@ def _selection_bounds(
     return out
 
 
+def _alg3_outputs(inst: Selection) -> list[Any]:
+    """The outputs of Algorithm 3 on ``inst``, in the order of
+    :func:`~verifier.algorithms.ghazi.hyperparameter_tuning`: ``⊥``, then ``(o, i)``
+    by score ``o`` (the outputs ``0..m_i - 1`` of each pair mechanism share one
+    order) and mechanism ``i`` — known without building the mechanism."""
+    top = max(pm.m for pm in inst.mechs)
+    return [BOTTOM] + [
+        (o, i + 1) for o in range(top) for i, pm in enumerate(inst.mechs) if o < pm.m
+    ]
+
+
 def _alg3_document(inst: Selection, claim_id: str, factor: int, statement: str) -> dict[str, Any]:
     doc = skeleton_document(f"Ghazi et al. 2025, Algorithm 3: {statement}")
     names = add_base_mechanisms(doc, inst.mechs)
@@ -99,7 +110,7 @@ def _alg3_document(inst: Selection, claim_id: str, factor: int, statement: str) 
             "prior": "geometric",
         },
     }
-    eps_tilde = _selection_bounds(derived_outputs(doc, "A"), inst.mechs, inst.param, factor, 0)
+    eps_tilde = _selection_bounds(_alg3_outputs(inst), inst.mechs, inst.param, factor, 0)
     doc["claims"].append(
         claim_entry(
             claim_id,

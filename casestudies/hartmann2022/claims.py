@@ -38,6 +38,10 @@ Def 2, Lemmas 3–10 and Theorem 7):
   first round and the game ends: the view is ``M`` alone, ``(log 3, 0)``-DP.  With
   ``δ_i = 0`` the output-dependent rule is the singleton partition (ex-post DP) and
   the theorem holds for it — the counterexample needs ``δ > 0``.
+
+Over a box (decider ``box``, :mod:`casestudies.hartmann2022.boxes`): Theorem 7 against
+the adaptive adversary "toy mechanism, then randomized response with the budget left",
+for every ``(ε_1, ε_g) ∈ [1/100, 1] × [3/2, 3]``, attained everywhere.
 """
 
 from __future__ import annotations
@@ -682,3 +686,12 @@ def theorem7_fallacy_fixed() -> CheckResult:
 )
 def theorem7_fallacy_delta0() -> CheckResult:
     return check_theorem7(_fallacy_run(sp.Integer(0), sp.Integer(0), singleton_subset_charge))
+
+
+# Box versions of the claims above (decider "box"): registered by importing the module.
+from . import (  # noqa: E402,F401  (see the modules)
+    boxes,  # noqa: E402, F401
+    coverage,
+    proof_steps,
+    statements,
+)

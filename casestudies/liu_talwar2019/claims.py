@@ -14,6 +14,13 @@ the pair (1/2, e^ε/2) by randomized response (``1/(1+e^ε)`` vs ``e^ε/(1+e^ε)
 0.8) gives candidates that are exactly ε-DP, and the event "index 0 wins" then has
 probability ratio exactly ``e^{Kε}``: Kε is attained, so the claim "best-of-K is
 ε-DP" is refuted and "Kε-DP" holds with zero slack.
+
+Over boxes of parameters (decider ``box``, :mod:`casestudies.liu_talwar2019.boxes`):
+Theorem 3.2 (``3ε``) on the three-candidate family ``Q_ε`` for every ``(ε, γ) ∈
+[1/100, 2] × [1/1000, 1/2]`` (worst realized/claimed at the vertices: 0.98 at ``ε = 2``,
+``γ = 1/1000``); ``2ε`` refuted on a sub-box with an exact point; best of ``RR(ε_1)``,
+``RR(ε_2)`` is ``(ε_1 + ε_2)``-DP on ``[1/100, 3]²``, attained everywhere, and not
+``max(ε_1, ε_2)``-DP anywhere on ``[1, 3] × [1/100, 1]``.
 """
 
 from __future__ import annotations
@@ -760,4 +767,12 @@ register_published_bound(
     "random_stopping",
     "Liu & Talwar 2019, Theorem 3.2",
     lambda p: theorem32_bound(p["eps0"]) if p["count"] == "geometric" else None,
+)
+
+# Box versions of the claims above (decider "box"): registered by importing the module.
+from . import (  # noqa: E402,F401  (see the modules)
+    boxes,  # noqa: E402, F401
+    coverage,
+    proof_steps,
+    statements,
 )

@@ -10,9 +10,11 @@ computed exactly by :func:`casestudies.talwar2025.tradeoff.tradeoff`.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
 
 from verifier.arithmetic import Verdict, combine_verdicts
-from verifier.cli.common import Command, json_dump
+from verifier.cli.common import Command, int_option, json_dump, one_line, output_file, say
 from verifier.errors import (
     EXIT_OK,
     EXIT_UNDECIDED,
@@ -33,21 +35,29 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--gamma",
         nargs="+",
+        type=_exact,
         metavar="G",
         default=None,
         help="target failure probabilities, exact (1e-30, 1/1000, 2^-100); "
         "default: 1e-2 down to 1e-40",
     )
-    p.add_argument("--K", type=int, default=4, help="number of settings (metaselection)")
+    p.add_argument(
+        "--K",
+        type=int_option(2, 10**6),
+        default=4,
+        help="number of settings (metaselection; 2 to 10^6)",
+    )
     p.add_argument(
         "--c",
         nargs="+",
-        type=int,
+        type=int_option(2, 1000),
         default=None,
         metavar="C",
         help="repetition counts of the hybrids (overhead 3c); default: 2 3 4 6 8",
     )
-    p.add_argument("--eps", default="1", help="epsilon of the lower-bound instances (exact)")
+    p.add_argument(
+        "--eps", type=_exact, default="1", help="epsilon of the lower-bound instances (exact)"
+    )
     p.add_argument(
         "--no-hard", action="store_true", help="skip the evaluation on the lower-bound instances"
     )
@@ -60,17 +70,35 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``verifier tradeoff``; return the exit code."""
+def _exact(text: str) -> Any:
+    """An ``argparse`` type: an exact number (:func:`verifier.expressions.parse_number`);
+    argparse names the option in the message."""
+    from verifier.errors import VerifierError
     from verifier.expressions import parse_number
 
+    try:
+        return parse_number(text, {})
+    except VerifierError as err:
+        raise argparse.ArgumentTypeError(one_line(str(err))) from None
+
+
+#: The formats ``--plot`` writes (by suffix).
+PLOT_SUFFIXES = (".png", ".pdf", ".svg")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``verifier tradeoff``; return the exit code."""
     from .tradeoff import DEFAULT_CS, plot_tradeoff, tradeoff
 
-    gammas = None if args.gamma is None else [parse_number(g, {}) for g in args.gamma]
-    eps = parse_number(args.eps, {})
+    if args.plot:  # checked before the work starts
+        output_file(args.plot, "--plot")
+        if Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+            raise InvalidParameter(
+                f"--plot {args.plot}: the file name must end in {', '.join(PLOT_SUFFIXES)}"
+            )
+    gammas = args.gamma
+    eps = args.eps
     cs = tuple(args.c) if args.c else DEFAULT_CS
-    if any(c < 2 for c in cs):
-        raise InvalidParameter(f"--c: hybrid repetition counts must be >= 2, got {list(cs)}")
     settings = ["repetition", "metaselection"] if args.setting == "both" else [args.setting]
     panels = [
         tradeoff(s, gammas, K=args.K, cs=cs, eps=eps, hard_instances=not args.no_hard)
@@ -89,9 +117,9 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         for panel in panels:
-            print(panel.table())
+            say(panel.table())
         if args.plot:
-            print(f"Figure 1 written to {args.plot}")
+            say(f"Figure 1 written to {args.plot}")
     if verdict is Verdict.HOLDS:
         return EXIT_OK
     return EXIT_VIOLATED if verdict is Verdict.VIOLATED else EXIT_UNDECIDED

@@ -63,3 +63,20 @@ def test_a_renamed_id_runs_with_one_line_of_deprecation(capsys):
         "use 'liu_talwar2019.thm32.two_eps'"
     ]
     assert "liu_talwar2019.thm32.two_eps" in cap.out
+
+
+def test_casestudies_in_worker_processes_match_the_serial_run(capsys, tmp_path):
+    names = ["hartmann2022.lemma8", "ghazi2025.thm10"]  # thm10.bottom_zero is refuted
+    docs, certs = [], []
+    for extra in ([], ["-j", "2"]):
+        out = tmp_path / f"certs{len(docs)}"
+        assert cli.main(["casestudies", *names, "--json", "--certificates", str(out), *extra]) == 0
+        docs.append(json.loads(capsys.readouterr().out))
+        for c in docs[-1]["claims"]:
+            c.pop("seconds")
+            c.pop("certificate")
+        certs.append({p.name: p.read_bytes() for p in out.iterdir()})
+    assert docs[0] == docs[1] and docs[0]["total"] >= 4
+    assert certs[0] == certs[1] and len(certs[0]) >= 1
+    assert cli.main(["casestudies", *names, "-j", "0"]) == 2
+    assert "must be >= 1" in capsys.readouterr().err

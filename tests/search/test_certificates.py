@@ -1,8 +1,9 @@
-"""Certificates (:mod:`verifier.search.certificates`): the TOML writer."""
+"""Certificates (:mod:`verifier.search.certificates`): written by the spec writer."""
 
 from __future__ import annotations
 
 from verifier.search.certificates import to_toml
+from verifier.spec import document_text
 
 
 def test_toml_writer_round_trip():
@@ -18,4 +19,6 @@ def test_toml_writer_round_trip():
         },
         "claims": [{"id": "c", "mechanism": "M", "kind": "pure_dp", "epsilon": "log(2)"}],
     }
-    assert "[mechanisms.M.distributions]" in to_toml(doc, "a\ncomment")
+    text = to_toml(doc, "a\ncomment")
+    assert "[mechanisms.M.distributions]" in text
+    assert text == document_text(doc, comment="a\ncomment")

@@ -29,3 +29,19 @@ def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
         atomic_write(target, "new\n")
     assert target.read_text() == "old\n"
     assert os.listdir(tmp_path) == ["spec.toml"]
+
+
+def test_atomic_write_keeps_the_permissions_a_plain_write_gives(tmp_path):
+    import os
+    import stat
+
+    target = tmp_path / "new.toml"
+    old = os.umask(0o027)
+    try:
+        atomic_write(target, "a\n")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640  # 0o666 less the umask
+    target.chmod(0o604)
+    atomic_write(target, "b\n")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o604  # the replaced file's bits

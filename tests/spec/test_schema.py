@@ -95,6 +95,7 @@ def test_certificates_validate(tmp_path):
     assert cli.main(
         ["casestudies", "liu_talwar2019.B1.best_of_k_eps", "--certificates", str(tmp_path / "cs")]
     ) in (0, 1)
+    (tmp_path / "search").mkdir()  # search checks its --out directory before it starts
     assert (
         cli.main(
             [

@@ -66,15 +66,18 @@ from ..arithmetic import (
     exact,
 )
 from ..compose import same_neighbour_graph
-from ..errors import InvalidMechanism, InvalidParameter
+from ..errors import InvalidMechanism, InvalidParameter, Undecidable
 from ..mechanism import Dataset, FiniteMechanism, Output
 from ..privacy import pure_epsilon
 from .generic import output_score
 from .ghazi_series import (
     CertifiedSum,
     Factor,
+    IntPoly,
     Key,
     Prior,
+    RationalMoments,
+    SeriesExpectation,
     certified_expectation,
     expand,
     expectation,
@@ -675,7 +678,12 @@ def hyperparameter_tuning(
         ``E_k[Π_{h<g} (1 - x_h^k Q_h(>o))^{T_h} ((1 - x_g^k Q_g(>o))^{T_g} -
         (1 - x_g^k Q_g(>=o))^{T_g}) Π_{h>g} (1 - x_h^k Q_h(>=o))^{T_h}]`` (the sum
         over copies telescopes); powers are binomial expansions, never lists of
-        copies.  For per-copy outputs pass the copies as separate mechanisms.
+        copies.  For per-copy outputs pass the copies as separate mechanisms.  With
+        copies, the geometric prior and some ``e^{-ε'}``, ``e^{-ε_i}`` irrational,
+        the probabilities are exact series over ``k``
+        (:class:`~verifier.algorithms.ghazi_series.SeriesExpectation`), enclosed on
+        demand in ``O(log T + bits)`` terms: their closed forms grow with the square
+        of the number of copies.
     method : {"polynomial", "subsets"}
         ``"polynomial"``: the product is expanded with merged exponents (budgets on
         a common grid give a polynomial in ``z = e^{-uk}``; equal mechanisms merge
@@ -711,6 +719,17 @@ def hyperparameter_tuning(
         (o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)
     ]
     outputs: list[Output] = [BOTTOM, *labels]
+    fast = (
+        _alg3_rational(graph, tab, labels, rank, keys, ts, pr, basis)
+        if method == "polynomial"
+        else None
+    )
+    if fast is None and method == "polynomial" and _wants_series(pr, eps, ts, tab):
+        fast = _alg3_series(graph, tab, labels, rank, eps, ts, pr)
+    if fast is not None:
+        return FiniteMechanism(
+            graph, fast, outputs, values=_merged_values(mechs), name=name, validate=False
+        )
     # A(⊥): independent of the dataset (Ghazi et al. 2025, proof of Theorem 11)
     if method == "polynomial":
         bottom = expectation(
@@ -756,6 +775,212 @@ def hyperparameter_tuning(
     )
 
 
+def _fraction(x: sp.Expr) -> tuple[int, int]:
+    return int(x.p), int(x.q)
+
+
+def _alg3_rational(
+    graph: nx.Graph,
+    tab: _Tables,
+    labels: Sequence[tuple[Output, int]],
+    rank: Mapping[Output, int],
+    keys: Sequence[Key],
+    ts: Sequence[int],
+    prior: Prior,
+    basis: Any,
+) -> dict[Dataset, dict[Output, sp.Expr]] | None:
+    """Algorithm 3's output distribution in integer arithmetic, or ``None`` when the
+    data is not rational on one grid unit (then the generic path applies).
+
+    Budgets ``ε_j = m_j u`` (``m_j >= 1``), rational ``Q_j`` and rational moments
+    ``μ_n = E_k[e^{-nuk}]``: every probability is ``Σ_n N_n μ_n`` for the integer
+    polynomial ``N`` of the product (Ghazi et al. 2025, proof of Theorem 11).  For one
+    output ``o`` the products of consecutive mechanisms ``i`` and ``i + 1`` differ in
+    two factors, ``(1 - x_i^k Q_i(>o))`` in and ``(1 - x_{i+1}^k Q_{i+1}(>=o))`` out,
+    so each product comes from the previous one by one multiplication and one exact
+    division: ``O(n·d·deg)`` integer operations for ``n`` outputs and ``d``
+    mechanisms, not ``O(n·d·deg^2)``.  Each probability is reduced once.
+    """
+    if len(basis.eps) != 1 or any(k[0] < 1 for k in keys):
+        return None
+    ms = [k[0] for k in keys]
+    d = len(ms)
+    values = [v for t in (tab.point, tab.above) for m in t for row in m.values() for v in row]
+    if not all(v.is_Rational for v in values):
+        return None
+    top = sum(m * t for m, t in zip(ms, ts, strict=True))
+    moments = RationalMoments.of(prior, basis, top)
+    if moments is None:
+        return None
+    one = IntPoly.one()
+    for j in range(d):
+        for _ in range(ts[j]):
+            one.mul(1, 1, ms[j])
+    bottom = sp.Rational(*moments.expectation(one))
+    by_output: dict[Output, set[int]] = {}
+    for o, i1 in labels:
+        by_output.setdefault(o, set()).add(i1 - 1)
+    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
+    for D in graph.nodes:
+        row: dict[Output, sp.Expr] = {BOTTOM: bottom}
+        for o, wanted in by_output.items():
+            r = rank[o]
+            gt = [_fraction(tab.above[j][D][r]) for j in range(d)]
+            ge = [_fraction(tab.above[j][D][r] + tab.point[j][D][r]) for j in range(d)]
+            # i = 0: the product over j > 0 of (1 - x_j^k Q_j(>= o))^{T_j}
+            cur = IntPoly.one()
+            for j in range(1, d):
+                for _ in range(ts[j]):
+                    cur.mul(*ge[j], ms[j])
+            for i in range(d):
+                if i in wanted:
+                    qo = tab.point[i][D][r]
+                    if qo != 0:
+                        row[(o, i + 1)] = _alg3_value(cur, moments, qo, gt[i], ge[i], ms[i], ts[i])
+                if i + 1 < d:
+                    for _ in range(ts[i]):
+                        cur.mul(*gt[i], ms[i])
+                    for _ in range(ts[i + 1]):
+                        cur.div(*ge[i + 1], ms[i + 1])
+        dists[D] = row
+    return dists
+
+
+def _wants_series(pr: Prior, eps: Sequence[sp.Expr], ts: Sequence[int], tab: _Tables) -> bool:
+    """Whether Algorithm 3's probabilities are kept as series over ``k``
+    (:class:`~verifier.algorithms.ghazi_series.SeriesExpectation`): geometric prior,
+    copies, numbers without symbols, and some ``e^{-ε'}`` or ``e^{-ε_j}`` that is not
+    rational — then the closed form has ``Σ_j T_j`` moments over pairwise different
+    transcendental denominators and its size grows with the square of the copies."""
+    if pr.kind != "geometric" or all(t == 1 for t in ts):
+        return False
+    if pr.eps_prime.free_symbols or any(e.free_symbols for e in eps):
+        return False
+    if any(
+        v.free_symbols for t in (tab.point, tab.above) for m in t for r in m.values() for v in r
+    ):
+        return False
+    return not all(v.is_Rational for v in [pr.p, *(sp.exp(-e) for e in eps)])
+
+
+def _alg3_series(
+    graph: nx.Graph,
+    tab: _Tables,
+    labels: Sequence[tuple[Output, int]],
+    rank: Mapping[Output, int],
+    eps: Sequence[sp.Expr],
+    ts: Sequence[int],
+    prior: Prior,
+) -> dict[Dataset, dict[Output, sp.Expr]]:
+    """Algorithm 3's output distribution as exact series over ``k`` (Ghazi et al.
+    2025, proof of Theorem 11 with §4.1's copies): ``A_D(o, i) = E_k[L_i(k) Π_{j≠i}
+    (1 - x_j^k Q_j(U^j_{o,i}))^{T_j}]`` with ``L_i = Q_i(o) x_i^k`` for one copy and
+    ``(1 - x_i^k Q_i(>o))^{T_i} - (1 - x_i^k Q_i(>=o))^{T_i}`` for ``T_i`` copies;
+    enclosed on demand in ``O(log T + bits)`` terms."""
+    xs = [sp.exp(-e) for e in eps]
+    ep = prior.eps_prime
+    d = len(xs)
+    bottom = SeriesExpectation(ep, [(1, xs[j], ts[j]) for j in range(d)], (), ())
+    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
+    for D in graph.nodes:
+        row: dict[Output, sp.Expr] = {BOTTOM: bottom}
+        for o, i1 in labels:
+            i = i1 - 1
+            r = rank[o]
+            qo = tab.point[i][D][r]
+            if qo == 0:
+                continue
+            factors = []
+            for j in range(d):
+                q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
+                if j != i and q != 0:
+                    factors.append((q, xs[j], ts[j]))
+            if ts[i] == 1:
+                row[(o, i1)] = SeriesExpectation(ep, factors, (qo, xs[i]), ())
+            else:
+                a = tab.above[i][D][r]
+                row[(o, i1)] = SeriesExpectation(ep, factors, (), (a, a + qo, xs[i], ts[i]))
+        dists[D] = row
+    return dists
+
+
+def _alg3_value(
+    cur: IntPoly,
+    moments: RationalMoments,
+    qo: sp.Expr,
+    gt: tuple[int, int],
+    ge: tuple[int, int],
+    m: int,
+    T: int,
+) -> sp.Expr:
+    """``A_D(o, i)`` from the product ``cur`` over ``j != i``: ``Q_i(o) E_k[x_i^k cur]``
+    (one copy), or ``E_k[((1 - x_i^k Q_i(>o))^T - (1 - x_i^k Q_i(>=o))^T) cur]`` for
+    ``T`` copies (the sum over copies telescopes; Ghazi et al. 2025, §4.1)."""
+    if T == 1:
+        num, den = moments.expectation(cur, m)
+        return sp.Rational(num * int(qo.p), den * int(qo.q))
+    (ap, aq), (bp, bq) = gt, ge
+    # (1 - a X)^T - (1 - b X)^T = Σ_t C(T,t) (-1)^t (a^t - b^t) X^t, over (aq bq)^T
+    num = 0
+    for t in range(1, T + 1):
+        coef = math.comb(T, t) * (-1) ** t * (ap**t * bq**t - bp**t * aq**t) * (aq * bq) ** (T - t)
+        if coef:
+            n, _ = moments.expectation(cur, m * t)
+            num += coef * n
+    return sp.Rational(num, cur.den * moments.L * (aq * bq) ** T)
+
+
+def _narrow_enough(e: Enclosure, digits: int) -> bool:
+    lo, hi = e.bounds()
+    return hi == lo or (lo > 0 and (hi - lo) * 10**digits <= lo)
+
+
+def _enclosures_to_digits(
+    mechanisms: Sequence[FiniteMechanism],
+    epsilons: Sequence[Any] | None,
+    eps_prime: Any,
+    copies: Sequence[int] | None,
+    order: Sequence[Output] | None,
+    bits: int,
+    digits: int,
+) -> dict[Dataset, dict[Output, Enclosure]]:
+    """:func:`hyperparameter_tuning_enclosures` with ``digits`` significant digits."""
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
+        raise InvalidParameter(f"digits must be a positive integer, got {digits!r}")
+    need = math.ceil(digits * math.log2(10)) + 2  # rounding one exact value outward
+    mechs = list(mechanisms)
+    graph = same_neighbour_graph(mechs)
+    eps = _budgets(mechs, epsilons)
+    ts = copy_counts(copies, len(mechs))
+    pr = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
+    outs = _common_order(mechs, order)
+    rank = {o: r for r, o in enumerate(outs)}
+    basis, keys = make_basis(eps)
+    labels = [(o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)]
+    exact_rows = _alg3_rational(graph, _tables(mechs, outs), labels, rank, keys, ts, pr, basis)
+    if exact_rows is not None:
+        from ..arithmetic import enclose
+
+        out: dict[Dataset, dict[Output, Enclosure]] = {}
+        for D, row in exact_rows.items():
+            encs = {o: enclose(v, need) for o, v in row.items()}
+            out[D] = {o: e for o, e in encs.items() if e is not None}
+        return out
+    work = max(bits, need)
+    while True:
+        table = hyperparameter_tuning_enclosures(
+            mechs, epsilons, eps_prime, copies=copies, order=order, bits=work
+        )
+        if all(_narrow_enough(e, digits) for row in table.values() for e in row.values()):
+            return table
+        if work >= 16 * need + 4096:
+            raise Undecidable(
+                f"the certified series did not reach {digits} significant digits at "
+                f"{work} bits of working precision"
+            )
+        work += 32 + work // 4
+
+
 def hyperparameter_tuning_enclosures(
     mechanisms: Sequence[FiniteMechanism],
     epsilons: Sequence[Any] | None,
@@ -764,6 +989,7 @@ def hyperparameter_tuning_enclosures(
     copies: Sequence[int] | None = None,
     order: Sequence[Output] | None = None,
     bits: int = 80,
+    digits: int | None = None,
 ) -> dict[Dataset, dict[Output, Enclosure]]:
     """Certified enclosures of Algorithm 3's output distribution (geometric prior).
 
@@ -773,7 +999,23 @@ def hyperparameter_tuning_enclosures(
     ``(1-p') Q_i(o) (p' x_i)^k``, times ``T_i`` for a group) is below ``2^{-bits}``
     of the partial sum; the tail is added to the enclosure.  Any number of copies
     (a power is ``exp(T log(1 - y))`` with a certified ``log(1 - y)``).
+
+    Parameters
+    ----------
+    bits : int
+        Working precision of the series (and its stopping rule).  The rounding of
+        the terms widens an enclosure beyond ``2^{-bits}``: ``bits`` alone does not
+        fix the number of correct digits.
+    digits : int, optional
+        Deliver ``digits`` significant digits: every enclosure ``[lo, hi]`` of a
+        positive probability satisfies ``hi - lo <= 10^{-digits} lo``.  With rational
+        data on one grid unit (the integer path of :func:`hyperparameter_tuning`
+        applies) the enclosures are the exact probabilities rounded outward;
+        otherwise the series is summed again, with more guard bits, until every
+        enclosure is that narrow.
     """
+    if digits is not None:
+        return _enclosures_to_digits(mechanisms, epsilons, eps_prime, copies, order, bits, digits)
     mechs = list(mechanisms)
     graph = same_neighbour_graph(mechs)
     eps = _budgets(mechs, epsilons)

@@ -49,6 +49,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -62,7 +63,7 @@ from sympy.polys.constructor import construct_domain
 
 from ..arithmetic import Enclosure, exact
 from ..errors import InvalidParameter
-from ..precision import interval_context
+from ..precision import interval_context, real_context
 
 __all__ = [
     "Prior",
@@ -75,6 +76,9 @@ __all__ = [
     "subset_expansion",
     "certified_expectation",
     "iv_of",
+    "RationalMoments",
+    "IntPoly",
+    "SeriesExpectation",
 ]
 
 Key = tuple[int, ...]
@@ -168,13 +172,58 @@ def _scale(a: Key, t: int) -> Key:
     return tuple(i * t for i in a)
 
 
+def _log_of_rational(e: sp.Expr) -> tuple[sp.Rational, sp.Rational] | None:
+    """``(c, a)`` when ``e = c·log(a)`` with rationals ``c`` and ``a > 0``."""
+    c, rest = e.as_coeff_Mul()
+    if isinstance(rest, sp.log) and rest.args[0].is_Rational and rest.args[0] > 0:
+        return c, rest.args[0]
+    return None
+
+
+def _exponent_vector(a: sp.Rational) -> dict[int, int] | None:
+    """The prime exponents of a positive rational (``None`` if it is too large to
+    factor at once)."""
+    p, q = int(a.p), int(a.q)
+    if max(p, q) > 10**12:
+        return None
+    out = dict(sp.factorint(p))
+    for prime, k in sp.factorint(q).items():
+        out[prime] = out.get(prime, 0) - k
+    return out
+
+
+def _log_ratio(e: sp.Expr, ref: sp.Expr) -> tuple[bool, sp.Rational | None]:
+    """``(applies, ratio)``: for ``e = c·log a`` and ``ref = c'·log b`` (rationals
+    ``a, b`` small enough to factor) whether ``e / ref`` is rational is decided by the
+    prime exponents of ``a`` and ``b`` — ``log a / log b`` is rational iff the
+    exponent vectors are proportional — and ``ratio`` is it (``None``: irrational).
+    ``applies`` is false for other budgets."""
+    x, y = _log_of_rational(e), _log_of_rational(ref)
+    if x is None or y is None or x[1] == 1 or y[1] == 1:
+        return False, None
+    va, vb = _exponent_vector(x[1]), _exponent_vector(y[1])
+    if va is None or vb is None:
+        return False, None
+    primes = set(va) | set(vb)
+    if any(va.get(p, 0) == 0 or vb.get(p, 0) == 0 for p in primes):
+        return True, None  # a prime of one and not the other
+    ratios = {sp.Rational(va[p], vb[p]) for p in primes}
+    return True, (x[0] / y[0] * ratios.pop() if len(ratios) == 1 else None)
+
+
 def _grid_ratio(e: sp.Expr, ref: sp.Expr) -> Fraction | None:
     r = e / ref
     if not r.is_Rational:
-        try:
-            r = sp.simplify(r)
-        except (TypeError, ValueError, NotImplementedError):  # pragma: no cover
-            return None
+        applies, exact_ratio = _log_ratio(e, ref)
+        if applies:
+            if exact_ratio is None:
+                return None
+            r = exact_ratio
+        else:
+            try:
+                r = sp.simplify(r)
+            except (TypeError, ValueError, NotImplementedError):  # pragma: no cover
+                return None
     if r.is_Rational and r > 0:
         return Fraction(int(r.p), int(r.q))
     return None
@@ -325,13 +374,135 @@ def expand(
     return ExpPoly(acc, dom)
 
 
+@functools.lru_cache(maxsize=4096)
+def _moment(prior: Prior, basis: Basis, key: Key, start: int) -> sp.Expr:
+    """:meth:`Prior.moment` of the exponent ``key``, computed once per exponent."""
+    return prior.moment(basis.c(key), basis.w(key), start)
+
+
 def expectation(poly: ExpPoly, basis: Basis, prior: Prior, start: int = 0) -> sp.Expr:
     """``E_k[Σ_n c_n e^{-⟨n, ε⟩ k} 1{k ≥ start}]`` exactly, term by term with
-    :meth:`Prior.moment` (Ghazi et al. 2025, eq. (2) and the proof of Theorem 11)."""
-    terms = []
-    for key, c in sorted(poly.terms.items()):
-        terms.append(poly.to_sympy(c) * prior.moment(basis.c(key), basis.w(key), start))
-    return sp.Add(*terms)
+    :meth:`Prior.moment` (Ghazi et al. 2025, eq. (2) and the proof of Theorem 11).
+
+    One moment per distinct exponent (cached); when every coefficient and moment is
+    rational the sum is formed in integer arithmetic and converted to sympy once."""
+    pairs = [
+        (poly.to_sympy(c), _moment(prior, basis, key, start))
+        for key, c in sorted(poly.terms.items())
+    ]
+    if all(c.is_Rational and m.is_Rational for c, m in pairs):
+        return _rational_sum(pairs)
+    return sp.Add(*(c * m for c, m in pairs))
+
+
+def _rational_sum(pairs: Iterable[tuple[sp.Rational, sp.Rational]]) -> sp.Rational:
+    """``Σ c·m`` of sympy rationals, summed as integer fractions (one reduction)."""
+    num, den = 0, 1
+    for c, m in pairs:
+        p, q = int(c.p) * int(m.p), int(c.q) * int(m.q)
+        num, den = num * q + p * den, den * q
+        if den.bit_length() > 4096:  # keep the operands short
+            g = math.gcd(num, den)
+            num, den = num // g, den // g
+    return sp.Rational(num, den)
+
+
+# ---------------------------------------------------------------------------
+# the rational fast path: one grid unit, rational data and rational moments
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RationalMoments:
+    """``μ_n = E_k[z^n]`` (``z = e^{-uk}``, ``u`` the one unit of the basis) for
+    ``n = 0..top`` as integers over one common denominator: ``μ_n = W[n] / L``.
+
+    With a common denominator, the expectation of an integer polynomial
+    ``Σ_n N_n z^n`` is the integer dot product ``Σ_n N_n W[n]`` over ``L``: one
+    reduction per probability instead of one per term.
+    """
+
+    W: tuple[int, ...]
+    L: int
+
+    @classmethod
+    def of(cls, prior: Prior, basis: Basis, top: int) -> RationalMoments | None:
+        """The moments ``μ_0..μ_top``, or ``None`` when the basis is not one unit or
+        some moment is not rational."""
+        if len(basis.eps) != 1:
+            return None
+        ms = [_moment(prior, basis, (n,), 0) for n in range(top + 1)]
+        if not all(m.is_Rational for m in ms):
+            return None
+        L = 1
+        for m in ms:
+            q = int(m.q)
+            L = L * q // math.gcd(L, q)
+        return cls(tuple(int(m.p) * (L // int(m.q)) for m in ms), L)
+
+    def expectation(self, poly: IntPoly, shift: int = 0) -> tuple[int, int]:
+        """``E_k[z^shift · poly(z)]`` as an (unreduced) fraction ``(num, den)``."""
+        W = self.W
+        num = sum(c * W[n + shift] for n, c in enumerate(poly.N) if c)
+        return num, poly.den * self.L
+
+
+@dataclass
+class IntPoly:
+    """A polynomial in ``z`` with rational coefficients, ``Σ_n N[n] z^n / den``,
+    kept as integers: ``N`` is the product of the factors ``b - a z^m`` it was
+    multiplied by (divided by) and ``den`` the product of their ``b``.
+
+    Multiplying by ``1 - (a/b) z^m`` and dividing by it again (exactly: it is a
+    factor) cost ``O(deg)`` integer operations each — the update between two
+    consecutive outputs of Algorithm 3 (Ghazi et al. 2025, proof of Theorem 11).
+
+    >>> P = IntPoly.one()
+    >>> P.mul(1, 2, 1); P.mul(1, 3, 2)            # (1 - z/2)(1 - z^2/3)
+    >>> P.N, P.den
+    ([6, -3, -2, 1], 6)
+    >>> P.div(1, 2, 1); P.N, P.den                 # back to 1 - z^2/3
+    ([3, 0, -1], 3)
+    """
+
+    N: list[int]
+    den: int
+
+    @classmethod
+    def one(cls) -> IntPoly:
+        return cls([1], 1)
+
+    def mul(self, a: int, b: int, m: int) -> None:
+        """Multiply by ``1 - (a/b) z^m`` (``b > 0``, ``m >= 1``)."""
+        if not a:
+            return
+        N = self.N
+        out = [b * c for c in N] + [0] * m
+        for n, c in enumerate(N):
+            if c:
+                out[n + m] -= a * c
+        self.N = out
+        self.den *= b
+
+    def div(self, a: int, b: int, m: int) -> None:
+        """Divide by ``1 - (a/b) z^m``, a factor it was multiplied by (exact:
+        ``M_n = (N_n + a M_{n-m}) / b``)."""
+        if not a:
+            return
+        N = self.N
+        size = len(N) - m
+        M = [0] * size
+        for n in range(size):
+            v = N[n] + (a * M[n - m] if n >= m else 0)
+            q, r = divmod(v, b)
+            if r:
+                raise ArithmeticError("IntPoly.div: not a factor")  # pragma: no cover
+            M[n] = q
+        self.N = M
+        self.den //= b
+
+    def copy(self) -> IntPoly:
+        return IntPoly(list(self.N), self.den)
 
 
 def subset_expansion(
@@ -500,3 +671,90 @@ def certified_expectation(
                 break
         enc = ctx.mpf([total.a, (total + tail).b])
         return CertifiedSum(Enclosure.from_iv(enc, bits), k, Enclosure.from_iv(tail, bits).hi)
+
+
+class SeriesExpectation(sp.Expr):
+    """The exact real number ``E_{k~Geom_{p'}}[L(k) · Π_j (1 - q_j x_j^k)^{T_j}]``,
+    kept as its defining series and enclosed on demand (:func:`certified_expectation`).
+
+    Ghazi et al. 2025, Algorithm 3 with many copies (§4.1) and transcendental data:
+    the closed form of such an expectation is a sum of ``Σ_j T_j`` moments over
+    pairwise different denominators, whose size grows with the square of the number
+    of copies; the series has ``O(log T + bits)`` terms for ``T`` copies at ``bits``
+    of precision (a power is ``exp(T log(1 - y))``).  A verdict about the number
+    comes from certified enclosures, as for any transcendental value: the arithmetic
+    layer encloses it through :meth:`_certified_interval` at the precision it asks
+    for (raising the precision until a comparison is decided, like for ``log 2``).
+
+    Arguments (sympy objects, so the value hashes and prints like an expression):
+    ``eps_prime`` (``p' = e^{-ε'}``); ``factors``, a Tuple of ``(q, x, T)``;
+    ``leading``, an empty Tuple or ``(a, x)`` for the factor ``a x^k``;
+    ``difference``, an empty Tuple or ``(a, b, x, T)`` for the group factor
+    ``(1 - a x^k)^T - (1 - b x^k)^T`` (``a <= b``).
+    """
+
+    is_real = True
+    is_extended_real = True
+    is_finite = True
+    is_positive = True
+    is_extended_positive = True
+    is_nonnegative = True
+    is_zero = False
+    is_commutative = True
+
+    def __new__(cls, eps_prime: Any, factors: Any, leading: Any, difference: Any) -> Any:
+        return sp.Expr.__new__(
+            cls,
+            exact(eps_prime),
+            sp.Tuple(*factors),
+            sp.Tuple(*leading),
+            sp.Tuple(*difference),
+        )
+
+    @property
+    def free_symbols(self) -> set[sp.Basic]:  # a number: its arguments are constants
+        return set()
+
+    def _certified_interval(self, bits: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+        """Ends of a certified enclosure at ``bits`` of working precision (the
+        protocol :func:`verifier.arithmetic.enclose` evaluates)."""
+        ep, factors, leading, difference = self.args
+        s = certified_expectation(
+            Prior("geometric", ep),
+            [(q, x, int(t)) for q, x, t in factors],
+            leading=tuple(leading) if leading else None,
+            difference=tuple(difference) if difference else None,
+            bits=bits,
+        )
+        return s.enclosure.lo, s.enclosure.hi
+
+    def _eval_evalf(self, prec: int) -> sp.Float:
+        lo, hi = self._certified_interval(prec + 16)
+        with real_context(prec + 16) as ctx:
+            return sp.Float((ctx.convert(lo) + hi) / 2, precision=prec)
+
+    def _sympystr(self, printer: Any) -> str:
+        ep, factors, leading, difference = self.args
+        parts = []
+        if leading:
+            a, x = leading
+            parts.append(f"{printer._print(a)}*({printer._print(x)})**k")
+        if difference:
+            a, b, x, t = difference
+            X = f"({printer._print(x)})**k"
+            parts.append(
+                f"((1 - {_times(printer, a)}{X})**{t} - (1 - {_times(printer, b)}{X})**{t})"
+            )
+        for q, x, t in factors:
+            power = "" if t == 1 else f"**{t}"
+            parts.append(f"(1 - {_times(printer, q)}({printer._print(x)})**k){power}")
+        body = "*".join(parts) or "1"
+        return f"E[k~Geom(exp(-{printer._print(ep)}))]({body})"
+
+
+def _times(printer: Any, c: sp.Expr) -> str:
+    """``c*`` for a coefficient in :meth:`SeriesExpectation._sympystr` (nothing for 1)."""
+    if c == 1:
+        return ""
+    text = printer._print(c)
+    return f"({text})*" if c.is_Add else f"{text}*"

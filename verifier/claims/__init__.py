@@ -5,7 +5,18 @@ parameter range, or by worst-case search (:mod:`verifier.search`); case-study pa
 register claims, the command line and the tests decide them.
 """
 
-from .model import KINDS, Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
+from .coverage import STATEMENT_KINDS, STATUSES, PaperCoverage, Statement
+from .model import (
+    KINDS,
+    Claim,
+    ClaimKind,
+    ClaimOutcome,
+    Expected,
+    SearchSpec,
+    Tightness,
+    check_claim_id,
+    observed_tightness,
+)
 from .registry import ENTRY_POINT_GROUP, REGISTRY, Registry, load_casestudies, registered_claim
 
 __all__ = [
@@ -15,10 +26,16 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Expected",
     "KINDS",
+    "PaperCoverage",
     "REGISTRY",
     "Registry",
+    "STATEMENT_KINDS",
+    "STATUSES",
     "SearchSpec",
+    "Tightness",
+    "Statement",
     "check_claim_id",
+    "observed_tightness",
     "load_casestudies",
     "registered_claim",
 ]

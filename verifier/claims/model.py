@@ -21,6 +21,10 @@ A claim is decided in up to three ways, all under its one id:
 * on its registered **instances** (``check``: a zero-argument function returning a
   :class:`~verifier.results.CheckResult`; what ``verifier casestudies`` runs), which
   may include decisions over a parameter range (``over=`` of the checkers);
+* over a **box** of parameters (``domain``: parameter -> ``(lo, hi)``; the ``check``
+  function builds the instance symbolically in the parameters and decides it for every
+  point of the box, :mod:`verifier.boxes`): the decider ``"box"``, whose outcome
+  reports the share of the box left undecided;
 * by a worst-case **search** over an instance space (``search``: a
   :class:`SearchSpec`; what ``verifier search`` runs);
 * both share the statement, so a refutation by either is a refutation of the claim.
@@ -45,16 +49,20 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal, get_args
 
 import sympy as sp
 
 from ..arithmetic import Verdict, format_number
+from ..boxes import Box, region_fractions
 from ..errors import InvalidParameter, VerifierError
-from ..results import CheckResult
+from ..results import CheckResult, measured_record
 
 __all__ = [
     "Claim",
+    "Tightness",
+    "observed_tightness",
     "ClaimKind",
     "ClaimOutcome",
     "Expected",
@@ -88,6 +96,167 @@ def check_claim_id(claim_id: str) -> str:
             f"paper, dot-separated labels of letters, digits, '_' and '-')"
         )
     return claim_id
+
+
+TightnessStatus = Literal["attained", "approached", "loose"]
+
+
+@dataclass(frozen=True)
+class Tightness:
+    """How close a theorem's bound comes to being attained.
+
+    Parameters
+    ----------
+    status : {"attained", "approached", "loose"}
+        ``attained``: realized/claimed is exactly 1 somewhere, proved exactly (zero
+        slack); ``approached``: a family of instances whose ratio tends to 1, with the
+        family and its limit proved (``family``, ``limit``); ``loose``: the best ratio
+        found is below 1 (``searched`` says where it was looked for).
+    ratio : float or None
+        The largest realized/claimed found (display value; the verdicts are exact).
+    instance : str
+        The instance attaining it, in one line.
+    family, limit : str
+        For ``approached``: the family and the proof of its limit.
+    searched : str
+        For ``loose``: what was searched.
+    """
+
+    status: TightnessStatus
+    ratio: float | None
+    instance: str
+    family: str = ""
+    limit: str = ""
+    searched: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in get_args(TightnessStatus):
+            raise InvalidParameter(
+                f"tightness status must be attained, approached or loose, got {self.status!r}"
+            )
+        if self.status == "approached" and not (self.family and self.limit):
+            raise InvalidParameter("an approached bound names its family and its proved limit")
+        if self.status == "loose" and not self.searched:
+            raise InvalidParameter("a loose bound says what was searched")
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"status": self.status, "ratio": self.ratio, "instance": self.instance}
+        for k in ("family", "limit", "searched"):
+            if getattr(self, k):
+                d[k] = getattr(self, k)
+        return d
+
+
+def _with_premises(r: CheckResult) -> list[Any]:
+    """Every finding of ``r``, its parts and the premises it assumed."""
+    out = list(r.findings)
+    for q in [*r.parts, *r.premises]:
+        out.extend(_with_premises(q))
+    return out
+
+
+def _ratio(f: Any) -> float | None:
+    """realized/claimed of one finding (claimed/realized for a lower bound), as a
+    display float, or ``None`` when it has no meaning (symbolic, infinite, a zero or
+    negative bound)."""
+    import math
+
+    from ..arithmetic import approx
+
+    num, den = (f.claimed, f.realized) if f.lower_bound else (f.realized, f.claimed)
+    for v in (num, den):
+        if not isinstance(v, sp.Expr) or v.free_symbols or v in (sp.oo, -sp.oo, sp.zoo, sp.nan):
+            return None
+    try:
+        a, b = approx(num), approx(den)
+    except VerifierError:
+        return None
+    if not (b > 0 and math.isfinite(a) and math.isfinite(b)):
+        return None
+    return a / b
+
+
+def observed_tightness(result: CheckResult | None, searched: str) -> Tightness | None:
+    """The tightness a decided result shows: ``attained`` when some finding attains its
+    bound exactly (zero slack, proved), else ``loose`` with the largest
+    realized/claimed over the findings (``None`` when no finding has a ratio)."""
+    if result is None:
+        return None
+    fs = result.all_findings()
+    tight = [
+        f
+        for f in fs
+        if f.verdict is Verdict.HOLDS and (f.tight or (f.region is not None and f.region.tight))
+    ]
+    if tight:
+        f = tight[0]
+        where = f"output {f.output}" if f.output is not None else "a finding"
+        if f.pair is not None:
+            where += f", pair {f.pair[0]} -> {f.pair[1]}"
+        return Tightness("attained", 1.0, f"{where} in '{result.title}' (zero slack, exact)")
+    best: tuple[float, Any, str] | None = None
+    for f in fs:
+        r = _ratio(f)
+        at = ""
+        if r is None and f.region is not None:  # over a box: the ratio at its vertices
+            r, at = _vertex_ratio(f)
+        if r is not None and (best is None or r > best[0]):
+            best = (r, f, at)
+    if best is None:
+        return Tightness(
+            "loose",
+            None,
+            "no finding compares a realized value with a numeric bound",
+            searched=f"{searched}: identities and ranges only",
+        )
+    r, f, at = best
+    where = f"output {f.output}" if f.output is not None else "a finding"
+    if f.pair is not None:
+        where += f", pair {f.pair[0]} -> {f.pair[1]}"
+    if at:
+        return Tightness(
+            "loose",
+            r,
+            f"{where} at the vertex {at}"[:200],
+            searched=f"{searched}: every point decided; the ratio evaluated at the box's vertices",
+        )
+    return Tightness(
+        "loose", r, f"{where} (realized {f.realized} vs {f.claimed})"[:200], searched=searched
+    )
+
+
+def _vertex_ratio(f: Any) -> tuple[float | None, str]:
+    """The largest realized/claimed of a finding decided over a box, at the box's
+    vertices (display values)."""
+    import itertools
+
+    box = f.region.box
+    best: tuple[float | None, str] = (None, "")
+    for corner in itertools.product(*zip(box.lows, box.highs, strict=True)):
+        pt = {
+            str(s): sp.Rational(v.numerator, v.denominator)
+            for s, v in zip(box.symbols, corner, strict=True)
+        }
+
+        def at(e: Any, pt: dict[str, sp.Rational] = pt) -> Any:
+            if not isinstance(e, sp.Expr):
+                return e
+            return e.xreplace({s: pt[str(s)] for s in e.free_symbols if str(s) in pt})
+
+        g = type(f)(
+            f.verdict,
+            f.output,
+            f.pair,
+            at(f.realized),
+            at(f.claimed),
+            f.lhs,
+            f.rhs,
+            lower_bound=f.lower_bound,
+        )
+        r = _ratio(g)
+        if r is not None and (best[0] is None or r > best[0]):
+            best = (r, ", ".join(f"{k} = {v}" for k, v in pt.items()))
+    return best
 
 
 @dataclass(frozen=True)
@@ -156,6 +325,15 @@ class Claim:
     reference : optional
         How a worker process finds the claim again: its id when registered (set by the
         registry), a spec-file reference, or ``None`` (the object itself is sent).
+    domain : mapping, optional
+        The box of parameters the claim is decided over (parameter name -> ``(lo,
+        hi)``, rational ends, at least two parameters); ``check`` then decides it for
+        every point of the box and the decider is ``"box"``.
+    tightness : Tightness or callable, optional
+        How tight the bound is, when established beyond the registered instances (an
+        extremal family with its proved limit, a search); a zero-argument callable is
+        evaluated when asked.  Without it, a theorem's outcome reports the tightness
+        its own findings show (:func:`observed_tightness`).
     """
 
     id: str
@@ -169,6 +347,8 @@ class Claim:
     notes: str = ""
     casestudy: str = ""
     reference: Any = field(default=None, compare=False)
+    domain: Any = None
+    tightness: Tightness | Callable[[], Tightness] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id or not self.id.isprintable():
@@ -189,6 +369,15 @@ class Claim:
             raise InvalidParameter(f"claim {self.id!r} has no way to be decided (check or search)")
         if not self.casestudy:
             self.casestudy = self.paper
+        if self.domain is not None:
+            self.domain = Box.of(self.domain)
+            if self.domain.dimension < 2:
+                raise InvalidParameter(
+                    f"claim {self.id!r}: a domain is a box of at least two parameters "
+                    f"(one parameter: decide it with over=(symbol, lo, hi))"
+                )
+            if self.check is None:
+                raise InvalidParameter(f"claim {self.id!r}: a domain needs a check function")
 
     @property
     def paper(self) -> str:
@@ -200,7 +389,7 @@ class Claim:
         """The ways this claim can be decided: ``"instances"``, ``"search"``."""
         out = []
         if self.check is not None:
-            out.append("instances")
+            out.append("box" if self.domain is not None else "instances")
         if self.search is not None:
             out.append("search")
         return tuple(out)
@@ -243,6 +432,7 @@ class Claim:
             "expected": self.expected,
             "deciders": list(self.deciders),
             "instances": self.instances,
+            "domain": None if self.domain is None else self.domain.as_dict(),
             "search": None
             if self.search is None
             else {"default_instances": self.search.default_instances, "space": self.search.notes},
@@ -288,7 +478,47 @@ class ClaimOutcome:
             return "(symbolic)"
         return format_number(s, digits=4, max_len=18)
 
+    def box_fractions(self) -> tuple[Fraction, Fraction] | None:
+        """For a claim over a box: the shares of its volume left undecided and proved
+        failing (exact; ``None`` for a claim about points).  A failed or crashed
+        decision leaves the whole box undecided."""
+        box = self.claim.domain
+        if box is None:
+            return None
+        if self.result is None:
+            return Fraction(1), Fraction(0)
+        regions = [f.region for f in _with_premises(self.result) if f.region is not None]
+        regions = [r for r in regions if r.box == box]
+        und, bad = region_fractions(regions, box)
+        if self.result.verdict is Verdict.UNDECIDED and und == 0:
+            und = Fraction(1)  # undecided outside the box decisions: nothing was proved
+        return und, bad
+
+    @property
+    def undecided_fraction(self) -> Fraction | None:
+        """Share of the box's volume where the claim is neither proved nor refuted
+        (``None`` for a claim about points)."""
+        fr = self.box_fractions()
+        return None if fr is None else fr[0]
+
+    def tightness(self) -> Tightness | None:
+        """For a claim of kind theorem: its declared tightness (evaluated when given as
+        a function), else the tightness its findings show; ``None`` for other kinds."""
+        if self.claim.kind != "theorem":
+            return None
+        t = self.claim.tightness
+        if t is not None:
+            return t() if callable(t) else t
+        if not self.matches:
+            return None
+        what = "the registered instances" if self.claim.domain is None else "the box"
+        return observed_tightness(
+            self.result, f"{what} ({self.claim.instances or self.claim.statement})"[:240]
+        )
+
     def to_dict(self) -> dict[str, Any]:
+        fr = self.box_fractions()
+        tight = self.tightness()
         return {
             "id": self.claim.id,
             "kind": self.claim.kind,
@@ -300,6 +530,11 @@ class ClaimOutcome:
             "matches": self.matches,
             "worst_slack": self.worst_slack(),
             "seconds": round(self.seconds, 3),
+            "domain": None if self.claim.domain is None else self.claim.domain.as_dict(),
+            "undecided_fraction": None if fr is None else float(fr[0]),
+            "failing_fraction": None if fr is None else float(fr[1]),
+            "tightness": None if tight is None else tight.to_dict(),
             "error": self.error,
+            **({} if self.result is None else measured_record(self.result.measured)),
             "result": None if self.result is None else self.result.to_dict(max_findings=20),
         }

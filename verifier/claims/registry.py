@@ -27,19 +27,30 @@ looking one up warns once (a :class:`FutureWarning` naming the new id).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from typing import Any
 
 import sympy as sp  # noqa: F401  (used by the doctest)
 
 from ..errors import InvalidParameter, UnknownClaim
+from ..executors import Runner, ordered_map
 from ..results import CheckResult
+from .coverage import PaperCoverage
 from .model import Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
 
-__all__ = ["Registry", "REGISTRY", "ENTRY_POINT_GROUP", "load_casestudies", "registered_claim"]
+__all__ = [
+    "Registry",
+    "REGISTRY",
+    "ENTRY_POINT_GROUP",
+    "decide_registered",
+    "load_casestudies",
+    "registered_claim",
+]
 
 #: The entry-point group through which case-study packages announce themselves.
 ENTRY_POINT_GROUP = "verifier.casestudies"
@@ -51,6 +62,8 @@ class Registry:
 
     claims: dict[str, Claim] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: the numbered statements of each paper and the claims that check them
+    coverage: dict[str, PaperCoverage] = field(default_factory=dict)
 
     # -- registering -------------------------------------------------------------
     def add(self, claim: Claim) -> Claim:
@@ -75,6 +88,8 @@ class Registry:
         notes: str = "",
         casestudy: str | None = None,
         aliases: Iterable[str] = (),
+        domain: Any = None,
+        tightness: Any = None,
     ) -> Callable[[Callable[[], CheckResult]], Callable[[], CheckResult]]:
         """Decorator registering a zero-argument check function as a claim's decider on
         its instances (``search`` adds the worst-case search under the same id).
@@ -98,6 +113,8 @@ class Registry:
                     instances=instances,
                     notes=notes,
                     casestudy=cs,
+                    domain=domain,
+                    tightness=tightness,
                 )
             )
             for old in aliases:
@@ -105,6 +122,15 @@ class Registry:
             return fn
 
         return deco
+
+    def add_coverage(self, coverage: PaperCoverage) -> PaperCoverage:
+        """Register the statement list of one paper (:mod:`verifier.claims.coverage`);
+        its claim ids are resolved when it is rendered, so it may be registered before
+        the claims it names."""
+        if coverage.paper in self.coverage:
+            raise InvalidParameter(f"the coverage of {coverage.paper!r} is registered twice")
+        self.coverage[coverage.paper] = coverage
+        return coverage
 
     def alias(self, old: str, new: str) -> None:
         """Keep the renamed id ``old`` reachable (with a deprecation warning)."""
@@ -136,8 +162,10 @@ class Registry:
     ) -> list[Claim]:
         """Claims of the named case studies, or with the given ids / id prefixes
         (all claims when ``names`` is empty); only those decidable by ``decider``
-        (``"instances"`` or ``"search"``) when given."""
-        pool = [c for c in self.claims.values() if decider is None or decider in c.deciders]
+        (``"instances"``, ``"box"`` or ``"search"``, or several separated by ``|``)
+        when given."""
+        wanted = None if decider is None else set(decider.split("|"))
+        pool = [c for c in self.claims.values() if wanted is None or wanted & set(c.deciders)]
         if not names:
             return pool
         out: list[Claim] = []
@@ -157,15 +185,37 @@ class Registry:
             out.extend(c for c in hit if c not in out)
         return out
 
-    def run(self, claims: Iterable[Claim]) -> list[ClaimOutcome]:
-        """Decide each claim on its registered instances."""
-        return [c.run() for c in claims]
+    def run(self, claims: Iterable[Claim], *, runner: Runner | None = None) -> list[ClaimOutcome]:
+        """Decide each claim on its registered instances, in this process or, with a
+        ``runner`` (:mod:`verifier.executors`: local processes, a dask cluster), in
+        parallel: the claims travel as their ids and are found again through the
+        entry points in the worker (:func:`decide_registered`); the outcomes come back
+        in the order of ``claims``."""
+        claims = list(claims)
+        if runner is None:
+            return [c.run() for c in claims]
+        for c in claims:
+            if REGISTRY.claims.get(c.id) is not c:
+                raise InvalidParameter(
+                    f"claim {c.id!r} is not in verifier.claims.REGISTRY: only claims of the "
+                    f"installed case studies can be decided by id in worker processes"
+                )
+        done = ordered_map(runner, decide_registered, ((c.id,) for c in claims))
+        return [ClaimOutcome(c, *o) for c, o in zip(claims, done, strict=True)]
 
 
 #: The global registry, filled by the installed case-study packages.
 REGISTRY = Registry()
 
 _LOADED: set[str] = set()
+
+
+@functools.lru_cache(maxsize=1)
+def _entry_point_modules() -> tuple[str, ...]:
+    """The modules of the entry-point group, read once per process (scanning the
+    installed distributions costs ~20 ms, and the search resolves its claim once per
+    batch)."""
+    return tuple(ep.value for ep in entry_points(group=ENTRY_POINT_GROUP))
 
 
 def load_casestudies(*modules: str) -> Registry:
@@ -178,7 +228,7 @@ def load_casestudies(*modules: str) -> Registry:
     """
     names = list(modules)
     if not names:
-        names = [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
+        names = list(_entry_point_modules())
         if not names:
             raise UnknownClaim(
                 f"no case-study package is installed (entry-point group {ENTRY_POINT_GROUP!r}); "
@@ -194,3 +244,11 @@ def load_casestudies(*modules: str) -> Registry:
 def registered_claim(claim_id: str) -> Claim:
     """The registered claim ``claim_id``, loading the case studies first."""
     return load_casestudies().get(claim_id)
+
+
+def decide_registered(claim_id: str) -> tuple[CheckResult | None, float, str | None]:
+    """Decide the registered claim ``claim_id`` on its instances (what a worker process
+    runs for :meth:`Registry.run`): its result, seconds and error, without the claim
+    object (which stays with the caller)."""
+    o = registered_claim(claim_id).run()
+    return o.result, o.seconds, o.error

@@ -25,6 +25,7 @@ import traceback
 import warnings
 from collections.abc import Sequence
 from importlib.metadata import entry_points
+from typing import NoReturn
 
 from ..errors import (
     EXIT_BAD_INPUT,
@@ -34,7 +35,15 @@ from ..errors import (
     exit_code_for,
 )
 from . import algorithms, casestudies, check, compare, schema, search
-from .common import EXIT_CODES, Command, exit_codes_epilog, json_dump, one_line, version
+from .common import (
+    EXIT_CODES,
+    Command,
+    exit_codes_epilog,
+    json_dump,
+    one_line,
+    printable,
+    version,
+)
 
 __all__ = ["main", "build_parser", "COMMANDS", "all_commands", "register_command"]
 
@@ -83,9 +92,20 @@ def register_command(cmd: Command) -> Command:
     return cmd
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line ``error: <message>`` on
+    stderr (exit 2), like every other bad input; the message names the option."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(
+            EXIT_BAD_INPUT,
+            f"error: {one_line(message)} (usage: {printable(self.prog)} --help)\n",
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand of :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="verifier",
         description="Exact verification of differential-privacy claims on finite mechanisms.",
         epilog=exit_codes_epilog(EXIT_CODES)
@@ -119,7 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except Exception as err:  # e.g. an installed subcommand that fails to load
+        argv_list = sys.argv[1:] if argv is None else list(argv)
+        if "--debug" in argv_list:
+            traceback.print_exc()
+        what = f"{type(err).__name__}: {one_line(str(err))}"
+        print(f"internal error building the command line: {what}", file=sys.stderr)
+        return EXIT_INTERNAL
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # --help, --version, or a usage error (argparse: 2)

@@ -3,13 +3,18 @@ verdict with its expected outcome.
 
 ::
 
-    verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR]
+    verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR] [--tightness]
+                         [-j N | --dask local[:N] | --dask tcp://HOST:PORT]
+    verifier casestudies --coverage [PAPER ...] [--json]
+
+The claims are decided in this process by default; ``-j N`` decides them in N local
+worker processes and ``--dask`` on a dask cluster (the same outcomes, in the same
+order: the claims travel as their ids).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +25,9 @@ from ..errors import (
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
     CertificateError,
-    InvalidParameter,
     UnknownClaim,
 )
-from .common import Command, json_dump, one_line
+from .common import Command, json_dump, one_line, output_directory, say
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -37,12 +41,41 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="case studies, claim ids or id prefixes to run (default: all)",
     )
     p.add_argument("--list", action="store_true", help="list case studies and their claims")
+    p.add_argument(
+        "--coverage",
+        action="store_true",
+        help="print every numbered statement of the registered papers with the claims that "
+        "check it, or why it is out of reach (Markdown; docs/coverage.md)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    p.add_argument(
+        "--tightness",
+        action="store_true",
+        help="after deciding the claims, print each theorem's tightness (attained, "
+        "approached with its family and proved limit, or loose with what was searched) "
+        "instead of the outcome table",
+    )
     p.add_argument(
         "--certificates",
         metavar="DIR",
         help="write a certificate (a spec file `verifier check` re-verifies) for every "
         "claim found violated, as DIR/<claim id>.certificate.toml",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="decide the claims in N local worker processes (default 1: in this process)",
+    )
+    p.add_argument(
+        "--dask",
+        metavar="WHERE",
+        default=None,
+        help="decide the claims on dask.distributed: local[:N] starts a LocalCluster of N "
+        "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
+        "dask extra)",
     )
 
 
@@ -55,7 +88,8 @@ def _registry() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier casestudies``; return the exit code."""
-    from ..report import outcomes_record, outcomes_table
+    from ..executors import open_runner
+    from ..report import outcomes_record, outcomes_table, tightness_table
 
     reg = _registry()
     if not reg.claims:
@@ -70,9 +104,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.list:
         return _list_claims(reg.select(args.names or None), args.json)
-    claims = reg.select(args.names or None, decider="instances")
-    cert_dir = _certificate_dir(args.certificates)
-    outcomes = reg.run(claims)
+    if args.coverage:
+        return _coverage(reg, args.names, args.json)
+    claims = reg.select(args.names or None, decider="instances|box")
+    cert_dir = (
+        None if args.certificates is None else output_directory(args.certificates, "--certificates")
+    )
+    with open_runner(args.jobs, args.dask) as runner:
+        outcomes = reg.run(claims, runner=runner)
     certs = {} if cert_dir is None else _write_certificates(outcomes, cert_dir)
     if args.json:
         record = outcomes_record(outcomes)
@@ -80,27 +119,13 @@ def run(args: argparse.Namespace) -> int:
             for entry in record["claims"]:
                 entry["certificate"] = certs.get(entry["id"])
         json_dump(record)
+    elif getattr(args, "tightness", False):
+        print(tightness_table(outcomes))
     else:
-        print(outcomes_table(outcomes))
+        say(outcomes_table(outcomes))
         for cid, text in certs.items():
-            print(f"{cid}: {text}")
+            say(f"{cid}: {text}")
     return EXIT_OK if all(o.matches for o in outcomes) else EXIT_VIOLATED
-
-
-def _certificate_dir(raw: str | None) -> Path | None:
-    """The certificate directory, created and checked before any claim runs."""
-    if raw is None:
-        return None
-    d = Path(raw)
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InvalidParameter(
-            f"--certificates {raw}: cannot create the directory: {err}"
-        ) from None
-    if not os.access(d, os.W_OK):
-        raise InvalidParameter(f"--certificates {raw}: the directory is not writable")
-    return d
 
 
 def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
@@ -127,6 +152,21 @@ def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
     return out
 
 
+def _coverage(reg: Any, names: list[str], as_json: bool) -> int:
+    """``--coverage``: the statement tables of the named papers (default: all)."""
+    from ..report.coverage import coverage_markdown, coverage_record
+
+    unknown = [n for n in names if n not in reg.coverage]
+    if unknown:
+        known = ", ".join(reg.coverage) or "none"
+        raise UnknownClaim(f"no coverage registered for {unknown[0]!r} (papers: {known})")
+    if as_json:
+        json_dump(coverage_record(reg, names or None))
+    else:
+        print(coverage_markdown(reg, names or None), end="")
+    return EXIT_OK
+
+
 def _list_claims(claims: list[Any], as_json: bool) -> int:
     studies: dict[str, list[Any]] = {}
     for c in claims:
@@ -145,16 +185,16 @@ def _list_claims(claims: list[Any], as_json: bool) -> int:
         )
         return EXIT_OK
     for name, cs in studies.items():
-        print(f"{name} ({len(cs)} claim{'s' if len(cs) != 1 else ''})")
+        say(f"{name} ({len(cs)} claim{'s' if len(cs) != 1 else ''})")
         width = max(len(c.id) for c in cs)
         for c in cs:
             how = "+".join(c.deciders)
-            print(
+            say(
                 f"  {c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  "
                 f"[{how}]  {c.source}"
             )
             if c.statement:
-                print(f"  {' ' * width}  {c.statement}")
+                say(f"  {' ' * width}  {c.statement}")
     return EXIT_OK
 
 

@@ -3,11 +3,17 @@
 ::
 
     verifier check FILE [FILE ...] [--json] [--max-bits N] [--claim ID ...]
-                        [--expected] [--certificates DIR]
+                        [--expected] [--certificates DIR] [--max-outputs N]
+                        [--max-work N] [--max-exponent N] [--max-file-size BYTES]
 
 Several files (as a pre-commit hook passes them) are checked one after another; the
 exit code is the most severe of theirs (2 bad input, then 1, then 3, then 0), and a
 file that cannot be read is reported and skipped.
+
+A file whose claims are a certificate's (a target expected refuted and premises
+expected to hold, :mod:`verifier.spec.premises`) is judged as a certificate: the
+premises are decided first, and the target's violation counts only when every premise
+holds (exit 2 "invalid certificate: premise P fails" otherwise, whatever the flags).
 """
 
 from __future__ import annotations
@@ -17,7 +23,6 @@ import contextlib
 import io
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from ..arithmetic import Verdict
@@ -27,10 +32,21 @@ from ..errors import (
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
     InvalidParameter,
+    SpecError,
     UnknownClaim,
     VerifierError,
 )
-from .common import Command, json_dump, number_text, one_line, safe_filename, version
+from .common import (
+    Command,
+    int_option,
+    json_dump,
+    number_text,
+    one_line,
+    output_directory,
+    safe_filename,
+    say,
+    version,
+)
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -41,7 +57,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     p.add_argument(
         "--max-bits",
-        type=int,
+        type=int_option(16, 1 << 20),
         metavar="N",
         default=None,
         help="precision limit (bits) of certified comparisons; beyond it a comparison is "
@@ -66,28 +82,71 @@ def configure(p: argparse.ArgumentParser) -> None:
         default=None,
         help="write a minimal counterexample spec for every violated claim into DIR",
     )
+    add_limit_options(p)
+
+
+def add_limit_options(p: argparse.ArgumentParser) -> None:
+    """The options raising the resource limits of spec files
+    (:class:`verifier.spec.limits.Limits`; docs/spec-format.md, "Limits")."""
+    from ..spec.limits import DEFAULT_LIMITS, MAX_LIMITS
+
+    d, m = DEFAULT_LIMITS, MAX_LIMITS
+    p.add_argument(
+        "--max-outputs",
+        type=int_option(1, m.max_outputs),
+        metavar="N",
+        default=d.max_outputs,
+        help=f"largest estimated number of outputs of a derived mechanism (default "
+        f"{d.max_outputs}, at most {m.max_outputs})",
+    )
+    p.add_argument(
+        "--max-work",
+        type=int_option(1, m.max_work),
+        metavar="N",
+        default=d.max_work,
+        help=f"largest estimated number of exact operations to build a derived mechanism "
+        f"(default {d.max_work})",
+    )
+    p.add_argument(
+        "--max-exponent",
+        type=int_option(1, m.max_exponent),
+        metavar="N",
+        default=d.max_exponent,
+        help=f"privacy parameters (epsilon, eps_tilde, alpha) and range ends may reach "
+        f"2^N in absolute value (default {d.max_exponent}, at most {m.max_exponent})",
+    )
+    p.add_argument(
+        "--max-file-size",
+        type=int_option(1, m.max_file_bytes),
+        metavar="BYTES",
+        default=d.max_file_bytes,
+        help=f"largest spec file read (default {d.max_file_bytes} bytes)",
+    )
+
+
+def limits_from(args: argparse.Namespace) -> Any:
+    """The :class:`~verifier.spec.limits.Limits` given by :func:`add_limit_options`."""
+    from ..spec.limits import Limits
+
+    return Limits(
+        max_file_bytes=args.max_file_size,
+        max_outputs=args.max_outputs,
+        max_work=args.max_work,
+        max_exponent=args.max_exponent,
+    )
 
 
 def _counterexample(claim: Any, result: Any) -> dict[str, Any] | None:
     """The exact numbers behind the worst violation of a spec claim.
 
-    (A report of a claim and its result, not argument handling: it belongs next to
-    :func:`verifier.spec.certificate`, which picks the same worst finding.)
+    The finding is :func:`verifier.spec.counterexample_finding`'s, the one
+    :func:`verifier.spec.certificate` writes.
     """
-    from ..spec import dataset_label, output_label
+    from ..spec import counterexample_finding, dataset_label, output_label
 
-    bad = result.violations()
-    if not bad:
+    f = counterexample_finding(result)
+    if f is None:
         return None
-
-    def key(f: Any) -> float:
-        try:
-            v = f.slack_value()
-        except VerifierError:
-            return float("inf")
-        return v if v == v else float("inf")
-
-    f = min(bad, key=key)
     out: dict[str, Any] = {
         "output": None if f.output is None else output_label(f.output),
         "pair": None if f.pair is None else [dataset_label(d) for d in f.pair],
@@ -162,17 +221,29 @@ def run(args: argparse.Namespace) -> int:
 def _run_one(args: argparse.Namespace) -> int:
     """``verifier check`` on one file (``args.file``)."""
     from ..spec import certificate, dump_spec, load_spec, precision_for
+    from ..spec.premises import judge
 
     precision = precision_for(args.max_bits) if args.max_bits is not None else None
-    spec = load_spec(args.file)
+    cert_dir = (
+        None if args.certificates is None else output_directory(args.certificates, "--certificates")
+    )
+    spec = load_spec(args.file, limits=limits_from(args))
+    if not spec.claims:
+        raise SpecError(f"{args.file}: the spec has no claims to check")
     claims = spec.claims
+    info = spec.certificate
     if args.claim:
         known = {c.id for c in claims}
         for cid in args.claim:
             if cid not in known:
                 raise UnknownClaim(f"{args.file}: no claim with id {cid!r}")
-        claims = [c for c in claims if c.id in set(args.claim)]
-    cert_dir = Path(args.certificates) if args.certificates else None
+        wanted = set(args.claim)
+        if info is not None and info.target in wanted:
+            wanted |= set(info.premises)  # the target's violation needs its premises
+        claims = [c for c in claims if c.id in wanted]
+    if info is not None:  # premises first, then the target
+        rank = {cid: i for i, cid in enumerate(info.order())}
+        claims = sorted(claims, key=lambda c: rank[c.id])
     records: list[dict[str, Any]] = []
     verdicts: list[Verdict] = []
     mismatched_decided = False
@@ -199,6 +270,7 @@ def _run_one(args: argparse.Namespace) -> int:
                             f"of {args.file} is violated.\nRe-check it with: verifier check "
                             f"{target.name}  (exit code 1 = the violation is reproduced)"
                         ),
+                        certificate=cert.id,
                     )
                 )
         rec: dict[str, Any] = {
@@ -232,6 +304,12 @@ def _run_one(args: argparse.Namespace) -> int:
         code = EXIT_UNDECIDED
     else:
         code = EXIT_OK
+    judgement = None
+    if info is not None and any(c.id == info.target for c in claims):
+        judgement = judge(
+            info, {c.id: v for c, v in zip(claims, verdicts, strict=True)}, expected=args.expected
+        )
+        code = judgement.code
     counts = {v.value: sum(1 for x in verdicts if x is v) for v in Verdict}
     if args.json:
         overall = (
@@ -239,30 +317,42 @@ def _run_one(args: argparse.Namespace) -> int:
             if counts["violated"]
             else (Verdict.UNDECIDED if counts["undecided"] else Verdict.HOLDS)
         )
-        json_dump(
-            {
-                "file": str(args.file),
-                "title": spec.title,
-                "verdict": overall.value,
-                "exit_code": code,
-                "counts": counts,
-                "claims": records,
+        doc: dict[str, Any] = {
+            "file": str(args.file),
+            "title": spec.title,
+            "verdict": overall.value,
+            "exit_code": code,
+            "counts": counts,
+            "claims": records,
+        }
+        if info is not None:
+            doc["certificate"] = {
+                "target": info.target,
+                "premises": list(info.premises),
+                "marked": info.marked,
+                "valid": None if judgement is None else judgement.valid,
+                "problem": None if judgement is None else judgement.problem,
             }
-        )
+        json_dump(doc)
     else:
-        if not claims:
-            print(f"{args.file}: the spec is valid and has no claims to check")
-        else:
-            print(
-                f"{len(claims)} claim(s): {counts['holds']} hold, {counts['violated']} violated, "
-                f"{counts['undecided']} undecided"
-                + (
-                    f"; {sum(1 for r in records if r['matches_expected'] is False)} differ "
-                    f"from their expected outcome"
-                    if any(c.expected for c in claims)
-                    else ""
-                )
+        say(
+            f"{len(claims)} claim(s): {counts['holds']} hold, {counts['violated']} violated, "
+            f"{counts['undecided']} undecided"
+            + (
+                f"; {sum(1 for r in records if r['matches_expected'] is False)} differ "
+                f"from their expected outcome"
+                if any(c.expected for c in claims)
+                else ""
             )
+        )
+        if info is not None and judgement is not None and judgement.valid:
+            say(
+                f"certificate: {info.target} is refuted and every premise holds "
+                f"({len(info.premises)} premise(s))"
+            )
+    if judgement is not None and judgement.problem is not None:
+        prefix = "error" if code == EXIT_BAD_INPUT else "undecided"
+        say(f"{prefix}: {args.file}: {judgement.problem}", file=sys.stderr)
     return code
 
 
@@ -274,29 +364,29 @@ def _print_claim(
     if claim.expected is not None:
         ok = _matches(claim.expected, result.verdict)
         head += f"  (expected {claim.expected}: {'ok' if ok else 'MISMATCH'})"
-    print(head)
+    say(head)
     if claim.statement:
-        print(f"  statement: {claim.statement}")
+        say(f"  statement: {claim.statement}")
     if claim.source:
-        print(f"  source: {claim.source}")
+        say(f"  source: {claim.source}")
     for line in result.table().splitlines():
-        print("  " + line)
+        say("  " + line)
     if cex is not None:
         where = []
         if cex["output"] is not None:
             where.append(f"output {cex['output']}")
         if cex["pair"] is not None:
             where.append(f"pair {cex['pair'][0]} -> {cex['pair'][1]}")
-        print("  counterexample: " + (", ".join(where) or "(aggregate)"))
+        say("  counterexample: " + (", ".join(where) or "(aggregate)"))
         rows = cex["_rows"]
         width = max(len(name) for name, _ in rows)
         for name, v in rows:
-            print(f"    {name.ljust(width)} = {number_text(v)}")
+            say(f"    {name.ljust(width)} = {number_text(v)}")
         for f in cex.get("failing", []):
-            print(f"    fails on {f}")
+            say(f"    fails on {f}")
     if cert is not None:
-        print(f"  certificate: {cert}")
-    print()
+        say(f"  certificate: {cert}")
+    say()
 
 
 COMMAND = Command(
@@ -314,6 +404,10 @@ COMMAND = Command(
         EXIT_VIOLATED: "some claim is violated (--expected: a decided verdict differs "
         "from the expected one)",
         EXIT_UNDECIDED: "some claim is undecided at the precision limit and none is "
-        "violated (--expected: and no decided verdict differs)",
+        "violated (--expected: and no decided verdict differs); a certificate: a premise "
+        "or the target is undecided",
+        EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a "
+        "traceback; a spec with no claims; an invalid certificate (a premise fails, or "
+        "the target is not violated), whatever the flags",
     },
 )

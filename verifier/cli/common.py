@@ -1,6 +1,15 @@
 """What every subcommand shares: the :class:`Command` record, the exit codes and their
-meanings (rendered into each ``--help`` epilog), and output helpers (one-line
-messages, the JSON document, safe file names, exact numbers with a decimal value).
+meanings (rendered into each ``--help`` epilog), output helpers (terminal-safe text,
+one-line messages, the JSON document, safe file names, exact numbers with a decimal
+value), option types that validate a value and name the option when it is wrong, and
+the checks of output paths made before any work starts.
+
+Terminal safety: text that comes from input (claim ids, titles, statements, dataset
+and output names, error messages quoting them) may hold control characters — an ANSI
+escape sequence can clear the terminal or draw a fake verdict line.  Every
+human-readable line goes through :func:`printable` (:func:`say` prints with it,
+:func:`one_line` applies it); :func:`json_dump` escapes the characters JSON leaves
+raw.
 
 This module imports nothing else of :mod:`verifier.cli`, so the subcommand modules
 can import it and :mod:`verifier.cli.app` can import them without a cycle.
@@ -10,12 +19,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import re
 import sys
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 import sympy as sp
 
@@ -28,6 +40,7 @@ from ..errors import (
     EXIT_OK,
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
+    InvalidParameter,
     VerifierError,
 )
 
@@ -35,12 +48,23 @@ __all__ = [
     "Command",
     "EXIT_CODES",
     "exit_codes_epilog",
+    "printable",
+    "say",
     "one_line",
     "json_dump",
     "safe_filename",
     "number_text",
     "version",
+    "int_option",
+    "float_option",
+    "MAX_WORKERS",
+    "output_file",
+    "output_directory",
 ]
+
+#: Largest ``--workers`` accepted (local processes; a larger pool only adds overhead on
+#: any machine this runs on, and each worker holds its own copy of the claim).
+MAX_WORKERS = 256
 
 #: The meaning of every exit code; a :class:`Command` overrides some of them in its
 #: ``exit_codes`` (the README's "Exit codes" table lists the same texts).
@@ -111,16 +135,188 @@ def version() -> str:
         return "unknown"
 
 
+#: Characters never written raw to a terminal: C0 controls but tab and newline, DEL,
+#: C1 controls (``\x9b`` is a one-byte CSI on some terminals), and the invisible
+#: direction marks and overrides that reorder what is shown ("Trojan source").
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: The same, for JSON text (which escapes C0 controls itself).
+_UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def printable(text: object, *, newlines: bool = True) -> str:
+    r"""``text`` safe to write to a terminal: every control character (but tab, and
+    newline unless ``newlines`` is false) and every bidirectional override is written
+    as a visible escape such as ``\x1b``.
+
+    >>> printable("claim \x1b[2J\u202eok")
+    'claim \\x1b[2J\\u202eok'
+    >>> printable("two\nlines", newlines=False)
+    'two\\x0alines'
+    """
+    s = _UNSAFE.sub(_escape, str(text))
+    return s if newlines else s.replace("\n", "\\x0a")
+
+
+def say(*parts: object, file: TextIO | None = None) -> None:
+    """``print`` for human-readable output: the text through :func:`printable`."""
+    print(printable(" ".join(str(p) for p in parts)), file=file)
+
+
 def one_line(text: str) -> str:
-    """The first line of a message (parse errors add the text with a caret below)."""
+    """The first line of a message (parse errors add the text with a caret below),
+    terminal-safe (:func:`printable`)."""
     lines = str(text).strip().splitlines() or [""]
     first = " ".join(lines[0].split())
-    return first[:-1] if first.endswith(":") and len(lines) > 1 else first
+    first = first[:-1] if first.endswith(":") and len(lines) > 1 else first
+    return printable(first)
 
 
 def json_dump(doc: Any) -> None:
-    """Print ``doc`` as one JSON document on stdout (non-JSON values as ``str``)."""
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False, default=str) + "\n")
+    """Print ``doc`` as one JSON document on stdout, in one write (non-JSON values as
+    ``str``; the control characters JSON leaves raw are escaped as ``\\uXXXX``)."""
+    text = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
+    text = _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    # one write of the whole document: a process killed while it runs leaves an
+    # empty output (`verifier casestudies --json > file`), never half a document
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(text)
+    else:
+        buffer.write(text.encode(sys.stdout.encoding or "utf-8", errors="backslashreplace"))
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------
+# option types: each names the option in its message (argparse adds "argument X:")
+# ---------------------------------------------------------------------------
+
+
+def int_option(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+    """An ``argparse`` type: an integer in ``[lo, hi]`` (either end optional).
+
+    >>> int_option(1, 4)("3")
+    3
+    >>> int_option(1, 4)("9")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be an integer between 1 and 4, got '9'
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip(), 10) if len(text) <= 40 else None
+        except ValueError:
+            value = None
+        if value is None or (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(
+                f"must be {_range('an integer', lo, hi)}, got {text!r}"
+            )
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def float_option(lo: float | None = None, hi: float | None = None) -> Callable[[str], float]:
+    """An ``argparse`` type: a finite number in ``[lo, hi]`` (``nan`` and ``inf`` are
+    refused).
+
+    >>> float_option(0)("2.5")
+    2.5
+    >>> float_option(0)("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a finite number >= 0, got 'nan'
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 40 else math.nan
+        except ValueError:
+            value = math.nan
+        if (
+            not math.isfinite(value)
+            or (lo is not None and value < lo)
+            or (hi is not None and value > hi)
+        ):
+            raise argparse.ArgumentTypeError(
+                f"must be {_range('a finite number', lo, hi)}, got {text!r}"
+            )
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def _range(what: str, lo: float | None, hi: float | None) -> str:
+    def show(x: float) -> str:
+        return str(x) if isinstance(x, int) else f"{x:g}"
+
+    if lo is not None and hi is not None:
+        return f"{what} between {show(lo)} and {show(hi)}"
+    if lo is not None:
+        return f"{what} >= {show(lo)}"
+    if hi is not None:
+        return f"{what} <= {show(hi)}"
+    return what
+
+
+# ---------------------------------------------------------------------------
+# output paths, checked before the work starts
+# ---------------------------------------------------------------------------
+
+
+def output_file(raw: str | os.PathLike[str], option: str) -> Path:
+    """Check that ``raw`` can be written as a file (for ``option``, e.g. ``--out``)
+    before any work starts: not a directory or a special file, an existing directory
+    above it that is writable, and writable itself if it exists.  Raises
+    :class:`~verifier.errors.InvalidParameter` naming the option and the problem.
+    """
+    p = Path(raw)
+    where = f"{option} {printable(str(raw), newlines=False)}"
+    if str(raw) == "" or p.name in ("", ".", ".."):
+        raise InvalidParameter(f"{where}: not a file name")
+    try:
+        if p.exists():
+            if p.is_dir():
+                raise InvalidParameter(f"{where}: is a directory, not a file")
+            if not p.is_file():
+                raise InvalidParameter(f"{where}: is not a regular file")
+            if not os.access(p, os.W_OK):
+                raise InvalidParameter(f"{where}: the file is not writable")
+        parent = p.parent if str(p.parent) else Path(".")
+        if not parent.exists():
+            raise InvalidParameter(f"{where}: the directory {parent} does not exist")
+        if not parent.is_dir():
+            raise InvalidParameter(f"{where}: {parent} is not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise InvalidParameter(f"{where}: the directory {parent} is not writable")
+    except OSError as err:  # e.g. a name too long, a loop of symbolic links
+        raise InvalidParameter(f"{where}: {err.strerror or err}") from None
+    return p
+
+
+def output_directory(raw: str | os.PathLike[str], option: str) -> Path:
+    """The directory ``raw`` for ``option`` (e.g. ``--certificates``), created and
+    checked writable before any work starts; raises
+    :class:`~verifier.errors.InvalidParameter` naming the option and the problem."""
+    d = Path(raw)
+    where = f"{option} {printable(str(raw), newlines=False)}"
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InvalidParameter(
+            f"{where}: cannot create the directory: {err.strerror or err}"
+        ) from None
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise InvalidParameter(f"{where}: the directory is not writable")
+    return d
 
 
 def safe_filename(text: str) -> str:

@@ -2,7 +2,8 @@
 
 ::
 
-    verifier search CLAIM [--seconds N] [--instances N] [--seed S] [--workers W]
+    verifier search CLAIM [--seconds N] [--instances N] [--seed S]
+                          [--workers W | --dask local[:N] | --dask tcp://HOST:PORT]
                           [--out FILE] [--resume FILE] [--checkpoint FILE] [--json]
     verifier search FILE.toml [--claim ID] ...
     verifier search --list
@@ -21,8 +22,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, InvalidParameter
-from .common import Command, json_dump, safe_filename
+from ..errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    EXIT_VIOLATED,
+    InvalidParameter,
+)
+from .common import (
+    MAX_WORKERS,
+    Command,
+    float_option,
+    int_option,
+    json_dump,
+    output_file,
+    printable,
+    safe_filename,
+    say,
+)
 
 __all__ = ["configure", "run", "COMMAND", "ProgressBar"]
 
@@ -41,21 +59,39 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--seconds",
-        type=float,
+        type=float_option(0),
         default=60.0,
         metavar="N",
         help="outer time limit in seconds (default 60; 0 = none)",
     )
     p.add_argument(
         "--instances",
-        type=int,
+        type=int_option(1, 10**12),
         default=None,
         metavar="N",
         help="instance budget (deterministic; default: the claim's own budget)",
     )
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default 0)")
     p.add_argument(
-        "--workers", type=int, default=1, metavar="W", help="local worker processes (default 1)"
+        "--seed",
+        type=int_option(-(1 << 63), (1 << 63) - 1),
+        default=None,
+        metavar="S",
+        help="master seed (default 0)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_option(1, MAX_WORKERS),
+        default=1,
+        metavar="W",
+        help=f"local worker processes (default 1, at most {MAX_WORKERS})",
+    )
+    p.add_argument(
+        "--dask",
+        metavar="WHERE",
+        default=None,
+        help="run the batches on dask.distributed: local[:N] starts a LocalCluster of N "
+        "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
+        "dask extra; the same answer as local runs)",
     )
     p.add_argument(
         "--out",
@@ -80,7 +116,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--checkpoint-every",
-        type=float,
+        type=float_option(0),
         default=5.0,
         metavar="S",
         help="seconds between checkpoints (default 5; 0 = after every batch)",
@@ -112,7 +148,7 @@ class ProgressBar:
         best = "-" if info.best_ratio == -math.inf else f"{info.best_ratio:.4g}"
         phase = "shrinking" if info.phase == "shrink" else "searching"
         self.stream.write(
-            f"\r{phase} {info.claim} [{bar}] {info.instances}/{info.total} instances, "
+            f"\r{phase} {printable(info.claim, newlines=False)} [{bar}] {info.instances}/{info.total} instances, "
             f"best ratio {best}, {info.elapsed:.1f}s "
         )
         self.stream.flush()
@@ -148,11 +184,11 @@ def _list(as_json: bool) -> int:
         return EXIT_OK
     width = max(len(c.id) for c in claims)
     for c in claims:
-        print(f"{c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  {c.source}")
-        print(f"{' ' * width}  {c.statement}")
+        say(f"{c.id.ljust(width)}  {c.kind:<16}  expected {c.expected:<7}  {c.source}")
+        say(f"{' ' * width}  {c.statement}")
         sp = search_spec(c)
         if sp.notes:
-            print(f"{' ' * width}  ({sp.notes}; default {sp.default_instances} instances)")
+            say(f"{' ' * width}  ({sp.notes}; default {sp.default_instances} instances)")
     return EXIT_OK
 
 
@@ -187,17 +223,17 @@ def _resolve(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier search``; return the exit code."""
+    from ..executors import open_runner
     from ..search import search
-    from ..search.engine import read_checkpoint
+    from ..search.engine import SearchConfig, read_checkpoint
 
     if args.list:
         return _list(args.json)
-    if args.workers < 1:
-        raise InvalidParameter(f"--workers must be >= 1, got {args.workers}")
-    if args.instances is not None and args.instances < 1:
-        raise InvalidParameter(f"--instances must be >= 1, got {args.instances}")
-    if args.seconds < 0:
-        raise InvalidParameter(f"--seconds must be >= 0, got {args.seconds}")
+    # the output paths given are checked first, before anything is loaded or searched
+    if args.out is not None:
+        output_file(args.out, "--out")
+    if args.checkpoint is not None and not args.no_checkpoint:
+        output_file(args.checkpoint, "--checkpoint")
     claim = _resolve(args)
     seed = args.seed
     if args.resume is not None:
@@ -207,30 +243,36 @@ def run(args: argparse.Namespace) -> int:
         seed = saved
     seed = 0 if seed is None else seed
     stem = safe_filename(claim.id)
-    out = Path(args.out) if args.out else Path(f"{stem}.counterexample.toml")
+    out = Path(f"{stem}.counterexample.toml") if args.out is None else Path(args.out)
     if args.no_checkpoint:
         ck = None
-    elif args.checkpoint:
+    elif args.checkpoint is not None:
         ck = Path(args.checkpoint)
     elif args.resume:
         ck = Path(args.resume)
     else:
         ck = Path(f"{stem}.search-checkpoint.json")
+    # the default paths too, before the work starts
+    output_file(out, "--out")
+    if ck is not None:
+        output_file(ck, "--checkpoint")
     bar = ProgressBar(sys.stderr) if (not args.json and sys.stderr.isatty()) else None
     try:
-        result = search(
-            claim,
-            instances=args.instances,
-            seconds=None if args.seconds == 0 else args.seconds,
-            seed=seed,
-            workers=args.workers,
-            out=out,
-            checkpoint=ck,
-            resume=args.resume,
-            checkpoint_every=args.checkpoint_every,
-            progress=bar,
-            shrink=not args.no_shrink,
-        )
+        with open_runner(args.workers, args.dask) as runner:
+            result = search(
+                claim,
+                instances=args.instances,
+                seconds=None if args.seconds == 0 else args.seconds,
+                seed=seed,
+                executor=runner,
+                out=out,
+                checkpoint=ck,
+                resume=args.resume,
+                checkpoint_every=args.checkpoint_every,
+                config=SearchConfig(),  # the CLI's; a checkpoint made with another is refused
+                progress=bar,
+                shrink=not args.no_shrink,
+            )
     finally:
         if bar is not None:
             bar.close()
@@ -250,11 +292,11 @@ def run(args: argparse.Namespace) -> int:
         doc["space"] = space
         json_dump(doc)
     else:
-        print(result.summary())
+        say(result.summary())
         if space:
-            print(f"  searched: {space}")
+            say(f"  searched: {space}")
         if result.status == "interrupted":
-            print("interrupted: checkpoint written", file=sys.stderr)
+            say("interrupted: checkpoint written", file=sys.stderr)
     return code
 
 
@@ -277,5 +319,8 @@ COMMAND = Command(
         EXIT_UNDECIDED: "an exact decision needed to build an instance was undecided at the "
         "precision limit (a candidate that cannot be confirmed is never reported)",
         EXIT_INTERRUPTED: "interrupted (the checkpoint is written first; continue with --resume)",
+        EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback; "
+        "an output path that cannot be written (checked before the search starts), a "
+        "checkpoint that is invalid, tampered with, or locked by another search",
     },
 )

@@ -4,6 +4,6 @@
 (:mod:`verifier.spec`) renders mechanisms, claims and certificates as TOML or JSON.
 """
 
-from .outcomes import outcomes_json, outcomes_record, outcomes_table
+from .outcomes import outcomes_json, outcomes_record, outcomes_table, tightness_table
 
-__all__ = ["outcomes_json", "outcomes_record", "outcomes_table"]
+__all__ = ["outcomes_json", "outcomes_record", "outcomes_table", "tightness_table"]

@@ -31,8 +31,10 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic import Verdict
+from ..boxes import Box
 from ..claims.model import Claim
 from ..errors import CertificateError, VerifierError
+from ..mechanism import FiniteMechanism
 from ..results import CheckResult, Finding, Subject
 from ..spec import SpecClaim, certificate, loads_spec, spec_to_toml
 from ..spec.io import atomic_write
@@ -77,6 +79,40 @@ def _locate(
     if _violated_finding(r) is not None:
         return r, assumed
     return None
+
+
+def _box_witness(leaf: CheckResult) -> dict[str, sp.Expr] | None:
+    """The exact failing point (parameter name -> value) of a result decided over a box."""
+    for f in leaf.all_findings():
+        if f.verdict is Verdict.VIOLATED and f.region is not None and f.region.witness:
+            return {str(k): v for k, v in f.region.witness.items()}
+    return None
+
+
+def _at(value: Any, point: dict[str, sp.Expr]) -> Any:
+    """``value`` with the parameters named in ``point`` replaced by their values."""
+    if isinstance(value, sp.Basic):
+        return value.xreplace({s: point[str(s)] for s in value.free_symbols if str(s) in point})
+    if isinstance(value, dict):
+        return {k: _at(v, point) for k, v in value.items()}
+    if callable(value):
+        return lambda o, f=value: _at(f(o), point)
+    return value
+
+
+def _at_point(subject: Subject, point: dict[str, sp.Expr]) -> Subject:
+    """The subject of a claim over a box, at one point of the box: the certificate of a
+    claim refuted over a box is the claim at its exact failing point."""
+    m = subject.mechanism
+    if isinstance(m, FiniteMechanism):
+        m = FiniteMechanism(
+            m.graph,
+            {d: {o: _at(m.p(d, o), point) for o in m.outputs} for d in m.datasets},
+            m.outputs,
+            name=m.name,
+        )
+    params = {k: _at(v, point) for k, v in subject.params}
+    return Subject.of(subject.kind, m, params, subject.pairs, None)
 
 
 def _spec_claim(
@@ -140,8 +176,19 @@ def _build(
         mechs[k] = mech
         return k
 
+    point = (
+        _box_witness(leaf)
+        if leaf.subject is not None and isinstance(leaf.subject.over, Box)
+        else None
+    )
     if use_subject and leaf.subject is not None:
-        full = _spec_claim(leaf.subject, claim.id, "refuted", claim.statement, claim.source)
+        subject = leaf.subject if point is None else _at_point(leaf.subject, point)
+        statement = claim.statement
+        if point is not None:
+            where = ", ".join(f"{k} = {v}" for k, v in point.items())
+            statement = f"{claim.statement} -- at the failing point {where} of the box"
+            leaf = _result_at(subject, leaf)
+        full = _spec_claim(subject, claim.id, "refuted", statement, claim.source)
         target = certificate(full, leaf) or full
         target.id = claim.id
     else:
@@ -165,8 +212,11 @@ def _build(
         for p in [q for a in assumed for q in _premise_results(a)]:
             assert p.subject is not None
             premises += 1
+            psub = p.subject
+            if point is not None and isinstance(psub.over, Box):
+                psub = _at_point(psub, point)
             pc = _spec_claim(
-                p.subject,
+                psub,
                 f"{claim.id}.premise{premises}",
                 "holds",
                 f"premise: {p.title}",
@@ -182,7 +232,11 @@ def _build(
     )
     try:
         text = spec_to_toml(
-            mechs, claims, title=f"{claim.id}: {claim.statement}"[:300], comment=comment
+            mechs,
+            claims,
+            title=f"{claim.id}: {claim.statement}"[:300],
+            comment=comment,
+            certificate=claim.id,
         )
         _verify(text, claim.id)
     except CertificateError:
@@ -190,6 +244,12 @@ def _build(
     except VerifierError as err:
         raise CertificateError(f"the certificate of {claim.id} cannot be written: {err}") from err
     return Certificate(text, claim.id, premises)
+
+
+def _result_at(subject: Subject, leaf: CheckResult) -> CheckResult:
+    """The result of deciding ``subject`` (a claim at one point) afresh, so that the
+    certificate restricts it to a pair that fails *at that point*."""
+    return _spec_claim(subject, "point", "refuted", "", "").run()
 
 
 def _verify(text: str, target: str) -> None:

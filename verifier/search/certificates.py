@@ -19,19 +19,24 @@ A certificate is a self-contained spec file (``docs/spec-format.md``) in which
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import tomllib
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..arithmetic import Verdict, exact
-from ..errors import CertificateError, InvalidParameter
+from ..errors import CertificateError
 from ..mechanism import Output
-from ..spec import atomic_write, dataset_label, expression_text, output_label
+from ..spec import (
+    atomic_write,
+    dataset_label,
+    document_text,
+    expression_text,
+    loads_spec,
+    output_label,
+)
+from ..spec.premises import CERTIFICATE_KEY, certificate_marker
 from .core import load_document
 from .spaces import PairMech
 
@@ -127,13 +132,6 @@ def derived_outputs(doc: dict[str, Any], mechanism: str) -> list[Output]:
     return list(load_document(bare).mechanisms[mechanism].outputs)
 
 
-# ---------------------------------------------------------------------------
-# TOML
-# ---------------------------------------------------------------------------
-
-_BARE = re.compile(r"[A-Za-z0-9_-]+")
-
-
 def skeleton_document(title: str) -> dict[str, Any]:
     """An empty spec document on the pair graph ``g`` (``D``, ``D'``)."""
     return {
@@ -187,82 +185,18 @@ def float_rows(mechs: Sequence[PairMech]) -> list[tuple[list[float], list[float]
     return [([float(x) for x in pm.p], [float(x) for x in pm.q]) for pm in mechs]
 
 
-def _key(k: str) -> str:
-    return k if _BARE.fullmatch(k) else _string(k)
-
-
-def _string(s: str) -> str:
-    return json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return _string(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        if not v:
-            return "{}"
-        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
-    raise InvalidParameter(f"cannot write {type(v).__name__} to TOML")
-
-
-def _section(lines: list[str], path: list[str], table: dict[str, Any]) -> None:
-    """Top-level tables and their entries (``[graphs.g]``, ``[mechanisms.M]``) and
-    tables of tables (``distributions``) become sections; other tables are inline."""
-
-    def is_section(v: Any) -> bool:
-        if not isinstance(v, dict) or not v:
-            return False
-        return len(path) < 2 or all(isinstance(x, dict) for x in v.values())
-
-    simple = [(k, v) for k, v in table.items() if not is_section(v)]
-    subs = [(k, v) for k, v in table.items() if is_section(v)]
-    if path and (simple or not subs):
-        lines.append("")
-        lines.append("[" + ".".join(_key(p) for p in path) + "]")
-    for k, v in simple:
-        lines.append(f"{_key(k)} = {_value(v)}")
-    for k, v in subs:
-        _section(lines, [*path, k], v)
-
-
 def to_toml(doc: dict[str, Any], comment: str | None = None) -> str:
-    """``doc`` (a spec document) as TOML text; ``comment`` heads it as ``#`` lines.
-
-    The text is read back with :mod:`tomllib` and compared with ``doc``.
-    """
-    lines: list[str] = []
-    if comment:
-        lines += ["# " + ln if ln else "#" for ln in comment.splitlines()]
-        lines.append("")
-    top = {k: v for k, v in doc.items() if k != "claims"}
-    _section(lines, [], top)
-    for c in doc.get("claims", []):
-        lines.append("")
-        lines.append("[[claims]]")
-        for k, v in c.items():
-            lines.append(f"{_key(k)} = {_value(v)}")
-    text = "\n".join(lines).strip("\n") + "\n"
-    if tomllib.loads(text) != json.loads(json.dumps(doc)):
-        raise CertificateError("the TOML writer did not reproduce the document")
-    return text
+    """``doc`` as TOML text headed by ``comment``: :func:`verifier.spec.document_text`
+    (the name this module had for it)."""
+    return document_text(doc, "toml", comment=comment)
 
 
 def certificate_text(doc: dict[str, Any], target: str, fmt: str, comment: str | None) -> str:
-    """The certificate as text, after proving that it re-verifies: loaded by the spec
-    reader, the target claim is violated and every other claim holds."""
-    text = (
-        to_toml(doc, comment)
-        if fmt == "toml"
-        else json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    )
-    from ..spec import loads_spec
-
+    """The certificate as text, with its ``[certificate]`` marker
+    (:mod:`verifier.spec.premises`), after proving that it re-verifies: loaded by the
+    spec reader, the target claim is violated and every other claim holds."""
+    doc = {**doc, CERTIFICATE_KEY: certificate_marker(target, doc.get("claims", []))}
+    text = document_text(doc, fmt, comment=comment)
     spec = loads_spec(text, fmt, source="<certificate>")
     seen = False
     for c in spec.claims:

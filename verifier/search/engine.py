@@ -30,6 +30,7 @@ and bounded by ``config.shrink_checks`` exact checks.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import json
 import math
 import os
@@ -41,6 +42,8 @@ from random import Random
 from typing import Any
 
 from ..errors import InvalidParameter, SpecError
+from ..executors import Runner, as_runner
+from . import checkpoints
 from .certificates import atomic_write, write_certificate
 from .core import (
     Claim,
@@ -481,19 +484,8 @@ def _checkpoint_doc(
 
 
 def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read and validate a checkpoint file."""
-    p = Path(path)
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(f"{p}: no such checkpoint file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise SpecError(f"{p}: not a readable search checkpoint ({err})") from None
-    if not isinstance(doc, dict) or doc.get("format") != CHECKPOINT_FORMAT:
-        raise SpecError(f"{p}: not a search checkpoint")
-    if doc.get("version") != CHECKPOINT_VERSION:
-        raise SpecError(f"{p}: checkpoint version {doc.get('version')!r} is not supported")
-    return doc
+    """Read and validate a checkpoint file (:mod:`verifier.search.checkpoints`)."""
+    return checkpoints.read_checkpoint(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
 
 
 def checkpoint_claim(path: str | os.PathLike[str]) -> Any:
@@ -513,7 +505,7 @@ def search(
     seconds: float | None = 60.0,
     seed: int = 0,
     workers: int = 1,
-    executor: cf.Executor | None = None,
+    executor: cf.Executor | Runner | Any | None = None,
     config: SearchConfig | None = None,
     out: str | os.PathLike[str] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
@@ -538,10 +530,12 @@ def search(
         Master seed: same seed and budget, same answer.
     workers : int
         Local worker processes when no ``executor`` is given (1: in this process).
-    executor : concurrent.futures.Executor, optional
+    executor : concurrent.futures.Executor, distributed.Client or Runner, optional
         Runs the batches (a ``ProcessPoolExecutor``, a ``ThreadPoolExecutor``, a
-        ``dask.distributed`` client's ``get_executor()``, ...).  The claim must then
-        be a registered id, a spec-file claim, or picklable.
+        ``distributed.Client``, a :class:`verifier.executors.Runner` such as
+        :func:`verifier.executors.dask_runner` gives), at most twice its number of
+        workers at a time.  The claim must then be a registered id, a spec-file
+        claim (the file at the same path on the workers), or picklable.
     config : SearchConfig, optional
         Batch shape.
     out : path, optional
@@ -565,7 +559,54 @@ def search(
     Returns
     -------
     SearchResult
+
+    Raises
+    ------
+    InvalidParameter
+        If another search holds the lock of the checkpoint (by default the ``resume``
+        file): two searches never write one checkpoint.
+    SpecError
+        If the ``resume`` file is not a valid checkpoint of this claim
+        (:mod:`verifier.search.checkpoints`).
     """
+    ck_path = Path(checkpoint) if checkpoint is not None else (Path(resume) if resume else None)
+    with checkpoints.lock_checkpoint(ck_path):
+        return _search(
+            claim,
+            instances=instances,
+            seconds=seconds,
+            seed=seed,
+            workers=workers,
+            executor=executor,
+            config=config,
+            out=out,
+            checkpoint=checkpoint,
+            resume=resume,
+            checkpoint_every=checkpoint_every,
+            progress=progress,
+            shrink=shrink,
+            exact_best=exact_best,
+        )
+
+
+def _search(
+    claim: Claim | str,
+    *,
+    instances: int | None,
+    seconds: float | None,
+    seed: int,
+    workers: int,
+    executor: cf.Executor | Runner | Any | None,
+    config: SearchConfig | None,
+    out: str | os.PathLike[str] | None,
+    checkpoint: str | os.PathLike[str] | None,
+    resume: str | os.PathLike[str] | None,
+    checkpoint_every: float,
+    progress: Callable[[Progress], None] | None,
+    shrink: bool,
+    exact_best: bool | None,
+) -> SearchResult:
+    """:func:`search`, under the checkpoint's lock."""
     t_start = time.monotonic()
     if isinstance(claim, str):
         claim = resolve_claim(claim)
@@ -580,11 +621,6 @@ def search(
             raise InvalidParameter(
                 f"{resume}: the checkpoint is for claim {doc['claim']!r}, not {claim.id!r}"
             )
-        if _encode_ref(ref, claim) != doc["reference"] and "object" not in doc["reference"]:
-            raise InvalidParameter(
-                f"{resume}: the checkpoint was made for another version of the claim "
-                f"(its spec file changed?)"
-            )
         if int(doc["seed"]) != int(seed):
             raise InvalidParameter(f"{resume}: the checkpoint has seed {doc['seed']}, not {seed}")
         saved_cfg = SearchConfig(**doc["config"])
@@ -593,7 +629,20 @@ def search(
         cfg = saved_cfg
         if instances is None:
             requested = int(doc["instances"])
-        st = _State.from_json(doc["state"])
+        try:
+            st = _State.from_json(doc["state"])
+        except (TypeError, ValueError, KeyError, ZeroDivisionError, InvalidParameter) as err:
+            raise SpecError(f"{resume}: not a valid search checkpoint: {err}") from None
+        checkpoints.validate_resume(
+            doc,
+            st,
+            reference=_encode_ref(ref, claim),
+            per_batch=cfg.per_batch,
+            batch=lambda index: run_batch(ref, seed, index, cfg),
+            confirmed=lambda inst: confirm(claim, inst).confirmed,
+            replay=lambda found, checks: _replay_shrink(claim, found, checks, cfg),
+            path=resume,
+        )
     if requested < 1:
         raise InvalidParameter(f"the instance budget must be >= 1, got {requested}")
     total = max(1, math.ceil(requested / cfg.per_batch))
@@ -613,7 +662,8 @@ def search(
         if not force and now - last_ck < checkpoint_every:
             return
         st.elapsed = elapsed()
-        text = json.dumps(_checkpoint_doc(claim, ref, seed, cfg, requested, st), indent=1)
+        doc = checkpoints.seal(_checkpoint_doc(claim, ref, seed, cfg, requested, st))
+        text = json.dumps(doc, indent=1)
         atomic_write(ck_path, text + "\n")
         last_ck = now
 
@@ -649,11 +699,9 @@ def search(
             save()
             report("search")
 
-    owned: cf.Executor | None = None
-    if executor is None and workers > 1:
-        owned = cf.ProcessPoolExecutor(max_workers=workers)
-        executor = owned
-    in_flight: dict[cf.Future[BatchResult], int] = {}
+    runner = as_runner(executor, workers)  # None: the batches run in this process
+    owned = runner is not None and executor is None
+    in_flight: dict[Any, int] = {}
     interrupted = False
     try:
         try:
@@ -661,7 +709,7 @@ def search(
                 st.done = False  # a finished search resumed with a larger budget
             if st.done:
                 status = "violated" if st.found is not None else "exhausted"
-            elif executor is None:
+            elif runner is None:
                 while st.found is None and st.next_index < total:
                     if deadline is not None and time.monotonic() > deadline:
                         status = "time_limit"
@@ -671,19 +719,18 @@ def search(
                         st.pending[i] = run_batch(ref, seed, i, cfg)
                     consume()
             else:
-                window = 2 * max(1, workers if owned is not None else _max_workers(executor))
                 nxt = st.next_index
                 while st.found is None and st.next_index < total:
                     if deadline is not None and time.monotonic() > deadline:
                         status = "time_limit"
                         break
+                    window = 2 * runner.slots()  # asked again: dask clusters grow and shrink
                     while len(in_flight) < window and nxt < total:
                         if nxt not in st.pending:
-                            fut = executor.submit(run_batch, ref, seed, nxt, cfg)
+                            fut = runner.submit(run_batch, ref, seed, nxt, cfg)
                             in_flight[fut] = nxt
                         nxt += 1
-                    done, _ = cf.wait(list(in_flight), timeout=0.25, return_when=cf.FIRST_COMPLETED)
-                    for fut in done:
+                    for fut in runner.wait(in_flight, timeout=0.25):
                         idx = in_flight.pop(fut)
                         if idx >= st.next_index and st.found is None:
                             st.pending[idx] = fut.result()
@@ -694,10 +741,10 @@ def search(
             interrupted = True
             status = "interrupted"
         finally:
-            for fut in in_flight:
-                fut.cancel()
-            if owned is not None:
-                owned.shutdown(wait=not interrupted, cancel_futures=True)
+            if runner is not None:
+                runner.cancel(in_flight)
+                if owned:
+                    runner.close(wait=not interrupted)
         if st.found is not None:
             status = "violated"
         result = _finish(
@@ -713,11 +760,6 @@ def search(
     result.elapsed = elapsed()
     result.checkpoint = None if ck_path is None else str(ck_path)
     return result
-
-
-def _max_workers(executor: cf.Executor) -> int:
-    n = getattr(executor, "_max_workers", None)
-    return int(n) if isinstance(n, int) and n > 0 else (os.cpu_count() or 2)
 
 
 def _finish(
@@ -806,6 +848,17 @@ def _finish(
         res.certificate_text = certificate_text(doc, claim.id, "toml", comment)
     st.done = True
     return res
+
+
+def _replay_shrink(
+    claim: Claim, found: Any, checks: int, cfg: SearchConfig
+) -> tuple[Any, int, int]:
+    """Shrinking ``found`` replayed for at most ``checks`` exact checks (it is
+    deterministic): the instance reached, the steps taken and the checks used."""
+    st = _State(found=found)
+    limited = dataclasses.replace(cfg, shrink_checks=checks)
+    current = _shrink(claim, found, st, limited, lambda *a, **k: None, lambda phase: None)
+    return current, st.shrink_steps, st.shrink_checks
 
 
 def _shrink(

@@ -39,6 +39,7 @@ from ..errors import InvalidParameter, SpecError
 from ..mechanism import FiniteMechanism
 from ..privacy import pure_epsilon
 from ..spec import Spec, SpecClaim, dataset_label, expression_text, load_spec, output_label
+from ..spec.read import read_spec_bytes
 from . import screens
 from .certificates import frac_text
 from .core import TOLERANCE, InstanceSpace, instance_type, iter_unique
@@ -85,7 +86,7 @@ def _lower_rational(x: sp.Expr) -> Fraction:
     enc = enclose(x, 128)
     if enc is None:  # pragma: no cover - positive constants enclose
         raise InvalidParameter(f"cannot bound {x}")
-    lo = F(enc.lo.man * 2**enc.lo.exp) if enc.lo.exp >= 0 else F(enc.lo.man, 2 ** (-enc.lo.exp))
+    lo = enc.bounds()[0]
     r = lo.limit_denominator(10**6)
     while r > lo:
         r -= F(1, 10**6)
@@ -433,7 +434,7 @@ def _float(x: Any) -> float:
 def _cached(path: str, claim_id: str | None, sha: str) -> Claim:
     p = Path(path)
     spec = load_spec(p)
-    raw_text = p.read_text(encoding="utf-8")
+    raw_text = read_spec_bytes(p).decode("utf-8")
     raw = json.loads(raw_text) if p.suffix.lower() == ".json" else tomllib.loads(raw_text)
     if not spec.claims:
         raise SpecError(f"{p}: the spec has no claims to search")
@@ -499,12 +500,7 @@ def spec_searchable(
     """The searchable claim ``claim_id`` of the spec file ``path`` (the only claim
     when ``claim_id`` is None).  ``sha256`` pins the file's content (checkpoints)."""
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise SpecError(f"{p}: no such file") from None
-    except OSError as err:
-        raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
+    data = read_spec_bytes(p)  # a regular file of bounded size, never /dev/zero
     sha = hashlib.sha256(data).hexdigest()
     if sha256 is not None and sha256 != sha:
         raise SpecError(f"{p}: the file changed since the search started (its checksum differs)")

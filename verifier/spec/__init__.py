@@ -36,8 +36,10 @@ The package:
 * :mod:`~verifier.spec.model` -- :class:`SpecClaim` and :class:`Spec`;
 * :mod:`~verifier.spec.read` -- :func:`load_spec`, :func:`loads_spec` (strict, every
   error located in the file);
-* :mod:`~verifier.spec.write` -- :func:`spec_to_toml`, :func:`dump_spec`,
-  :func:`certificate` (self-contained specs, exact values the parser reads back);
+* :mod:`~verifier.spec.write` -- :func:`document_text` (the one writer of spec
+  files: a document as TOML or JSON text), :func:`spec_to_toml`, :func:`dump_spec`,
+  :func:`certificate` and :func:`counterexample_finding` (self-contained specs, exact
+  values the parser reads back);
 * :mod:`~verifier.spec.labels` -- names of outputs, datasets, expressions, locations;
 * :mod:`~verifier.spec.io` -- :func:`atomic_write`.
 
@@ -69,7 +71,15 @@ from .kinds import CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
 from .labels import dataset_label, expression_text, output_label
 from .model import Spec, SpecClaim, precision_for
 from .read import GRAPH_KINDS, SPEC_VERSION, load_spec, loads_spec
-from .write import certificate, dump_spec, spec_document, spec_to_json, spec_to_toml
+from .write import (
+    certificate,
+    counterexample_finding,
+    document_text,
+    dump_spec,
+    spec_document,
+    spec_to_json,
+    spec_to_toml,
+)
 
 __all__ = [
     "atomic_write",
@@ -84,10 +94,12 @@ __all__ = [
     "load_spec",
     "loads_spec",
     "spec_document",
+    "document_text",
     "spec_to_toml",
     "spec_to_json",
     "dump_spec",
     "certificate",
+    "counterexample_finding",
     "output_label",
     "dataset_label",
     "expression_text",

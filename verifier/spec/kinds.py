@@ -55,6 +55,7 @@ __all__ = [
     "ClaimKind",
     "CLAIM_KINDS",
     "RANGE_KINDS",
+    "BOX_KINDS",
     "PARAMETER_NAMES",
     "claim_kind",
 ]
@@ -195,6 +196,9 @@ class ClaimKind:
         claim, titled ``"<id>: <statement>"``.
     over : bool
         Claims may be decided for every value of one free symbol in a range.
+    box : bool
+        Claims may be decided for every point of a box of several free symbols
+        (:mod:`verifier.boxes`).
     mechanism : bool
         Claims are about a mechanism (and may restrict the checked pairs of datasets);
         a kind without one states a relation between its parameters.
@@ -206,12 +210,15 @@ class ClaimKind:
     decide: Callable[[SpecClaim, Precision], CheckResult]
     over: bool = False
     mechanism: bool = True
+    box: bool = False
 
     def __post_init__(self) -> None:
         names = self.parameter_names
         if len(set(names)) != len(names):
             raise ValueError(f"claim kind {self.name!r} lists a parameter twice")
-        if not self.mechanism and (self.over or any(p.per_output for p in self.parameters)):
+        if not self.mechanism and (
+            self.over or self.box or any(p.per_output for p in self.parameters)
+        ):
             raise ValueError(
                 f"claim kind {self.name!r} is about no mechanism: it cannot have a "
                 f"parameter range or a bound per output"
@@ -277,6 +284,7 @@ def _approx_dp(c: SpecClaim, precision: Precision) -> CheckResult:
         c.epsilon,
         c.delta,
         pairs=c.pair_list(),
+        over=c.over,
         precision=precision,
         title=_title(c),
     )
@@ -288,6 +296,7 @@ def _ex_post_approx(c: SpecClaim, precision: Precision) -> CheckResult:
         _bounds(c),
         c.delta,
         pairs=c.pair_list(),
+        over=c.over,
         precision=precision,
         title=_title(c),
     )
@@ -310,6 +319,7 @@ def _ex_post_rdp(c: SpecClaim, precision: Precision) -> CheckResult:
         _bounds(c),
         c.alpha,
         pairs=c.pair_list(),
+        over=c.over,
         precision=precision,
         title=_title(c),
     )
@@ -348,6 +358,7 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         lambda c: f"{c.mechanism_name} is {c.epsilon}-DP",
         _pure_dp,
         over=True,
+        box=True,
     ),
     ClaimKind(
         "ex_post",
@@ -355,18 +366,21 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         lambda c: f"{c.mechanism_name} is ex-post eps~-DP",
         _ex_post,
         over=True,
+        box=True,
     ),
     ClaimKind(
         "approx_dp",
         (EPSILON, DELTA),
         lambda c: f"{c.mechanism_name} is ({c.epsilon}, {c.delta})-DP",
         _approx_dp,
+        box=True,
     ),
     ClaimKind(
         "ex_post_approx",
         (EPS_TILDE, DELTA),
         lambda c: f"{c.mechanism_name} is ex-post (eps~, {c.delta})-DP",
         _ex_post_approx,
+        box=True,
     ),
     ClaimKind(
         "rdp",
@@ -379,6 +393,7 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         (EPS_TILDE, ALPHA),
         lambda c: f"{c.mechanism_name} is ex-post ({c.alpha}, eps~)-RDP",
         _ex_post_rdp,
+        box=True,
     ),
     ClaimKind(
         "lemma7",
@@ -402,6 +417,10 @@ PARAMETER_NAMES: tuple[str, ...] = tuple(
 
 #: Kinds that may be decided for every value of a parameter (``over = {...}``).
 RANGE_KINDS: frozenset[str] = frozenset(k.name for k in CLAIM_KINDS.values() if k.over)
+
+#: Kinds that may be decided for every point of a box of parameters
+#: (``over = { eps_1 = ["1/100", "3"], eps_prime = ["1/100", "1"] }``).
+BOX_KINDS: frozenset[str] = frozenset(k.name for k in CLAIM_KINDS.values() if k.box)
 
 
 def claim_kind(name: str) -> ClaimKind:

@@ -27,12 +27,14 @@ import sympy as sp
 
 from .. import neighbours
 from ..arithmetic import DEFAULT_PRECISION, Precision
+from ..boxes import Box
 from ..errors import InvalidParameter, SpecError, UnboundSymbol, VerifierError
 from ..mechanism import Dataset, FiniteMechanism
-from ..privacy import ParameterRange
+from ..privacy import ParameterRange, parameter_domain
 from ..results import CheckResult
-from .kinds import PARAMETER_NAMES, RANGE_KINDS, ClaimKind, Parameter, claim_kind
+from .kinds import BOX_KINDS, PARAMETER_NAMES, RANGE_KINDS, ClaimKind, Parameter, claim_kind
 from .labels import located
+from .premises import CertificateInfo
 
 __all__ = ["SpecClaim", "Spec", "EXPECTED", "precision_for"]
 
@@ -98,7 +100,7 @@ class SpecClaim:
     alpha: sp.Expr | None = None
     lhs: sp.Expr | None = None
     rhs: sp.Expr | None = None
-    over: ParameterRange | None = None
+    over: ParameterRange | Box | None = None
     pairs: list[tuple[Dataset, Dataset]] | None = None
     distance: int | None = None
     expected: str | None = None
@@ -125,12 +127,18 @@ class SpecClaim:
         for p in kind.document_order:
             setattr(self, p.name, p.normalise(getattr(self, p.name), outputs))
         if self.over is not None:
-            if not kind.over:
+            self.over = parameter_domain(self.over)
+            if isinstance(self.over, Box):
+                if not kind.box:
+                    raise SpecError(
+                        f"'over' (a box of parameters) is supported for "
+                        f"{', '.join(sorted(BOX_KINDS))} claims only, not {self.kind}"
+                    )
+            elif not kind.over:
                 raise SpecError(
                     f"'over' (a parameter range) is supported for "
                     f"{' and '.join(sorted(RANGE_KINDS))} claims only, not {self.kind}"
                 )
-            self.over = ParameterRange.of(self.over)
         if self.expected is not None and self.expected not in EXPECTED:
             raise SpecError(f"expected must be 'holds' or 'refuted', got {self.expected!r}")
         if self.pairs is not None and self.distance is not None:
@@ -173,12 +181,16 @@ class SpecClaim:
                 raise SpecError(f"a {self.kind} claim takes no {name!r} (it is about no mechanism)")
 
     def _check_symbols(self, kind: ClaimKind) -> None:
-        allowed = {self.over.symbol} if self.over is not None else set()
+        if isinstance(self.over, Box):
+            allowed = set(self.over.symbols)
+        else:
+            allowed = {self.over.symbol} if self.over is not None else set()
+        allowed_names = {str(s) for s in allowed}
         free = set(self.mechanism.free_symbols) if self.mechanism is not None else set()
         for v in self.parameter_values():
             if v is not sp.oo:
                 free |= v.free_symbols
-        extra = free - allowed
+        extra = {s for s in free - allowed if str(s) not in allowed_names}
         if extra:
             names = sorted(map(str, extra))
             hint = (
@@ -240,6 +252,9 @@ class Spec:
     title: str = ""
     description: str = ""
     source: str = "<string>"
+    #: The roles of the claims when the file is a certificate
+    #: (:mod:`verifier.spec.premises`), else ``None``.
+    certificate: CertificateInfo | None = None
 
     def claim(self, claim_id: str) -> SpecClaim:
         """The claim with id ``claim_id``."""

@@ -34,6 +34,7 @@ import difflib
 import json
 import math
 import os
+import stat
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -44,6 +45,7 @@ import sympy as sp
 
 from .. import neighbours
 from ..arithmetic import Sign, Verdict, decide_le, decide_sign, exact
+from ..boxes import Box
 from ..errors import (
     InvalidMechanism,
     InvalidParameter,
@@ -53,9 +55,11 @@ from ..errors import (
 )
 from ..mechanism import Dataset, FiniteMechanism, Output
 from ..privacy import ParameterRange
-from .kinds import CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
+from .kinds import BOX_KINDS, CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
 from .labels import dataset_label, located, location, output_label
+from .limits import DEFAULT_LIMITS, Limits, count_text, magnitude_bits
 from .model import EXPECTED, Spec, SpecClaim
+from .premises import CERTIFICATE_KEY, read_marker
 
 __all__ = [
     "SPEC_VERSION",
@@ -64,6 +68,7 @@ __all__ = [
     "MAX_DATASETS",
     "load_spec",
     "loads_spec",
+    "read_spec_bytes",
 ]
 
 #: The version of the format this package reads and writes.
@@ -79,7 +84,19 @@ GRAPH_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "add_remove": (("universe",), ("max_size",)),
 }
 
-_TOP_KEYS = ("version", "title", "description", "symbols", "graphs", "mechanisms", "claims")
+_TOP_KEYS = (
+    "version",
+    "title",
+    "description",
+    "symbols",
+    "graphs",
+    "mechanisms",
+    "claims",
+    CERTIFICATE_KEY,
+)
+#: Claim parameters that checking exponentiates (``exp(epsilon)``, ``P^alpha``): their
+#: magnitude is limited by ``Limits.max_exponent``.
+_EXPONENTIATED = ("epsilon", "eps_tilde", "alpha")
 _SYMBOL_KEYS = ("value", "positive", "nonnegative", "real", "integer")
 _BASE_MECH_KEYS = ("graph", "outputs", "distributions", "description")
 _DERIVED_MECH_KEYS = ("algorithm", "inputs", "params", "description")
@@ -124,40 +141,75 @@ def _describe(value: Any) -> str:
     return type(value).__name__
 
 
-def load_spec(path: str | os.PathLike[str]) -> Spec:
+def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> Spec:
     """Read a spec file (``.json`` as JSON, anything else as TOML).
 
-    Raises a :class:`~verifier.errors.VerifierError` subclass whose message starts
-    with the file name and the location of the problem in the file.
+    Only a regular file of at most ``limits.max_file_bytes`` is read (its size is
+    checked before reading; a device such as ``/dev/zero``, a pipe or a directory is
+    refused).  Raises a :class:`~verifier.errors.VerifierError` subclass whose
+    message starts with the file name and the location of the problem in the file.
     """
+    lim = limits or DEFAULT_LIMITS
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise SpecError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise SpecError(f"{p}: is a directory, not a spec file") from None
-    except OSError as err:
-        raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
+    data = read_spec_bytes(p, lim.max_file_bytes)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise SpecError(f"{p}: not UTF-8 text (byte {err.start})") from None
     fmt = "json" if p.suffix.lower() == ".json" else "toml"
     try:
-        return loads_spec(text, fmt, source=str(p))
+        return loads_spec(text, fmt, source=str(p), limits=lim)
     except VerifierError as err:
         raise located(err, str(p)) from None
 
 
-def loads_spec(text: str, fmt: str = "toml", *, source: str = "<string>") -> Spec:
-    """Read a spec from ``text`` in ``fmt`` (``"toml"`` or ``"json"``).
+def read_spec_bytes(path: str | os.PathLike[str], max_bytes: int | None = None) -> bytes:
+    """The bytes of the spec file ``path``: only a regular file is read, and only when
+    it has at most ``max_bytes`` (default ``DEFAULT_LIMITS.max_file_bytes``), checked
+    with ``stat`` before reading and again while reading.  Raises
+    :class:`~verifier.errors.SpecError` or :class:`~verifier.errors.InvalidParameter`."""
+    limit = DEFAULT_LIMITS.max_file_bytes if max_bytes is None else max_bytes
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise SpecError(f"{p}: no such file") from None
+    except OSError as err:
+        raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise SpecError(f"{p}: is a directory, not a spec file")
+    if not stat.S_ISREG(st.st_mode):
+        raise SpecError(f"{p}: not a regular file (a device, a pipe or a socket); not read")
+    if st.st_size > limit:
+        raise InvalidParameter(_too_large(p, st.st_size, limit))
+    try:
+        with p.open("rb") as fh:  # bounded: a file may grow, /proc files report size 0
+            data = fh.read(limit + 1)
+    except OSError as err:
+        raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
+    if len(data) > limit:
+        raise InvalidParameter(_too_large(p, len(data), limit))
+    return data
+
+
+def _too_large(p: Path, size: int, limit: int) -> str:
+    return (
+        f"{p}: the file has {'more than ' if size > limit else ''}{size} bytes, over the "
+        f"limit of {limit} bytes (--max-file-size raises it)"
+    )
+
+
+def loads_spec(
+    text: str, fmt: str = "toml", *, source: str = "<string>", limits: Limits | None = None
+) -> Spec:
+    """Read a spec from ``text`` in ``fmt`` (``"toml"`` or ``"json"``), within
+    ``limits`` (default :data:`~verifier.spec.limits.DEFAULT_LIMITS`).
 
     Error messages start with the location in the document (not with ``source``,
     which only names the spec).
     """
     doc = _decode(text, fmt)
-    return _Loader(doc, source).load()
+    return _Loader(doc, source, limits or DEFAULT_LIMITS).load()
 
 
 def _reject_constant(name: str) -> Any:
@@ -276,9 +328,10 @@ def _output_value(value: Any, where: str, depth: int = 0) -> Output:
 class _Loader:
     """One pass over a decoded document."""
 
-    def __init__(self, doc: dict[str, Any], source: str) -> None:
+    def __init__(self, doc: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMITS) -> None:
         self.doc = doc
         self.source = source
+        self.limits = limits
         self.symbols: dict[str, sp.Symbol] = {}
         self.values: dict[sp.Symbol, sp.Expr] = {}
         self.values_by_name: dict[str, sp.Expr] = {}
@@ -345,6 +398,11 @@ class _Loader:
         for name in self.mech_tables:
             self._mechanism(name)
         claims = self._load_claims(_array(doc.get("claims", []), "claims"))
+        certificate = read_marker(
+            doc.get(CERTIFICATE_KEY),
+            {c.id: c.expected for c in claims},
+            {c.id: c.statement for c in claims},
+        )
         return Spec(
             symbols=dict(self.symbols),
             values=dict(self.values),
@@ -354,6 +412,7 @@ class _Loader:
             title=title,
             description=description,
             source=self.source,
+            certificate=certificate,
         )
 
     # -- symbols --------------------------------------------------------------
@@ -696,6 +755,7 @@ class _Loader:
         params = t.parse_params(
             _table(table.get("params", {}), pwhere), self.values_by_name, where=pwhere
         )
+        self._check_cost(algo, inputs, params, where)
         try:
             mech = t.build(inputs, params)
         except VerifierError as err:
@@ -704,6 +764,43 @@ class _Loader:
             mech = mech.restrict(mech.datasets)  # a transformer returned an input: copy it
         mech.name = name
         return mech
+
+    def _check_cost(
+        self, algo: str, inputs: list[FiniteMechanism], params: dict[str, Any], where: str
+    ) -> None:
+        """Refuse a derived mechanism whose estimated size or work exceeds the limits
+        (:mod:`verifier.algorithms.estimates`), before it is built."""
+        from ..algorithms.estimates import estimate
+
+        est = estimate(algo, inputs, params)
+        if est is None:
+            return
+        lim = self.limits
+        if est.outputs > lim.max_outputs:
+            raise InvalidParameter(
+                f"{where}: algorithm {algo!r} would build a mechanism with "
+                f"{count_text(est.outputs)} outputs (estimate), over the limit of "
+                f"{lim.max_outputs} (--max-outputs raises it)"
+            )
+        if est.work > lim.max_work:
+            raise InvalidParameter(
+                f"{where}: algorithm {algo!r} would need {count_text(est.work)} exact "
+                f"operations (estimate), over the limit of {lim.max_work} (--max-work raises it)"
+            )
+
+    def _check_magnitude(self, value: Any, where: str) -> None:
+        """Refuse a parameter that checking would exponentiate when it exceeds
+        ``2^max_exponent`` in absolute value."""
+        values = value.values() if isinstance(value, dict) else [value]
+        limit = self.limits.max_exponent
+        for v in values:
+            bits = magnitude_bits(v)
+            if bits is not None and bits > limit:
+                raise InvalidParameter(
+                    f"{where}: the value has magnitude about 2^{bits}, over the limit of "
+                    f"2^{limit} for a number that checking exponentiates (--max-exponent "
+                    f"raises it)"
+                )
 
     # -- claims ---------------------------------------------------------------
     def _load_claims(self, entries: list[Any]) -> list[SpecClaim]:
@@ -762,19 +859,21 @@ class _Loader:
         allow: tuple[sp.Symbol, ...] = ()
         if "over" in c:
             over = self._over(c["over"], location(where, "over"), kind)
-            allow = (over.symbol,)
+            allow = over.symbols if isinstance(over, Box) else (over.symbol,)
         kwargs: dict[str, Any] = {}
         for p in kind.parameters:
             pw = location(where, p.name)
             if p.per_output:
                 outputs = mech.outputs if mech is not None else ()
                 kwargs[p.name] = self._per_output(p, c[p.name], pw, outputs, allow)
-                continue
-            value = self.number(c[p.name], pw, p.name, allow)
-            try:
-                kwargs[p.name] = p.check(value, p.name)
-            except VerifierError as err:
-                raise located(err, pw) from None
+            else:
+                value = self.number(c[p.name], pw, p.name, allow)
+                try:
+                    kwargs[p.name] = p.check(value, p.name)
+                except VerifierError as err:
+                    raise located(err, pw) from None
+            if p.name in _EXPONENTIATED:
+                self._check_magnitude(kwargs[p.name], pw)
         expected = None
         if "expected" in c:
             expected = _string(c["expected"], location(where, "expected"))
@@ -811,13 +910,15 @@ class _Loader:
         except VerifierError as err:
             raise located(err, f"{where} ({cid!r})") from None
 
-    def _over(self, raw: Any, where: str, kind: ClaimKind) -> ParameterRange:
+    def _over(self, raw: Any, where: str, kind: ClaimKind) -> ParameterRange | Box:
+        t = _table(raw, where)
+        if "symbol" not in t:
+            return self._box(t, where, kind)
         if not kind.over:
             raise SpecError(
                 f"{where}: a parameter range is supported for "
                 f"{' and '.join(sorted(RANGE_KINDS))} claims only, not {kind.name}"
             )
-        t = _table(raw, where)
         _check_keys(t, where, _OVER_KEYS, _OVER_KEYS, what="a parameter range")
         sname = _string(t["symbol"], location(where, "symbol"))
         if sname not in self.symbols:
@@ -833,12 +934,50 @@ class _Loader:
             )
         lo = self.number(t["lo"], location(where, "lo"), "lower end")
         hi = self.number(t["hi"], location(where, "hi"), "upper end")
+        self._check_magnitude(lo, location(where, "lo"))
+        self._check_magnitude(hi, location(where, "hi"))
         if decide_le(lo, hi).verdict is Verdict.VIOLATED:
             raise InvalidParameter(f"{where}: empty range: lo = {lo} > hi = {hi}")
         for end, w in ((lo, "lo"), (hi, "hi")):
             if end in (sp.oo, -sp.oo, sp.zoo, sp.nan):
                 raise InvalidParameter(f"{location(where, w)}: the ends of a range must be finite")
         return ParameterRange(sym, lo, hi)
+
+    def _box(self, t: dict[str, Any], where: str, kind: ClaimKind) -> Box:
+        """``over = { name = [lo, hi], ... }``: a box of at least two free symbols with
+        rational ends."""
+        if not kind.box:
+            raise SpecError(
+                f"{where}: a box of parameters is supported for "
+                f"{', '.join(sorted(BOX_KINDS))} claims only, not {kind.name}"
+            )
+        if len(t) < 2:
+            raise SpecError(
+                f"{where}: a box needs at least two parameters (name = [lo, hi]); for one, "
+                f"write over = {{ symbol = ..., lo = ..., hi = ... }}"
+            )
+        domain: dict[sp.Symbol, tuple[sp.Expr, sp.Expr]] = {}
+        for name, ends in t.items():
+            w = location(where, name)
+            if name not in self.symbols:
+                raise SpecError(
+                    f"{w}: unknown symbol {name!r} (declare it in [symbols], without a value)"
+                )
+            sym = self.symbols[name]
+            if sym in self.values:
+                raise InvalidParameter(
+                    f"{w}: symbol {name!r} has a value ({self.values[sym]}); a box needs free "
+                    f"symbols"
+                )
+            if not isinstance(ends, list) or len(ends) != 2:
+                raise SpecError(f"{w}: the range of {name!r} must be a list [lo, hi]")
+            lo = self.number(ends[0], location(w, 0), "lower end")
+            hi = self.number(ends[1], location(w, 1), "upper end")
+            domain[sym] = (lo, hi)
+        try:
+            return Box.of(domain)
+        except VerifierError as err:
+            raise located(err, where) from None
 
     def _per_output(
         self,

@@ -158,15 +158,31 @@ def _claim_defs() -> dict[str, Any]:
         "statement": {"type": "string"},
         "source": {"type": "string"},
         "expected": {"enum": ["holds", "refuted"]},
+        # one parameter (a range) or a box of two or more: name = [lo, hi]
         "over": {
-            "type": "object",
-            "properties": {
-                "symbol": {"type": "string"},
-                "lo": _ref("number"),
-                "hi": _ref("number"),
-            },
-            "required": list(_OVER_KEYS),
-            "additionalProperties": False,
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "symbol": {"type": "string"},
+                        "lo": _ref("number"),
+                        "hi": _ref("number"),
+                    },
+                    "required": list(_OVER_KEYS),
+                    "additionalProperties": False,
+                },
+                {
+                    "type": "object",
+                    "not": {"required": ["symbol"]},
+                    "minProperties": 2,
+                    "additionalProperties": {
+                        "type": "array",
+                        "items": _ref("number"),
+                        "minItems": 2,
+                        "maxItems": 2,
+                    },
+                },
+            ]
         },
         "distance": {"type": "integer"},
         "pairs": {

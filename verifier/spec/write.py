@@ -1,5 +1,7 @@
 """Writing spec files: documents, TOML and JSON text, files, certificates.
 
+:func:`document_text` writes a spec document (a plain dict in the schema of the
+files) as TOML or JSON text; every spec file the verifier writes goes through it.
 :func:`spec_to_toml` / :func:`dump_spec` write a self-contained spec of one or more
 :class:`~verifier.mechanism.FiniteMechanism` objects and claims on them (exact values
 printed in the syntax the parser reads back), which is what certificates of
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 import json
 import os
+import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,20 +50,31 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic import Verdict, exact
+from ..boxes import Box
 from ..errors import InvalidParameter, SpecError, VerifierError
 from ..mechanism import FiniteMechanism, Output
 from ..results import CheckResult, Finding
 from .io import atomic_write
-from .labels import dataset_label, expression_text, output_label, toml_key, toml_string
+from .labels import (
+    dataset_label,
+    expression_text,
+    location,
+    output_label,
+    toml_key,
+    toml_string,
+)
 from .model import Spec, SpecClaim
+from .premises import CERTIFICATE_KEY, certificate_marker
 from .read import SPEC_VERSION, loads_spec
 
 __all__ = [
+    "document_text",
     "spec_document",
     "spec_to_toml",
     "spec_to_json",
     "dump_spec",
     "certificate",
+    "counterexample_finding",
 ]
 
 
@@ -176,7 +190,12 @@ class _Writer:
                     out[p.name] = {output_label(o): self.text(x) for o, x in v.items()}
             else:
                 out[p.name] = self.text(v)
-        if c.over is not None:
+        if isinstance(c.over, Box):
+            out["over"] = {
+                str(s): [self.text(sp.Rational(lo)), self.text(sp.Rational(hi))]
+                for s, lo, hi in zip(c.over.symbols, c.over.lows, c.over.highs, strict=True)
+            }
+        elif c.over is not None:
             out["over"] = {
                 "symbol": str(c.over.symbol),
                 "lo": self.text(c.over.lo),
@@ -227,13 +246,16 @@ def spec_document(
     *,
     title: str | None = None,
     description: str | None = None,
+    certificate: str | None = None,
 ) -> dict[str, Any]:
     """A spec document (plain dict, the schema of the files) describing ``mechanisms``
     and ``claims`` self-containedly: every mechanism is written by its exact
     distributions on an explicit ``edges`` graph, derived ones included.
 
     ``mechanisms`` is one mechanism, a mapping name → mechanism, or a :class:`Spec`
-    (whose claims are written when ``claims`` is None).
+    (whose claims are written when ``claims`` is None).  ``certificate`` names the
+    target claim of a certificate: the document then carries the ``[certificate]``
+    marker, every other claim being a premise (:mod:`verifier.spec.premises`).
     """
     if isinstance(mechanisms, Spec):
         if claims is None:
@@ -256,7 +278,9 @@ def spec_document(
     extras: list[sp.Expr] = []
     for c in claim_list:
         extras.extend(c.parameter_values())
-        if c.over is not None:
+        if isinstance(c.over, Box):
+            extras.extend(c.over.symbols)
+        elif c.over is not None:
             extras.extend([c.over.symbol, c.over.lo, c.over.hi])
     for m in mechs.values():
         w.add_symbols(m, extras)
@@ -281,77 +305,170 @@ def spec_document(
         doc["symbols"] = symbols
     doc["graphs"] = w.graphs
     doc["mechanisms"] = mech_docs
+    if certificate is not None:
+        doc[CERTIFICATE_KEY] = certificate_marker(certificate, claim_docs)
     if claim_docs:
         doc["claims"] = claim_docs
     return doc
 
 
-def _toml_value(v: Any, multiline: bool = False) -> str:
+def document_text(doc: dict[str, Any], fmt: str = "toml", *, comment: str | None = None) -> str:
+    """A spec document (a plain dict in the schema of the files) as TOML or JSON text.
+
+    This is the one writer of spec files: :func:`spec_to_toml`, :func:`dump_spec` and
+    the certificates of the search (:mod:`verifier.search.certificates`) use it.
+
+    Parameters
+    ----------
+    doc : dict
+        The document: tables (dicts with string keys), arrays (lists, tuples),
+        strings, integers and booleans; exact numbers are strings (``"1/3"``).
+    fmt : {"toml", "json"}
+        The format of the text.
+    comment : str, optional
+        Heads the TOML text as ``#`` lines and a blank line.  JSON has no comments:
+        it is not written there.
+
+    Returns
+    -------
+    str
+        The text, ending in a newline.  The TOML text is read back with
+        :mod:`tomllib` before it is returned and must give ``doc`` again.
+
+    Raises
+    ------
+    InvalidParameter
+        A value of another type (a float, ``None``, ...), a key that is not a string,
+        or (TOML) an integer beyond 64 bits or a control character in ``comment``.
+    SpecError
+        An unknown ``fmt``.
+
+    Notes
+    -----
+    The TOML layout: the plain values of the top level first (``version``,
+    ``title``, ...); a section for every top-level table (``[symbols]``), for every
+    definition in ``graphs`` and ``mechanisms`` (``[mechanisms.rr]``) and for every
+    table whose values are all tables (``[mechanisms.rr.distributions]``, holding one
+    inline table per dataset); then one ``[[claims]]`` section per entry of a
+    top-level array of tables.  Every other value is written on one line, in the
+    order of ``doc``: inline tables ``{ k = v }`` and arrays ``[a, b]``; keys are
+    bare when TOML allows and quoted otherwise (``"D'"``).
+
+    >>> print(document_text({"version": 1, "symbols": {"t": {"positive": True}},
+    ...                      "claims": [{"id": "c", "over": {"lo": 0, "hi": "1/2"}}]},
+    ...                     comment="made by hand"))
+    # made by hand
+    <BLANKLINE>
+    version = 1
+    <BLANKLINE>
+    [symbols]
+    t = { positive = true }
+    <BLANKLINE>
+    [[claims]]
+    id = "c"
+    over = { lo = 0, hi = "1/2" }
+    <BLANKLINE>
+    """
+    if fmt not in ("toml", "json"):
+        raise SpecError(f"unknown spec format {fmt!r} (use 'toml' or 'json')")
+    if not isinstance(doc, dict):
+        raise InvalidParameter(f"a spec document is a dict, not {type(doc).__name__}")
+    _check_value(doc, "", toml=fmt == "toml")
+    if fmt == "json":
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    lines = ["# " + line if line else "#" for line in (comment or "").splitlines()]
+    bad = sorted({c for line in lines for c in line if c in _NOT_IN_COMMENTS})
+    if bad:
+        raise InvalidParameter(f"the comment holds control characters TOML forbids: {bad}")
+    if lines:
+        lines.append("")
+    _table_lines(lines, [], doc)
+    text = "\n".join(lines).strip("\n") + "\n"
+    if tomllib.loads(text) != json.loads(json.dumps(doc)):  # pragma: no cover - a bug
+        raise VerifierError("the TOML writer did not reproduce the document")
+    return text
+
+
+#: Characters a TOML comment cannot hold (the control characters but tab).
+_NOT_IN_COMMENTS = frozenset(map(chr, [*range(0x09), *range(0x0A, 0x20), 0x7F]))
+
+
+def _check_value(value: Any, where: str, *, toml: bool) -> None:
+    """Raise :class:`InvalidParameter` unless ``value`` can be written in a spec file."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise InvalidParameter(f"{where or 'the document'}: the key {k!r} is not a string")
+            _check_value(v, location(where, k), toml=toml)
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _check_value(v, location(where, i), toml=toml)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if toml and not -(2**63) <= value < 2**63:
+            raise InvalidParameter(
+                f"{where}: the integer {value} does not fit in TOML's 64 bits "
+                "(write it as a string)"
+            )
+    elif not isinstance(value, (str, bool)):
+        raise InvalidParameter(
+            f"{where}: cannot write {type(value).__name__} {value!r} in a spec file "
+            '(exact numbers are strings such as "1/3")'
+        )
+
+
+def _inline(v: Any) -> str:
+    """``v`` on one line: a TOML value, an inline table or an array."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
     if isinstance(v, str):
         return toml_string(v)
-    if isinstance(v, (list, tuple)):
-        items = [_toml_value(x) for x in v]
-        one_line = "[" + ", ".join(items) + "]"
-        if len(one_line) <= 88 or not multiline:
-            return one_line
-        return "[\n" + "".join(f"    {x},\n" for x in items) + "]"
     if isinstance(v, dict):
         if not v:
             return "{}"
-        return "{ " + ", ".join(f"{toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
-    raise InvalidParameter(f"cannot write {type(v).__name__} to TOML")
+        return "{ " + ", ".join(f"{toml_key(k)} = {_inline(x)}" for k, x in v.items()) + " }"
+    return "[" + ", ".join(_inline(x) for x in v) + "]"
 
 
-def _inline(v: Any) -> bool:
-    if not isinstance(v, dict):
+def _is_section(path: list[str], v: Any) -> bool:
+    """Whether the table ``v`` inside the table at ``path`` is written as a section."""
+    if not isinstance(v, dict) or not v:
         return False
-    if any(isinstance(x, dict) for x in v.values()):
-        return False
-    return len(v) <= 4 and len(_toml_value(v)) <= 88
+    if not path or path in (["graphs"], ["mechanisms"]):
+        return True
+    return all(isinstance(x, dict) for x in v.values())
 
 
-def _emit(lines: list[str], path: list[str], table: dict[str, Any]) -> None:
-    # Sections and the definitions directly in them are tables; deeper small tables
-    # (a symbol's assumptions, a short distribution, a range) are written inline.
-    top = len(path) == 0 or (len(path) == 1 and path[0] in ("graphs", "mechanisms"))
-    simple, tables, arrays = [], [], []
+def _is_array_of_tables(path: list[str], v: Any) -> bool:
+    return (
+        not path
+        and isinstance(v, (list, tuple))
+        and bool(v)
+        and all(isinstance(x, dict) for x in v)
+    )
+
+
+def _table_lines(lines: list[str], path: list[str], table: dict[str, Any]) -> None:
+    """Append the table at ``path`` (its header when it has plain values) and its
+    sections to ``lines``; layout in :func:`document_text`."""
+    plain, sections, arrays = [], [], []
     for k, v in table.items():
-        if isinstance(v, dict) and (top or not _inline(v)):
-            tables.append((k, v))
-        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+        if _is_section(path, v):
+            sections.append((k, v))
+        elif _is_array_of_tables(path, v):
             arrays.append((k, v))
         else:
-            simple.append((k, v))
-    for k, v in simple:
-        lines.append(f"{toml_key(k)} = {_toml_value(v, multiline=True)}")
-    for k, v in tables:
-        p = [*path, k]
-        sub_top = len(p) == 1 and p[0] in ("graphs", "mechanisms")
-        has_simple = any(
-            not (isinstance(x, dict) and (sub_top or not _inline(x)))
-            and not (isinstance(x, list) and x and all(isinstance(y, dict) for y in x))
-            for x in v.values()
-        )
-        if has_simple or not v:
-            lines.append("")
-            lines.append("[" + ".".join(toml_key(x) for x in p) + "]")
-        _emit(lines, p, v)
+            plain.append((k, v))
+    if path and (plain or not sections):
+        lines += ["", "[" + ".".join(toml_key(p) for p in path) + "]"]
+    lines += [f"{toml_key(k)} = {_inline(v)}" for k, v in plain]
+    for k, v in sections:
+        _table_lines(lines, [*path, k], v)
     for k, v in arrays:
-        p = [*path, k]
         for item in v:
-            lines.append("")
-            lines.append("[[" + ".".join(toml_key(x) for x in p) + "]]")
-            _emit(lines, p, item)
-
-
-def _comment(text: str | None) -> list[str]:
-    if not text:
-        return []
-    return ["# " + line if line else "#" for line in text.splitlines()] + [""]
+            lines += ["", f"[[{toml_key(k)}]]"]
+            lines += [f"{toml_key(ik)} = {_inline(iv)}" for ik, iv in item.items()]
 
 
 def spec_to_toml(
@@ -361,13 +478,15 @@ def spec_to_toml(
     title: str | None = None,
     description: str | None = None,
     comment: str | None = None,
+    certificate: str | None = None,
 ) -> str:
     """A self-contained TOML spec of ``mechanisms`` and ``claims`` (see
-    :func:`spec_document`), optionally headed by a ``#`` comment."""
-    doc = spec_document(mechanisms, claims, title=title, description=description)
-    lines = _comment(comment)
-    _emit(lines, [], doc)
-    return "\n".join(lines).strip("\n") + "\n"
+    :func:`spec_document`, also for ``certificate``), optionally headed by a ``#``
+    comment."""
+    doc = spec_document(
+        mechanisms, claims, title=title, description=description, certificate=certificate
+    )
+    return document_text(doc, "toml", comment=comment)
 
 
 def spec_to_json(
@@ -379,7 +498,7 @@ def spec_to_json(
 ) -> str:
     """The same document as :func:`spec_to_toml`, as JSON."""
     doc = spec_document(mechanisms, claims, title=title, description=description)
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return document_text(doc, "json")
 
 
 def dump_spec(
@@ -392,21 +511,31 @@ def dump_spec(
     comment: str | None = None,
     fmt: str | None = None,
     verify: bool = True,
+    certificate: str | None = None,
 ) -> Path:
     """Write a self-contained spec file atomically (temporary file + ``os.replace``).
 
     The format follows the suffix (``.json``: JSON, else TOML) unless ``fmt`` is
     given.  With ``verify`` (default) the text is read back with :func:`loads_spec`
     before it is written, so a file that would not load is never produced.
+    ``certificate`` names the target claim of a certificate (:func:`spec_document`).
     """
     p = Path(path)
     fmt = fmt or ("json" if p.suffix.lower() == ".json" else "toml")
     if fmt == "toml":
         text = spec_to_toml(
-            mechanisms, claims, title=title, description=description, comment=comment
+            mechanisms,
+            claims,
+            title=title,
+            description=description,
+            comment=comment,
+            certificate=certificate,
         )
     elif fmt == "json":
-        text = spec_to_json(mechanisms, claims, title=title, description=description)
+        doc = spec_document(
+            mechanisms, claims, title=title, description=description, certificate=certificate
+        )
+        text = document_text(doc, "json")
     else:
         raise SpecError(f"unknown spec format {fmt!r} (use 'toml' or 'json')")
     if verify:
@@ -417,19 +546,18 @@ def dump_spec(
 
 def certificate(claim: SpecClaim, result: CheckResult) -> SpecClaim | None:
     """A minimal counterexample for a violated claim: the claim restricted to the
-    mechanism on the two datasets of a violating pair (``None`` unless violated).
+    mechanism on the two datasets of the pair of :func:`counterexample_finding`
+    (``None`` unless violated, or when that finding has no pair).
 
     The returned claim checks only that ordered pair, so a spec written from it
     (:func:`dump_spec`) is small and re-checks to *violated*.  A claim about no
     mechanism (an ``inequality``) is its own certificate: ``None`` too.
     """
-    if result.verdict is not Verdict.VIOLATED or claim.mechanism is None:
+    if claim.mechanism is None:
         return None
-    bad = [f for f in result.violations() if f.pair is not None]
-    if not bad:
+    worst = counterexample_finding(result)
+    if worst is None or worst.pair is None:
         return None
-    worst = min(bad, key=_finding_key)
-    assert worst.pair is not None
     d, d2 = worst.pair
     mech = claim.mechanism.restrict([d, d2], name=claim.mechanism_name)
     params = {p.name: _copy(getattr(claim, p.name)) for p in claim.claim_kind.parameters}
@@ -453,9 +581,25 @@ def _copy(value: Any) -> Any:
     return dict(value) if isinstance(value, dict) else value
 
 
-def _finding_key(f: Finding) -> float:
-    try:
-        v = f.slack_value()
-    except VerifierError:
-        return float("inf")
-    return v if v == v else float("inf")
+def counterexample_finding(result: CheckResult) -> Finding | None:
+    """The finding a violated result is shown by: the violation with the smallest
+    slack (``None`` unless ``result`` is violated).
+
+    ``verifier check`` prints its numbers and :func:`certificate` restricts the
+    mechanism to its pair.  The slack is compared in floats (for choosing only, the
+    verdicts are exact); a slack that cannot be evaluated ranks last.
+    """
+    if result.verdict is not Verdict.VIOLATED:
+        return None
+    bad = result.violations()
+    if not bad:
+        return None
+
+    def key(f: Finding) -> float:
+        try:
+            v = f.slack_value()
+        except VerifierError:
+            return float("inf")
+        return v if v == v else float("inf")
+
+    return min(bad, key=key)

@@ -10,6 +10,7 @@ import sympy as sp
 from verifier.algorithms.noise.distributions import geometric_pmf, geometric_survival
 from verifier.algorithms.noise.expoly import DISCRETE, ExpPoly, step_below, step_from, to_sympy
 
+R = sp.Rational
 W = Fraction(3, 5)
 NUM = DISCRETE.at_rational(W)
 
@@ -65,3 +66,52 @@ def test_to_sympy_substitutes_the_unit():
     elem = geometric_survival(DISCRETE, 1).at(2)  # W^2/(1+W)
     assert sp.simplify(to_sympy(elem, u) - sp.exp(-2 * u) / (1 + sp.exp(-u))) == 0
     assert to_sympy(elem, sp.log(2)) == sp.Rational(1, 6)
+
+
+# ---------------------------------------------------------------------------
+# Laurent coefficients at a rational unit u (W = e^{-u} transcendental)
+# ---------------------------------------------------------------------------
+
+
+def test_laurent_arithmetic_matches_sympy():
+    from verifier.algorithms.noise.expoly import Laurent
+
+    u = sp.Rational(1, 7)
+    a = Laurent({-2: 3, 0: -1, 5: 2}, 4)
+    b = Laurent.monomial(1, Fraction(2, 3)) - Laurent.const(Fraction(1, 5))
+    for lhs, rhs in (
+        (a + b, a.to_sympy(u) + b.to_sympy(u)),
+        (a - b, a.to_sympy(u) - b.to_sympy(u)),
+        (a * b, a.to_sympy(u) * b.to_sympy(u)),
+        (a * Fraction(3, 2), a.to_sympy(u) * R(3, 2)),
+        (a / Fraction(3, 2), a.to_sympy(u) / R(3, 2)),
+    ):
+        assert sp.simplify(lhs.to_sympy(u) - rhs) == 0
+    assert (a - a).is_zero and a * 0 == 0 and Laurent.const(1) == 1
+
+
+def test_laurent_sign_and_enclosure():
+    from verifier.algorithms.noise.expoly import Laurent
+
+    u = Fraction(1, 40)
+    # W - (1 - u): positive, since e^{-u} > 1 - u; a hair away from zero
+    x = Laurent.monomial(1) - Laurent.const(1 - u)
+    assert x.sign(u) == 1 and (-x).sign(u) == -1 and (x - x).sign(u) == 0
+    lo, hi = x.enclosure(u, 128)
+    exact_value = sp.exp(-R(1, 40)) - (1 - R(1, 40))
+    assert R(lo.numerator, lo.denominator) <= exact_value <= R(hi.numerator, hi.denominator)
+
+
+def test_laplace_integrals_at_a_rational_unit_match_the_field():
+    from verifier.algorithms.noise.distributions import laplace_density, laplace_survival
+    from verifier.algorithms.noise.expoly import CONTINUOUS
+
+    u = Fraction(1, 40)
+    fast = CONTINUOUS.at_unit(u)
+    for ring_pair in ((fast, CONTINUOUS),):
+        vals = []
+        for ring in ring_pair:
+            f = laplace_density(ring, 2) * laplace_survival(ring, 1).shifted(3)
+            vals.append(to_sympy(f.total(), sp.Rational(1, 40)))
+        assert sp.simplify(vals[0] - vals[1]) == 0
+    assert laplace_density(fast, 3).total() == 1

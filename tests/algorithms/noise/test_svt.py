@@ -15,6 +15,7 @@ import sympy as sp
 from verifier.algorithms import get_transformer
 from verifier.algorithms.noise import (
     BOT,
+    TOP,
     SparseVector,
     bad_gap_svt,
     gap_svt,
@@ -25,6 +26,7 @@ from verifier.algorithms.noise import (
     output_probability,
     program_mechanism,
     query_graph,
+    to_sympy,
 )
 from verifier.algorithms.noise.samplers import (
     binomial_two_sided_pvalue,
@@ -236,7 +238,9 @@ def test_symbolic_closed_form_in_epsilon():
 
 def test_programs_refuse_what_they_cannot_compute_exactly():
     with pytest.raises(InvalidParameter, match="density"):
-        SparseVector("x", laplace(1), laplace(1), 1, "value")
+        program_mechanism(
+            SparseVector("x", laplace(1), laplace(1), 1, "value"), query_graph([(0, 1)])
+        )
     with pytest.raises(InvalidParameter, match="mix"):
         SparseVector("x", laplace(1), geometric(1), 1)
     with pytest.raises(InvalidParameter, match="cutoff c = 1"):
@@ -291,3 +295,75 @@ expected = "refuted"
 """
     (claim,) = loads_spec(text).claims
     assert claim.run().violated
+
+
+# ---------------------------------------------------------------------------
+# rational thresholds, rational units (Laurent closed forms)
+# ---------------------------------------------------------------------------
+
+
+def _lap_cdf(rate, x):  # P(nu < x) for Laplace(rate)
+    return 1 - mpmath.exp(-rate * x) / 2 if x >= 0 else mpmath.exp(rate * x) / 2
+
+
+def test_answer_sequence_laws_at_a_rational_threshold_match_quadrature():
+    from verifier.algorithms.noise import answer_sequence_laws
+
+    eps, t = R(1, 10), R(1, 2)
+    prog = lyu_svt(1, eps, 1, noise="laplace", threshold=t)
+    q = (1, 2, 0)
+    ctx, laws = answer_sequence_laws(prog, [q])
+    law = laws[tuple(Fraction(x) for x in q)]
+    r1, r2 = mpmath.mpf(1) / 20, mpmath.mpf(1) / 40  # rates eps/2, eps/4
+    for k in range(3):
+        answers = (BOT,) * k + (TOP,)
+
+        def integrand(r, k=k):
+            f = r1 / 2 * mpmath.exp(-r1 * abs(r))
+            for i in range(k):
+                f *= _lap_cdf(r2, float(t) + r - q[i])
+            return f * (1 - _lap_cdf(r2, float(t) + r - q[k]))
+
+        pts = [-mpmath.inf, -1.5, -0.5, 0, 0.5, 1.5, mpmath.inf]
+        direct = mpmath.quad(integrand, pts)
+        assert abs(float(to_sympy(law[answers], ctx.u)) - float(direct)) < 1e-12
+
+
+def test_laurent_closed_forms_equal_the_rational_function_ones():
+    from verifier.algorithms.noise import answer_sequence_laws
+
+    prog = lyu_svt(4, R(1, 10), 1, noise="laplace", threshold=1)
+    q = (0, 2, 1)
+    fast_ctx, fast = answer_sequence_laws(prog, [q])
+    slow_ctx, slow = answer_sequence_laws(prog, [q], symbolic=True)
+    key = tuple(Fraction(x) for x in q)
+    assert fast_ctx.outer.u is not None and slow_ctx.outer.u is None
+    for answers, p in fast[key].items():
+        a = to_sympy(p, fast_ctx.u)
+        b = to_sympy(slow[key][answers], slow_ctx.u)
+        assert sp.simplify(a - b) == 0
+
+
+def test_sensitivity_scales_every_noise():
+    a = lyu_svt(1, R(1, 10), 1, noise="laplace", sensitivity=2)
+    b = lyu_svt(1, R(1, 20), 1, noise="laplace")
+    assert a.noises() == b.noises() and a.claimed == R(1, 10)
+    with pytest.raises(InvalidParameter, match="sensitivity"):
+        lyu_svt(1, 1, sensitivity=0)
+
+
+def test_max_log_ratio_is_exact_on_ties_and_infinite_losses():
+    from verifier.algorithms.noise import Laurent, max_log_ratio
+
+    W = Laurent.monomial(1)
+    u = Fraction(1, 10)
+    # two outputs with exactly the same ratio W^-1 (a tie resolved exactly) and one below
+    P = {"a": W / 4, "b": W * W / 4, "c": 1 - W / 4 - W * W / 4}
+    Q = {"a": W * W / 4, "b": W * W * W / 4, "c": 1 - W * W / 4 - W * W * W / 4}
+    r = max_log_ratio(P, Q, u)
+    assert r.value == R(1, 10)
+    # a release bonus of 2 units makes "c" win by 2u
+    assert max_log_ratio(P, Q, u, {"c": 3}).output == "c"
+    assert max_log_ratio({"a": W}, {"a": Laurent({})}, u).value is sp.oo
+    with pytest.raises(InvalidParameter, match="negative"):
+        max_log_ratio({"a": W - 1}, {"a": W}, u)

@@ -41,8 +41,10 @@ from __future__ import annotations
 
 from .checks import (
     CurvePoint,
+    LossMax,
     RealizedMax,
     check_program_dp,
+    max_log_ratio,
     program_realized_epsilon,
     realized_epsilon_curve,
 )
@@ -64,6 +66,7 @@ from .expoly import (
     DISCRETE,
     PW,
     ExpPoly,
+    Laurent,
     Ring,
     step_below,
     step_from,
@@ -87,6 +90,7 @@ from .queries import Style, Vector, check_sensitivity, half_half, query_graph, r
 from .svt import (
     Release,
     SparseVector,
+    answer_sequence_laws,
     bad_gap_svt,
     gap_svt,
     gap_svt_monotone,
@@ -114,6 +118,7 @@ __all__ = [
     "CONTINUOUS",
     "CONTINUOUS_AT_POINTS",
     "ExpPoly",
+    "Laurent",
     "PW",
     "step_below",
     "step_from",
@@ -134,6 +139,7 @@ __all__ = [
     "gap_svt",
     "gap_svt_monotone",
     "bad_gap_svt",
+    "answer_sequence_laws",
     "NoisyMax",
     "report_noisy_max",
     # inputs
@@ -155,4 +161,6 @@ __all__ = [
     "RealizedMax",
     "CurvePoint",
     "realized_epsilon_curve",
+    "LossMax",
+    "max_log_ratio",
 ]

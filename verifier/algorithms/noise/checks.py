@@ -18,8 +18,9 @@ Ding et al. 2018) is :func:`realized_epsilon_curve`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
@@ -28,17 +29,92 @@ from ...arithmetic import DEFAULT_PRECISION, Precision, Verdict, combine_verdict
 from ...errors import InvalidParameter
 from ...privacy import check_pure_dp, realized_ex_post_epsilon
 from ...results import CheckResult, Finding, conjunction
+from .expoly import Laurent
 from .interpreter import Program, ProgramMechanism, program_mechanism
 from .queries import Vector, query_graph
 from .tails import TailSup, tail_sup
 
 __all__ = [
+    "LossMax",
+    "max_log_ratio",
     "check_program_dp",
     "RealizedMax",
     "program_realized_epsilon",
     "CurvePoint",
     "realized_epsilon_curve",
 ]
+
+
+@dataclass(frozen=True)
+class LossMax:
+    """The largest privacy loss ``log(P(o)/Q(o)) + b(o)·u`` over a finite output set
+    (:func:`max_log_ratio`): its closed form (``oo`` when some output is possible
+    under ``P`` only), the output attaining it and the two probabilities there."""
+
+    value: sp.Expr
+    output: Hashable
+    p: Laurent
+    q: Laurent
+
+
+def max_log_ratio(
+    P: Mapping[Hashable, Laurent],
+    Q: Mapping[Hashable, Laurent],
+    u: Fraction,
+    bonus: Mapping[Hashable, int] | None = None,
+) -> LossMax:
+    """``max_o log(P(o)/Q(o)) + b(o)·u`` exactly, for probabilities that are
+    :class:`~.expoly.Laurent` polynomials in ``W = e^{-u}`` (``u`` rational).
+
+    ``bonus`` adds ``b(o)·u`` to the loss of output ``o`` (the exact supremum of the
+    density ratio of values released with independent Laplace noise of rate ``m·u``:
+    ``m·|q_i - q'_i|`` each; it multiplies ``P(o)`` by ``W^{-b(o)}``).  The maximum is
+    exact: every ratio is enclosed (:meth:`Laurent.enclosure`); the outputs whose
+    upper bound reaches the best lower bound are compared exactly by the sign of
+    ``P_1 Q_2 - P_2 Q_1`` (:meth:`Laurent.sign`: zero only when the polynomial is
+    identically zero, since ``e^{-u}`` is transcendental, Lindemann 1882).
+
+    Examples
+    --------
+    >>> W = Laurent.monomial(1)
+    >>> P = {"a": W, "b": 1 - W}
+    >>> Q = {"a": W * W, "b": 1 - W * W}
+    >>> r = max_log_ratio(P, Q, Fraction(1, 10))
+    >>> r.output, r.value
+    ('a', 1/10)
+    """
+    b = bonus or {}
+    cands: list[tuple[Fraction, Fraction, Hashable, Laurent, Laurent]] = []
+    for o, p in P.items():
+        if p.is_zero:
+            continue
+        q = Q.get(o, Laurent({}))
+        if q.is_zero:
+            return LossMax(sp.oo, o, p, q)
+        if p.sign(u) < 0 or q.sign(u) < 0:
+            raise InvalidParameter(f"output {o!r}: a negative probability")
+        p = p * Laurent.monomial(-b.get(o, 0))
+        bits = 96
+        while True:
+            pl, ph = p.enclosure(u, bits)
+            ql, qh = q.enclosure(u, bits)
+            if pl > 0 and ql > 0:
+                break
+            bits *= 2
+        cands.append((pl / qh, ph / ql, o, p, q))
+    if not cands:
+        raise InvalidParameter("no output has positive probability")
+    best_lo = max(c[0] for c in cands)
+    close = sorted((c for c in cands if c[1] >= best_lo), key=lambda c: c[0], reverse=True)
+    _, _, o, p, q = close[0]
+    for _, _, o2, p2, q2 in close[1:]:
+        if (p2 * q - p * q2).sign(u) > 0:
+            o, p, q = o2, p2, q2
+    value = sp.log(
+        p.to_sympy(sp.Rational(u.numerator, u.denominator))
+        / q.to_sympy(sp.Rational(u.numerator, u.denominator))
+    )
+    return LossMax(value, o, p * Laurent.monomial(b.get(o, 0)), q)
 
 
 def _tail_findings(

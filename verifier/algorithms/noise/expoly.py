@@ -19,6 +19,16 @@ when ``e^{-u}`` is rational (``u = log(10/9)``, say) :func:`to_exact` evaluates 
 rational function exactly instead — or, faster, the whole computation runs in exact
 rational arithmetic at that point (:meth:`Ring.at_rational`).
 
+When the unit ``u`` itself is rational (``ε = 1/10``: ``W = e^{-1/40}`` is
+transcendental) the Laplace computation needs no field at all: the only denominators
+an integral brings in are ``k·U`` with ``U = u`` rational, so every coefficient is a
+*Laurent polynomial* in ``W`` with rational coefficients (:class:`Laurent`,
+:meth:`Ring.at_unit`) — exact, without the gcds of a rational-function field.  Since
+``e^{-u}`` is transcendental for rational ``u != 0`` (Lindemann 1882), such a
+polynomial vanishes at ``W = e^{-u}`` only if it is identically zero: the sign of
+any closed form is decided by an enclosure refined until it excludes zero
+(:meth:`Laurent.sign`).
+
 >>> box = step_from(DISCRETE, 0) * step_below(DISCRETE, 3)   # [0 <= y < 3]
 >>> box.total() == 3                                           # Σ_y [0 <= y < 3]
 True
@@ -27,6 +37,7 @@ True
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,9 +49,11 @@ from sympy import QQ
 from sympy.polys.fields import field
 
 from ...errors import InvalidParameter
+from ...precision import interval_context
 
 __all__ = [
     "Ring",
+    "Laurent",
     "DISCRETE",
     "CONTINUOUS",
     "CONTINUOUS_AT_POINTS",
@@ -58,6 +71,212 @@ _SYM_W = sp.Symbol("W")
 _SYM_U = sp.Symbol("U")
 
 
+class Laurent:
+    """A Laurent polynomial ``Σ_k c_k W^k`` in ``W = e^{-u}`` with rational
+    coefficients, stored as integer numerators over one positive common denominator.
+
+    >>> x = Laurent.monomial(2, Fraction(1, 2)) + Laurent.const(1)   # W²/2 + 1
+    >>> (x * x - x * x) == 0, (x * 2).numerators, (x * 2).den
+    (True, {2: 1, 0: 2}, 1)
+    >>> x.sign(Fraction(1, 10))
+    1
+    """
+
+    __slots__ = ("num", "den")
+
+    def __init__(self, num: dict[int, int], den: int = 1):
+        if den <= 0:
+            raise InvalidParameter("internal: a Laurent denominator must be positive")
+        if 0 in num.values():
+            num = {k: c for k, c in num.items() if c}
+        if num:
+            g = math.gcd(den, *num.values())
+            if g > 1:
+                num = {k: c // g for k, c in num.items()}
+                den //= g
+        else:
+            den = 1
+        self.num = num
+        self.den = den
+
+    @classmethod
+    def const(cls, c: Any) -> Laurent:
+        return cls.monomial(0, c)
+
+    @classmethod
+    def monomial(cls, k: int, c: Any = 1) -> Laurent:
+        if isinstance(c, int):
+            return cls({k: c})
+        f = Fraction(c)
+        return cls({k: f.numerator}, f.denominator)
+
+    @property
+    def numerators(self) -> dict[int, int]:
+        return dict(self.num)
+
+    @staticmethod
+    def _lift(x: Any) -> Laurent:
+        if isinstance(x, Laurent):
+            return x
+        if isinstance(x, (int, Fraction)):
+            return Laurent.const(x)
+        raise TypeError(f"cannot combine a Laurent polynomial with {type(x).__name__}")
+
+    def __add__(self, other: Any) -> Laurent:
+        o = self._lift(other)
+        if not o.num:
+            return self
+        if not self.num:
+            return o
+        if self.den == o.den:
+            out = dict(self.num)
+            for k, c in o.num.items():
+                out[k] = out.get(k, 0) + c
+            return Laurent(out, self.den)
+        d = self.den * o.den
+        out = {k: c * o.den for k, c in self.num.items()}
+        for k, c in o.num.items():
+            out[k] = out.get(k, 0) + c * self.den
+        return Laurent(out, d)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Laurent:
+        return Laurent({k: -c for k, c in self.num.items()}, self.den)
+
+    def __sub__(self, other: Any) -> Laurent:
+        return self + (-self._lift(other))
+
+    def __rsub__(self, other: Any) -> Laurent:
+        return self._lift(other) + (-self)
+
+    def __mul__(self, other: Any) -> Laurent:
+        if isinstance(other, int):
+            return Laurent({k: c * other for k, c in self.num.items()}, self.den)
+        if isinstance(other, Fraction):
+            return Laurent(
+                {k: c * other.numerator for k, c in self.num.items()},
+                self.den * other.denominator,
+            )
+        o = self._lift(other)
+        a, b = (self.num, o.num) if len(self.num) >= len(o.num) else (o.num, self.num)
+        if len(b) == 1:
+            ((kb, cb),) = b.items()
+            return Laurent({k + kb: c * cb for k, c in a.items()}, self.den * o.den)
+        out: dict[int, int] = {}
+        for k1, c1 in a.items():
+            for k2, c2 in b.items():
+                k = k1 + k2
+                out[k] = out.get(k, 0) + c1 * c2
+        return Laurent(out, self.den * o.den)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> Laurent:
+        if isinstance(other, Laurent):
+            if len(other.num) != 1:
+                raise InvalidParameter("internal: division by a Laurent polynomial")
+            ((k, c),) = other.num.items()
+            return self * Laurent.monomial(-k, Fraction(other.den, c))
+        f = Fraction(other)
+        return self * Fraction(f.denominator, f.numerator)
+
+    def __pow__(self, e: int) -> Laurent:
+        if len(self.num) == 1 and e >= 0:
+            ((k, c),) = self.num.items()
+            return Laurent({k * e: c**e}, self.den**e)
+        out = Laurent.const(1)
+        for _ in range(e):
+            out = out * self
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, int):
+            if other == 0:
+                return not self.num
+            return self.den == 1 and self.num == {0: other}
+        if isinstance(other, Fraction):
+            other = Laurent.const(other)
+        if not isinstance(other, Laurent):
+            return NotImplemented
+        return self.den == other.den and self.num == other.num
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash((self.den, tuple(sorted(self.num.items()))))
+
+    def __repr__(self) -> str:
+        terms = " + ".join(f"{c}*W^{k}" for k, c in sorted(self.num.items()))
+        return f"({terms or '0'})/{self.den}"
+
+    @property
+    def is_zero(self) -> bool:
+        return not self.num
+
+    def enclosure(self, u: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+        """Rational bounds ``lo <= value <= hi`` of the polynomial at ``W = e^{-u}``
+        (each power of ``W`` enclosed to ``bits`` bits, :func:`_power_bounds`)."""
+        lo = hi = 0
+        for k, c in self.num.items():
+            a, b = _power_bounds(u, k, bits)
+            if c > 0:
+                lo += c * a
+                hi += c * b
+            else:
+                lo += c * b
+                hi += c * a
+        scale = self.den << bits
+        return Fraction(lo, scale), Fraction(hi, scale)
+
+    def sign(self, u: Fraction, bits: int = 96) -> int:
+        """The sign of the value at ``W = e^{-u}`` (``u`` rational, nonzero): ``0``
+        exactly when the polynomial is identically zero (``e^{-u}`` is
+        transcendental), otherwise from an enclosure refined until it excludes 0."""
+        if not self.num:
+            return 0
+        if u == 0:
+            raise InvalidParameter("internal: the sign at W = 1 is not decided here")
+        while True:
+            lo, hi = self.enclosure(u, bits)
+            if lo > 0:
+                return 1
+            if hi < 0:
+                return -1
+            bits *= 2
+
+    def to_sympy(self, u: sp.Expr) -> sp.Expr:
+        """The value at ``W = e^{-u}`` as an exact sympy expression."""
+        w = sp.exp(-u)
+        return sp.Add(*(sp.Rational(c, self.den) * w**k for k, c in sorted(self.num.items())))
+
+
+_POWER_CACHE: dict[tuple[Fraction, int, int], tuple[int, int]] = {}
+
+
+def _power_bounds(u: Fraction, k: int, bits: int) -> tuple[int, int]:
+    """Integers ``a <= 2^bits · e^{-k u} <= b`` (outward-rounded interval arithmetic)."""
+    key = (u, k, bits)
+    hit = _POWER_CACHE.get(key)
+    if hit is not None:
+        return hit
+    with interval_context(bits + 32) as ctx:
+        x = ctx.exp(ctx.mpf(-k * u.numerator) / u.denominator) * ctx.mpf(2) ** bits
+        lo, hi = (_raw_fraction(e) for e in x._mpi_)
+    a, b = math.floor(lo), math.ceil(hi)
+    _POWER_CACHE[key] = (a, b)
+    return a, b
+
+
+def _raw_fraction(mpf: tuple[int, int, int, int]) -> Fraction:
+    """The exact rational value of a raw mpmath ``_mpf_`` tuple (a finite number)."""
+    sign, man, exp, _ = mpf
+    v = Fraction(int(man) << exp) if exp >= 0 else Fraction(int(man), 1 << -exp)
+    return -v if sign else v
+
+
 @dataclass(frozen=True)
 class Ring:
     """Where coefficients live and how the variable ranges.
@@ -67,12 +286,16 @@ class Ring:
     ``real`` makes the variable range over the reals (integrals) instead of the
     integers (sums).  ``w`` (a rational in ``(0, 1)``) evaluates everything at
     ``W = w`` with exact rational arithmetic instead (geometric noise only): the
-    same closed forms, much faster, for one value of the privacy parameter.
+    same closed forms, much faster, for one value of the privacy parameter.  ``u``
+    (a positive rational unit, continuous rings only) substitutes ``U = u`` and keeps
+    ``W = e^{-u}`` as the variable of :class:`Laurent` polynomials: exact and fast at
+    one transcendental value of ``W``.
     """
 
     continuous: bool
     real: bool
     w: Fraction | None = None
+    u: Fraction | None = None
 
     def __post_init__(self) -> None:
         if self.w is not None:
@@ -80,6 +303,11 @@ class Ring:
                 raise InvalidParameter("internal: numeric W needs geometric noise")
             if not (0 < self.w < 1):
                 raise InvalidParameter(f"internal: W = {self.w} outside (0, 1)")
+        if self.u is not None:
+            if not self.continuous:
+                raise InvalidParameter("internal: a rational unit needs Laplace noise")
+            if self.u <= 0:
+                raise InvalidParameter(f"internal: unit u = {self.u} must be positive")
 
     @property
     def numeric(self) -> bool:
@@ -91,14 +319,20 @@ class Ring:
 
     @property
     def zero(self) -> Any:
+        if self.u is not None:
+            return Laurent({})
         return Fraction(0) if self.w is not None else self.K.zero
 
     @property
     def one(self) -> Any:
+        if self.u is not None:
+            return Laurent.const(1)
         return Fraction(1) if self.w is not None else self.K.one
 
     @property
     def W(self) -> Any:
+        if self.u is not None:
+            return Laurent.monomial(1)
         if self.w is not None:
             return self.w
         return _W2 if self.continuous else _W
@@ -107,10 +341,14 @@ class Ring:
     def U(self) -> Any:
         if not self.continuous:
             raise InvalidParameter("the discrete coefficient field Q(W) has no U")
+        if self.u is not None:
+            return self.u
         return _U2
 
     def c(self, x: Any) -> Any:
         """A coefficient: an int, Fraction or field element."""
+        if self.u is not None:
+            return x if isinstance(x, Laurent) else Laurent.const(x)
         if self.w is not None:
             return Fraction(x)
         if isinstance(x, Fraction):
@@ -118,11 +356,18 @@ class Ring:
         return self.K(x)
 
     def wpow(self, k: int) -> Any:
+        if self.u is not None:
+            return Laurent.monomial(k)
         return self.W**k
 
     def at_rational(self, w: Fraction) -> Ring:
         """The same ring evaluated at the rational ``W = w``."""
         return Ring(self.continuous, self.real, w)
+
+    def at_unit(self, u: Fraction) -> Ring:
+        """The same (continuous) ring at the rational unit ``U = u``: coefficients
+        are :class:`Laurent` polynomials in ``W = e^{-u}``."""
+        return Ring(self.continuous, self.real, None, Fraction(u))
 
 
 #: Geometric noise: sums over the integers, coefficients in Q(W).
@@ -251,6 +496,8 @@ class ExpPoly:
         is an infinite end.  Closed forms of (infinite) geometric and
         arithmetico-geometric series (terms ``y^p W^{ky}`` with ``p <= 1``)."""
         ring = self.ring
+        if ring.u is not None and ring.real:
+            return self._laurent_piece_total(a, b)
         total = ring.zero
         for (k, p), c in self.terms.items():
             if p > 1:
@@ -271,6 +518,40 @@ class ExpPoly:
                 _antider(ring, k, p, a, upper=False) - _antider(ring, k, p, b, upper=True)
             )
         return total
+
+    def _laurent_piece_total(self, a: int | None, b: int | None) -> Laurent:
+        """:meth:`piece_total` on the reals with :class:`Laurent` coefficients: the
+        same closed forms (``∫_a^b y^p e^{-kuy} dy = F(a) - F(b)``, :func:`_antider`),
+        accumulated over one common integer denominator."""
+        u = self.ring.u
+        assert u is not None
+        parts: list[tuple[Laurent, Fraction, int]] = []  # c · r · W^s
+        for (k, p), c in self.terms.items():
+            if p > 1:
+                raise InvalidParameter("internal: a sum of a term of degree > 1")
+            if k == 0:
+                if a is None or b is None:
+                    raise InvalidParameter("internal: a polynomial summed over an infinite piece")
+                r = Fraction(b - a) if p == 0 else Fraction(b * b - a * a, 2)
+                parts.append((c, r, 0))
+                continue
+            if a is None and k > 0 or b is None and k < 0:
+                raise InvalidParameter("internal: a divergent exponential tail")
+            if a is not None:
+                parts.append((c, _antider_coefficient(u, k, p, a), k * a))
+            if b is not None:
+                parts.append((c, -_antider_coefficient(u, k, p, b), k * b))
+        if not parts:
+            return Laurent({})
+        dens = [c.den * r.denominator for c, r, _ in parts]
+        D = math.lcm(*dens)
+        out: dict[int, int] = {}
+        for (c, r, shift), d in zip(parts, dens, strict=True):
+            m = r.numerator * (D // d)
+            for e, v in c.num.items():
+                key = e + shift
+                out[key] = out.get(key, 0) + v * m
+        return Laurent(out, D)
 
     def running_from(self, a: int | None) -> ExpPoly:
         """``G(y) = Σ_{r=a}^{y} f(r)`` (or ``∫_a^y``; ``a = None`` is ``-∞``) as a
@@ -337,6 +618,15 @@ class ExpPoly:
             if b is not None:
                 add((0, 0), -c * ring.wpow(k * b) / den)
         return ExpPoly(ring, out)
+
+
+@functools.lru_cache(maxsize=65536)
+def _antider_coefficient(u: Fraction, k: int, p: int, x: int) -> Fraction:
+    """The rational factor of :func:`_antider` on the reals at ``U = u``:
+    ``F(x) = r · W^{kx}`` with ``r = 1/λ`` (``p = 0``) or ``x/λ + 1/λ²`` (``p = 1``),
+    ``λ = k u``."""
+    lam = k * u
+    return 1 / lam if p == 0 else x / lam + 1 / lam**2
 
 
 def _antider(ring: Ring, k: int, p: int, x: int | None, upper: bool) -> Any:
@@ -546,6 +836,8 @@ def to_sympy(elem: Any, u: sp.Expr) -> sp.Expr:
     When ``e^{-u}`` is a rational number the rational function is evaluated exactly
     (:func:`to_exact`); otherwise the result is an expression in ``exp(-u)``.
     """
+    if isinstance(elem, Laurent):
+        return elem.to_sympy(u)
     if isinstance(elem, (Fraction, int)):
         return (
             sp.Rational(elem.numerator, elem.denominator)

@@ -180,11 +180,18 @@ def epsilon_for_base(build: Callable[[sp.Expr], Program], w: Any) -> sp.Expr:
 
 @dataclass(frozen=True)
 class Context:
-    """Evaluation context: the unit ``u``, the rings and the multiple of each noise."""
+    """Evaluation context: the unit ``u``, the rings and the multiple of each noise.
+
+    ``scale`` is the common denominator ``d`` of the (rational) thresholds and query
+    answers: the program runs on ``d`` times its inputs, where they are integers, and
+    ``u`` is the unit per ``1/d`` (a noise of rate ``m·u·d`` on the original values has
+    rate ``m·u`` on the scaled ones; every probability is unchanged).
+    """
 
     u: sp.Expr
     outer: Ring  # the ring of functions of the outer variable
     mult: dict[Noise, int]
+    scale: int = 1
 
     def m(self, n: Noise) -> int:
         return self.mult[n]
@@ -228,23 +235,39 @@ class Context:
 
 
 def program_context(
-    program: Program, extra_rates: Sequence[sp.Expr] = (), symbolic: bool = False
+    program: Program,
+    extra_rates: Sequence[sp.Expr] = (),
+    symbolic: bool = False,
+    scale: int = 1,
 ) -> Context:
     """The evaluation context of ``program``: the common unit ``u`` of its noise rates
     (and ``extra_rates``), each noise's multiple of ``u``, and the ring of functions of
     the outer variable — real (integrals) when the outer noise is Laplace, exact
-    rationals at ``W = e^{-u}`` when that is rational and ``symbolic`` is false."""
+    rationals at ``W = e^{-u}`` when that is rational and ``symbolic`` is false,
+    :class:`~.expoly.Laurent` polynomials in ``W`` when the outer noise is Laplace
+    and ``u`` is rational.  ``scale`` (a positive integer ``d``, Laplace noise only)
+    runs the program on ``d`` times its inputs (:class:`Context`)."""
     noises = [n for n in program.noises() if n.kind != "none"]
     if not noises:
         raise InvalidParameter(f"program {program.name!r} adds no noise at all")
+    if scale < 1:
+        raise InvalidParameter(f"internal: scale must be a positive integer, got {scale}")
     rates: list[sp.Expr] = [n.rate for n in noises if n.rate is not None]
     rates += [exact(r) for r in extra_rates]
     u, ms = common_unit(rates)
+    u = u / scale
     mult = {n: m for n, m in zip(noises, ms, strict=False)}
     laplace_used = any(n.kind == "laplace" for n in noises)
     outer_kind = program.outer_noise.kind
+    if scale != 1 and any(n.kind == "geometric" for n in noises):
+        raise InvalidParameter(
+            "rational thresholds or query answers need Laplace noise: geometric noise "
+            "takes integer values"
+        )
     if outer_kind == "laplace":
         ring = CONTINUOUS
+        if not symbolic and u.is_Rational:
+            ring = ring.at_unit(Fraction(int(u.p), int(u.q)))
     elif laplace_used:
         ring = CONTINUOUS_AT_POINTS
     else:
@@ -253,7 +276,7 @@ def program_context(
         if not symbolic and w.is_Rational:
             # exact rational arithmetic at this value of the privacy parameter
             ring = ring.at_rational(Fraction(int(w.p), int(w.q)))
-    return Context(u, ring, mult)
+    return Context(u, ring, mult, scale)
 
 
 # ---------------------------------------------------------------------------
@@ -517,7 +540,7 @@ def program_mechanism(
     n = len(vectors[0])
     if any(len(v) != n for v in vectors):
         raise InvalidMechanism("all query vectors must have the same length")
-    ctx = program_context(program, extra_rates, symbolic)
+    ctx = program_context(program, extra_rates, symbolic, getattr(program, "denominator", 1))
     ring = ctx.outer
     laws = program.laws(ctx, vectors)
     rows = laws.rows

@@ -44,14 +44,17 @@ exponential in ``r`` (:mod:`.expoly`), in closed form.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal
 
 import sympy as sp
 
 from ...arithmetic import exact
-from ...errors import InvalidParameter
+from ...errors import InvalidMechanism, InvalidParameter
 from ...mechanism import FiniteMechanism
 from ..registry import Param, choice, positive_int, transformer
 from .distributions import NO_NOISE, Noise, noise_family
@@ -69,6 +72,7 @@ from .interpreter import (
     bucket_releases,
     parse_integer,
     point_release_outputs,
+    program_context,
     program_mechanism,
 )
 from .queries import Vector
@@ -82,6 +86,7 @@ __all__ = [
     "gap_svt",
     "gap_svt_monotone",
     "bad_gap_svt",
+    "answer_sequence_laws",
 ]
 
 
@@ -100,7 +105,9 @@ class SparseVector:
     Alg. 3; ``gap`` = ``q_i + ν_i - T - ρ``, Ding et al. 2019; ``fresh`` = ``q_i + ξ_i``
     with ``ξ_i ~ value_noise``, NumericalSVT), and after ``cutoff`` such answers stop;
     else answer ⊥.  With ``resample_noise`` the threshold noise is drawn afresh after
-    every ⊤ (Lyu et al. Alg. 2).  ``buckets`` (integer cut points) release the bucket
+    every ⊤ (Lyu et al. Alg. 2).  The threshold ``T`` may be any rational (DP-Sniper
+    runs Alg. 1 with ``T = 0.5``): with Laplace noise the program then runs on its
+    inputs scaled by the common denominator (:class:`~.interpreter.Context`).  ``buckets`` (integer cut points) release the bucket
     of the value instead of the value.  ``claimed`` is the privacy claim from the
     literature, ``monotone`` whether it assumes monotone queries.
     """
@@ -112,13 +119,19 @@ class SparseVector:
     release: Release = "bit"
     value_noise: Noise = NO_NOISE
     resample_noise: Noise | None = None
-    threshold: int = 0
+    threshold: Any = 0
     buckets: tuple[int, ...] | None = None
     claimed: sp.Expr | None = None
     monotone: bool = False
     source: str = ""
 
     def __post_init__(self) -> None:
+        t = exact(self.threshold)
+        if not t.is_Rational:
+            raise InvalidParameter(f"the threshold must be a rational number, got {t}")
+        object.__setattr__(
+            self, "threshold", int(t) if t.is_Integer else Fraction(int(t.p), int(t.q))
+        )
         if self.cutoff is not None and (not isinstance(self.cutoff, int) or self.cutoff < 1):
             raise InvalidParameter(f"cutoff must be a positive integer or None, got {self.cutoff}")
         if self.release not in ("bit", "value", "gap", "fresh"):
@@ -136,16 +149,18 @@ class SparseVector:
         kinds = {n.kind for n in self.noises() if n.kind != "none"}
         if len(kinds) > 1:
             raise InvalidParameter("mix of geometric and Laplace noise in one program")
-        if (
+
+    @property
+    def has_density(self) -> bool:
+        """Whether a released value has a density (Laplace noise, no buckets): its
+        output law is then no finite distribution."""
+        kinds = {n.kind for n in self.noises() if n.kind != "none"}
+        return (
             self.release != "bit"
             and self.buckets is None
             and kinds == {"laplace"}
             and not (self.release == "gap" and self.query_noise.kind == "none")
-        ):
-            raise InvalidParameter(
-                "a released value with Laplace noise has a density, not a probability: "
-                "use geometric noise or give integer buckets"
-            )
+        )
 
     def noises(self) -> list[Noise]:
         """Every noise the program draws (the threshold noise first)."""
@@ -159,9 +174,34 @@ class SparseVector:
         """The threshold noise ρ: given ρ the answers are independent."""
         return self.threshold_noise
 
+    @property
+    def denominator(self) -> int:
+        """The denominator of the threshold (the scale its program runs at)."""
+        return Fraction(self.threshold).denominator
+
+    def scaled(self, ctx: Context) -> SparseVector:
+        """The program on inputs scaled by ``ctx.scale`` (an integer threshold)."""
+        t = Fraction(self.threshold) * ctx.scale
+        if t.denominator != 1:
+            raise InvalidParameter(
+                f"internal: threshold {self.threshold} is not an integer at scale {ctx.scale}"
+            )
+        return dataclasses.replace(self, threshold=int(t))
+
     def laws(self, ctx: Context, vectors: list[Vector]) -> Laws:
         """The exact output law on each of ``vectors`` (:func:`_sv_laws`)."""
-        return _sv_laws(ctx, self, vectors)
+        if self.has_density:
+            raise InvalidParameter(
+                "a released value with Laplace noise has a density, not a probability: "
+                "use geometric noise or give integer buckets"
+            )
+        if ctx.scale != 1 and self.release != "bit":
+            raise InvalidParameter(
+                "released values with a rational threshold: use answer_sequence_laws "
+                "for the answer sequence"
+            )
+        d = ctx.scale
+        return _sv_laws(ctx, self.scaled(ctx), [tuple(x * d for x in q) for q in vectors])
 
 
 # -- the catalogue -------------------------------------------------------------
@@ -170,9 +210,17 @@ _LYU = "Lyu, Su, Li 2017, 'Understanding the Sparse Vector Technique for DP'"
 
 
 def lyu_svt(
-    k: int, eps: Any, c: int = 1, *, noise: str = "geometric", threshold: int = 0
+    k: int,
+    eps: Any,
+    c: int = 1,
+    *,
+    noise: str = "geometric",
+    threshold: Any = 0,
+    sensitivity: Any = 1,
 ) -> SparseVector:
-    """Lyu, Su, Li 2017, Algorithm ``k`` (1-6) at privacy parameter ``eps`` (Δ = 1).
+    """Lyu, Su, Li 2017, Algorithm ``k`` (1-6) at privacy parameter ``eps`` for
+    queries of sensitivity Δ = ``sensitivity`` (every scale is multiplied by Δ: the
+    rates below are divided by it).
 
     Rates (η = 1/scale) from their Figure 1 / Table 1, with ``ε2 = ε - ε1``:
     Alg. 1: ρ rate ε1 = ε/2, ν rate ε2/(2c); Alg. 2: ρ rate ε1/c, ν rate ε2/(2c), ρ
@@ -181,7 +229,10 @@ def lyu_svt(
     ν, no cutoff; Alg. 6: ρ rate ε/2, ν rate ε2, no cutoff.  Each claims ε-DP (the
     claim recorded; Lyu et al. prove it for Algs. 1-2 only).
     """
-    e = exact(eps)
+    delta = exact(sensitivity)
+    if not delta.is_positive:
+        raise InvalidParameter(f"the sensitivity must be positive, got {delta}")
+    e = exact(eps) / delta
     fam = noise
     if k in (1, 2, 3, 5, 6):
         e1 = e / 2
@@ -194,31 +245,31 @@ def lyu_svt(
     if k == 1:
         return SparseVector(
             f"Lyu Alg 1 (c={c})", noise_family(fam, e1), noise_family(fam, e2 / (2 * c)), c,
-            threshold=threshold, claimed=e, source=src,
+            threshold=threshold, claimed=e * delta, source=src,
         )  # fmt: skip
     if k == 2:
         return SparseVector(
             f"Lyu Alg 2 (c={c})", noise_family(fam, e1 / c), noise_family(fam, e2 / (2 * c)), c,
-            resample_noise=noise_family(fam, e2 / c), threshold=threshold, claimed=e, source=src,
+            resample_noise=noise_family(fam, e2 / c), threshold=threshold, claimed=e * delta, source=src,
         )  # fmt: skip
     if k == 3:
         return SparseVector(
             f"Lyu Alg 3 (c={c})", noise_family(fam, e1), noise_family(fam, e2 / c), c,
-            release="value", threshold=threshold, claimed=e, source=src,
+            release="value", threshold=threshold, claimed=e * delta, source=src,
         )  # fmt: skip
     if k == 4:
         return SparseVector(
             f"Lyu Alg 4 (c={c})", noise_family(fam, e1), noise_family(fam, e2), c,
-            threshold=threshold, claimed=e, source=src,
+            threshold=threshold, claimed=e * delta, source=src,
         )  # fmt: skip
     if k == 5:
         return SparseVector(
             "Lyu Alg 5", noise_family(fam, e1), NO_NOISE, None,
-            threshold=threshold, claimed=e, source=src,
+            threshold=threshold, claimed=e * delta, source=src,
         )  # fmt: skip
     return SparseVector(
         "Lyu Alg 6", noise_family(fam, e1), noise_family(fam, e2), None,
-        threshold=threshold, claimed=e, source=src,
+        threshold=threshold, claimed=e * delta, source=src,
     )  # fmt: skip
 
 
@@ -241,16 +292,20 @@ def numerical_svt(
     c: int = 1,
     *,
     noise: str = "geometric",
-    threshold: int = 0,
+    threshold: Any = 0,
     buckets: Sequence[int] | None = None,
+    sensitivity: Any = 1,
 ) -> SparseVector:
-    """NumericalSVT (Wang et al. 2019, PLDI, Fig. 1): ρ ~ Lap(3/ε), ν ~ Lap(6c/ε),
-    release ``q_i + ξ_i`` with ξ ~ Lap(3c/ε) at each ⊤; ε-DP."""
-    e = exact(eps)
+    """NumericalSVT (Wang et al. 2019, PLDI, Fig. 1): ρ ~ Lap(3Δ/ε), ν ~ Lap(6cΔ/ε),
+    release ``q_i + ξ_i`` with ξ ~ Lap(3cΔ/ε) at each ⊤; ε-DP (Δ = ``sensitivity``)."""
+    delta = exact(sensitivity)
+    if not delta.is_positive:
+        raise InvalidParameter(f"the sensitivity must be positive, got {delta}")
+    e = exact(eps) / delta
     return SparseVector(
         f"NumericalSVT (c={c})", noise_family(noise, e / 3), noise_family(noise, e / (6 * c)), c,
         release="fresh", value_noise=noise_family(noise, e / (3 * c)), threshold=threshold,
-        buckets=None if buckets is None else tuple(buckets), claimed=e,
+        buckets=None if buckets is None else tuple(buckets), claimed=e * delta,
         source="Wang, Ding, Wang, Kifer, Zhang 2019 (ShadowDP), NumericalSVT",
     )  # fmt: skip
 
@@ -402,15 +457,21 @@ def _sv_bits_all(ctx: Context, prog: SparseVector, q: Vector) -> dict[tuple[Answ
         rels = list(bucket_releases(prog.buckets or (), prog.release == "gap"))
     dens = ctx.density(prog.threshold_noise)
     out: dict[tuple[Answer, ...], Any] = {}
+    factors: dict[tuple[int, Answer], PW] = {}
+
+    def factor(qi: int, a: Answer) -> PW:
+        if (qi, a) not in factors:
+            factors[(qi, a)] = _sv_factor(ctx, prog, qi, a)
+        return factors[(qi, a)]
 
     def rec(prefix: tuple[Answer, ...], f: PW, tops: int) -> None:
         if len(prefix) == n or (prog.cutoff is not None and tops == prog.cutoff):
             out[prefix] = f.total()
             return
         i = len(prefix)
-        rec(prefix + (BOT,), f * _sv_factor(ctx, prog, q[i], BOT), tops)
+        rec(prefix + (BOT,), f * factor(q[i], BOT), tops)
         for r in rels:
-            rec(prefix + (r,), f * _sv_factor(ctx, prog, q[i], r), tops + 1)
+            rec(prefix + (r,), f * factor(q[i], r), tops + 1)
 
     rec((), dens, 0)
     return out
@@ -490,6 +551,53 @@ def _sv_laws(ctx: Context, program: SparseVector, vectors: list[Vector]) -> Laws
     for q in vectors:
         laws.rows[q][lab] = funcs[q][-1].total()
     return laws
+
+
+def answer_sequence_laws(
+    prog: SparseVector, vectors: Sequence[Sequence[Any]], *, symbolic: bool = False
+) -> tuple[Context, dict[tuple[Fraction, ...], dict[tuple[Answer, ...], Any]]]:
+    """The exact law of the answer sequence (⊥/⊤ per query, up to the cutoff) of
+    ``prog`` on each of the rational query vectors ``vectors``.
+
+    Released values do not change which answers are ⊤ (NumericalSVT's fresh noise ξ
+    is independent of the comparison; Lyu et al.'s Alg. 3 releases the value it
+    compared), so the answer sequence of any release is that of the bit program
+    with the same noises.  The context's unit also divides the rate of a fresh
+    release's noise.  Thresholds and answers are scaled by their common denominator
+    (:class:`~.interpreter.Context`); with Laplace threshold noise and a rational
+    unit the probabilities are :class:`~.expoly.Laurent` polynomials in
+    ``W = e^{-u}``.
+
+    Returns
+    -------
+    (Context, dict)
+        The context (its ``u`` is the unit per ``1/scale``) and, per vector (as a
+        tuple of Fractions), ``{answer sequence: probability}``.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> prog = lyu_svt(1, sp.Rational(1, 10), noise="laplace", threshold=sp.Rational(1, 2))
+    >>> ctx, laws = answer_sequence_laws(prog, [(0,), (1,)])
+    >>> ctx.scale, ctx.u
+    (2, 1/80)
+    >>> sum(laws[(Fraction(1),)].values()) == 1
+    True
+    """
+    vecs = [tuple(Fraction(exact(x).p, exact(x).q) for x in q) for q in vectors]
+    d = math.lcm(prog.denominator, *(x.denominator for q in vecs for x in q))
+    bits = dataclasses.replace(prog, release="bit", value_noise=NO_NOISE, buckets=None)
+    extra = [prog.value_noise.rate] if prog.value_noise.rate is not None else []
+    ctx = program_context(bits, extra, symbolic, d)
+    scaled = bits.scaled(ctx)
+    out: dict[tuple[Fraction, ...], dict[tuple[Answer, ...], Any]] = {}
+    for q in dict.fromkeys(vecs):
+        law = _sv_bits_all(ctx, scaled, tuple(int(x * d) for x in q))
+        total = sum(law.values(), ctx.outer.zero)
+        if total != 1:
+            raise InvalidMechanism(f"internal: the law of {prog.name} at {q} sums to {total}")
+        out[q] = law
+    return ctx, out
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,172 @@
+"""The corpus of hostile inputs: every entry exits 2 within 5 s and 500 MB, with one
+line ``error: ...`` that names the problem, no traceback and no raw control
+character; a few valid controls exit 0, 1 or 3 under the same limits.
+
+The corpus is ``tests/hostile/corpus/<category>/`` (written by ``make_corpus.py``,
+which documents the entry format).  All entries run in one subprocess
+(``runner.py``) that forks a child per entry with ``RLIMIT_AS`` = 500 MB and an
+alarm of 5 s, so the suite pays the interpreter's start-up once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus"
+ROOT = HERE.parents[1]
+EXAMPLES = ROOT / "examples"
+LIMIT_MB = 500
+LIMIT_S = 5
+#: Control characters that must never reach the terminal raw (tab and newline may).
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+ANSI_SPEC = """title = "\\u001b[2J\\u001b[1;1H\\u001b[32mEVERY CLAIM HOLDS"
+[graphs.g]
+kind = "pair"
+[mechanisms."\\u001b]0;owned\\u0007rr"]
+graph = "g"
+outputs = ["\\u001b[31mred", "\\u202eblue"]
+distributions.D = { "\\u001b[31mred" = "3/4", "\\u202eblue" = "1/4" }
+distributions."D'" = { "\\u001b[31mred" = "1/4", "\\u202eblue" = "3/4" }
+[[claims]]
+id = "\\u001b[2K\\rclaim"
+mechanism = "\\u001b]0;owned\\u0007rr"
+kind = "pure_dp"
+epsilon = "log(2)"
+statement = "\\u009b31m fake \\r[1/1] claim x: HOLDS"
+"""
+
+
+def _entries() -> list[tuple[str, Path, str]]:
+    out = []
+    for cat in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+        expect = json.loads((cat / "expect.json").read_text())
+        for name, text in sorted(expect.items()):
+            out.append((f"{cat.name}/{name}", cat / name, text))
+    return out
+
+
+ENTRIES = _entries()
+
+#: Valid inputs run under the same limits: (id, argv, allowed exit codes).
+CONTROLS = [
+    ("rr", ["check", str(EXAMPLES / "randomized_response.toml")], {0}),
+    ("best_of_k", ["check", "--expected", str(EXAMPLES / "best_of_k.toml")], {0}),
+    ("ansi", ["check", "ansi.toml"], {1}),
+    ("ansi_json", ["check", "--json", "ansi.toml"], {1}),
+    ("ansi_expected", ["check", "--expected", "ansi.toml"], {0, 1}),
+    ("exp_lhs", ["check", "exp.toml"], {1}),
+    ("raised_limit", ["check", "--max-exponent", "512", "big_eps.toml"], {0}),
+    ("inequality_tight", ["check", "tight.toml"], {0}),
+]
+
+
+def _argv(raw: list[str]) -> list[str]:
+    return [a.replace("{corpus}", str(CORPUS)) for a in raw]
+
+
+def _setup(cwd: Path, setup: dict) -> None:
+    for kind, arg in setup.items():
+        if kind == "fifo":
+            os.mkfifo(cwd / arg)
+        elif kind == "dir":
+            (cwd / arg).mkdir()
+        elif kind == "file":
+            (cwd / arg).write_text("x")
+        elif kind == "big":
+            with open(cwd / arg[0], "wb") as fh:
+                fh.truncate(arg[1])
+        elif kind == "loop":
+            os.symlink(arg, cwd / arg)
+        elif kind == "symlink":
+            os.symlink(arg[1], cwd / arg[0])
+        elif kind == "copy":
+            shutil.copyfile(CORPUS / arg[0], cwd / arg[1])
+        else:  # pragma: no cover - a corpus entry with an unknown setup
+            raise ValueError(kind)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Run every corpus entry and control once; their records by id."""
+    jobs = []
+    for eid, path, _ in ENTRIES:
+        cwd = tmp_path_factory.mktemp("hostile")
+        if path.suffix == ".args":
+            spec = json.loads(path.read_text())
+            _setup(cwd, spec.get("setup", {}))
+            argv = _argv(spec["argv"])
+        else:
+            argv = ["check", str(path)]
+        jobs.append({"id": eid, "argv": argv, "cwd": str(cwd)})
+    ctl = tmp_path_factory.mktemp("controls")
+    (ctl / "ansi.toml").write_text(ANSI_SPEC)
+    (ctl / "exp.toml").write_text(
+        '[[claims]]\nid = "e"\nkind = "inequality"\nlhs = "exp(10^10)"\nrhs = "1"\n'
+    )
+    big = (CORPUS / "numbers" / "epsilon_zero.toml").read_text()  # epsilon = 2^300 > 2^256
+    (ctl / "big_eps.toml").write_text(big.replace('epsilon = "0"', 'epsilon = "2^300"'))
+    (ctl / "tight.toml").write_text(
+        '[[claims]]\nid = "t"\nkind = "inequality"\nlhs = "exp(1/2)^2"\nrhs = "e"\n'
+    )
+    for cid, argv, _ in CONTROLS:
+        jobs.append({"id": f"control/{cid}", "argv": argv, "cwd": str(ctl)})
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "runner.py"), str(LIMIT_MB), str(LIMIT_S)],
+        input=json.dumps(jobs),
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return {r["id"]: r for r in records}
+
+
+def test_the_corpus_is_large_and_covers_every_category():
+    cats = {eid.split("/")[0] for eid, _, _ in ENTRIES}
+    assert len(ENTRIES) >= 150
+    assert cats >= {
+        "syntax", "types", "missing", "unknown", "numbers", "resources", "injection",
+        "unbound", "datasets", "files", "paths", "options",
+    }  # fmt: skip
+
+
+def _common(r: dict) -> None:
+    assert r["signal"] is None, f"killed by signal {r['signal']} after {r['seconds']} s"
+    assert r["seconds"] < LIMIT_S, r["seconds"]
+    assert r["maxrss_kb"] < LIMIT_MB * 1024, r["maxrss_kb"]
+    for stream in ("stdout", "stderr"):
+        assert "Traceback" not in r[stream] and "RUNNER:" not in r[stream], r[stream][-2000:]
+        assert not RAW_CONTROL.search(r[stream]), (stream, r[stream][:500])
+
+
+@pytest.mark.parametrize("eid,path,expected", ENTRIES, ids=[e[0] for e in ENTRIES])
+def test_bad_input_exits_2_fast_with_a_message(results, eid, path, expected):
+    r = results[eid]
+    _common(r)
+    assert r["code"] == 2, (r["code"], r["stderr"][-2000:])
+    lines = [ln for ln in r["stderr"].splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), r["stderr"][-2000:]
+    assert expected.lower() in lines[0].lower(), (expected, lines[0])
+
+
+@pytest.mark.parametrize("cid,argv,codes", CONTROLS, ids=[c[0] for c in CONTROLS])
+def test_valid_controls_answer_within_the_limits(results, cid, argv, codes):
+    r = results[f"control/{cid}"]
+    _common(r)
+    assert r["code"] in codes, (r["code"], r["stderr"][-2000:])
+    if cid.startswith("ansi"):
+        text = r["stdout"]
+        assert "\\x1b" in text or "\\u001b" in text  # shown, escaped
+        assert "\x1b" not in text and "\r" not in text

@@ -1,0 +1,155 @@
+"""The executor layer (verifier.executors) without dask: ordered results with a
+bounded number of tasks in flight, early stops that cancel, results that hold
+closures and large exact values, claims decided in parallel by id, and the errors of
+the ``--dask``/``--workers`` options.  The dask runs are in tests/test_dask.py."""
+
+from __future__ import annotations
+
+import doctest
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+import sympy as sp
+
+from verifier import executors
+from verifier.claims import load_casestudies
+from verifier.errors import InvalidParameter
+from verifier.executors import (
+    DaskTarget,
+    ExecutorRunner,
+    as_runner,
+    open_runner,
+    ordered_map,
+    parse_dask,
+    portable_dumps,
+    portable_loads,
+)
+
+
+def _slow_square(x: int) -> int:
+    time.sleep(0.01 * ((7 * x) % 5))  # finishes out of order
+    return x * x
+
+
+def test_ordered_map_keeps_the_task_order_on_processes():
+    with ProcessPoolExecutor(2) as ex:
+        got = list(ordered_map(ExecutorRunner(ex), _slow_square, [(k,) for k in range(20)]))
+    assert got == [k * k for k in range(20)]
+
+
+def test_ordered_map_reads_tasks_lazily_and_bounds_the_work_in_flight():
+    pulled = 0
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def tasks():
+        nonlocal pulled
+        for k in range(1_000_000):
+            pulled += 1
+            yield (k,)
+
+    def work(k: int) -> int:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.002)
+        with lock:
+            running -= 1
+        return k
+
+    with ThreadPoolExecutor(3) as ex:
+        runner = ExecutorRunner(ex)
+        it = ordered_map(runner, work, tasks(), window=4)
+        first = [next(it) for _ in range(10)]
+        it.close()  # stopping early cancels what is still in flight
+    assert first == list(range(10))
+    assert pulled <= 10 + 4 * 8  # never more than 8 windows ahead of the consumer
+    assert most <= 3
+
+
+def test_an_error_in_a_task_reaches_the_caller():
+    with ThreadPoolExecutor(2) as ex:
+        with pytest.raises(ZeroDivisionError):
+            list(ordered_map(ExecutorRunner(ex), divmod, [(1, 1), (1, 0), (2, 1)]))
+
+
+def test_results_with_closures_and_large_exact_values_cross_processes():
+    base = sp.Integer(7)
+    data = portable_dumps((lambda o: base + o, sp.exp(sp.Rational(1, 3)) + sp.sqrt(2)))
+    f, x = portable_loads(data)
+    assert f(1) == 8 and x == sp.exp(sp.Rational(1, 3)) + sp.sqrt(2)
+    # rebuilt as pickled (no re-evaluation): the same tree, hence equal and hashed alike
+    big = sp.expand((sp.exp(sp.Symbol("e")) + sp.Rational(1, 3)) ** 12)
+    again = portable_loads(portable_dumps(big))
+    assert again == big and hash(again) == hash(big) and again.args == big.args
+
+
+def test_claims_decided_in_processes_match_the_serial_outcomes():
+    reg = load_casestudies()
+    # bounds written as closures (Ghazi et al.), large exact values (Liu-Talwar), several
+    names = ["ghazi2025.thm10", "ghazi2025.thm9.non_monotone", "liu_talwar2019.thm35"]
+    claims = reg.select([*names, "hartmann2022.lemma8"], decider="instances")
+    serial = reg.run(claims)
+    with open_runner(2) as runner:
+        parallel = reg.run(claims, runner=runner)
+    assert [o.claim for o in parallel] == claims
+    assert [o.to_dict() | {"seconds": 0} for o in parallel] == [
+        o.to_dict() | {"seconds": 0} for o in serial
+    ]
+
+
+def test_only_registered_claims_travel_by_id():
+    from verifier.arithmetic import Verdict
+    from verifier.claims import Registry
+    from verifier.results import CheckResult
+
+    reg = Registry()
+
+    @reg.claim(id="demo.local", source="none", statement="s", expected="holds", casestudy="d")
+    def _c() -> CheckResult:
+        return CheckResult("t", Verdict.HOLDS)
+
+    with ThreadPoolExecutor(1) as ex:
+        with pytest.raises(InvalidParameter, match="demo.local.*REGISTRY"):
+            reg.run(reg.select(), runner=ExecutorRunner(ex))
+
+
+def test_runner_choice():
+    assert as_runner(None, 1) is None
+    with ThreadPoolExecutor(3) as ex:
+        r = as_runner(ex)
+        assert isinstance(r, ExecutorRunner) and r.slots() == 3 and as_runner(r) is r
+    with pytest.raises(InvalidParameter, match="cannot run tasks on str"):
+        as_runner("local")
+
+
+def test_dask_option_values():
+    assert parse_dask("local") == DaskTarget(None, None)
+    assert parse_dask(" local:2 ") == DaskTarget(None, 2)
+    assert parse_dask("tls://sched.example.org:8786").address == "tls://sched.example.org:8786"
+    for bad in ("local:0", "local:x", "elsewhere", ""):
+        with pytest.raises(InvalidParameter, match="--dask"):
+            parse_dask(bad)
+    with pytest.raises(InvalidParameter, match="not both"):
+        with open_runner(2, "local:2"):
+            pass
+    with pytest.raises(InvalidParameter, match=">= 1"):
+        with open_runner(0):
+            pass
+
+
+def test_without_dask_the_option_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    with pytest.raises(InvalidParameter, match=r"not installed.*\.\[dask\]"):
+        with open_runner(1, "local:1"):
+            pass
+
+
+def test_doctests():
+    res = doctest.testmod(executors)
+    assert res.attempted > 0 and res.failed == 0

@@ -1,0 +1,1307 @@
+"""Decide an inequality for *every* point of a box of parameters.
+
+The question answered here is: does ``lhs(x) <= rhs(x)`` hold for every ``x`` in a box
+``[lo_1, hi_1] × ... × [lo_n, hi_n]`` of real parameters (budgets ``ε_i``, ``ε'``, a
+prior's ``γ``, a Rényi order ``α``)?  Typical inputs are the output probabilities of a
+mechanism built symbolically in its parameters and the constraint
+``P_D(o) <= e^{ε̃(o)} P_D'(o)`` of ex-post differential privacy.
+
+Certified branch and bound on ``f = rhs - lhs``:
+
+1. **Identically equal.**  When ``f`` vanishes identically (exact test: every
+   ``exp`` of a rational linear form in the parameters becomes a monomial in new
+   variables and the numerator of the resulting rational function expands to 0), the
+   inequality holds with equality on the whole box: the bound is attained everywhere.
+2. **Enclosure.**  Over a sub-box, ``f`` is enclosed in interval arithmetic (outward
+   rounding) together with its gradient (forward differentiation; for ``Max``,
+   ``Min`` and ``Abs`` the hull of the one-sided derivatives, a valid enclosure of
+   Clarke's generalized gradient), and the natural enclosure is intersected with the
+   mean-value form ``f(c) + Σ_i ∂_i f(X) (X_i - c_i)``.  A lower end ``>= 0`` proves
+   the inequality on the sub-box; an upper end ``< 0`` proves that it fails on the
+   whole sub-box (a rational point inside is confirmed exactly: the certificate).
+3. **Monotonicity.**  Where the enclosure straddles 0 but a partial derivative has a
+   certified sign, the minimum of ``f`` over the sub-box lies on one face
+   (``x_i = lo_i`` when ``∂_i f >= 0``): the sub-box holds if and only if that face
+   does, so the face is decided instead (one dimension fewer).  A sub-box reduced to
+   a point is decided *exactly* (:func:`verifier.arithmetic.decide_le`), which proves
+   an attained bound (zero slack) at a vertex; a face on which ``f`` keeps straddling
+   0 gets the exact identically-zero test of step 1, restricted to the face.
+4. **Bisection** otherwise, along the coordinate that contributes most to the width
+   of the mean-value form, at a simple rational point near the middle.
+
+Nothing is sampled: the verdict is ``HOLDS`` (every sub-box proved),
+``VIOLATED`` (some sub-box proved to fail, with an exact rational witness), or
+``UNDECIDED`` with the sub-boxes left undecided when the budget (depth, number of
+sub-boxes, seconds) ran out and their share of the box's volume.
+
+Enclosures use mpmath's interval primitives (``mpmath.libmp.libmpi``) at an explicit
+working precision passed to every call: no context and no process-global precision is
+read or set.  (``benchmarks/bench_boxes.py`` compares them with ball arithmetic.)
+
+Examples
+--------
+>>> import sympy as sp
+>>> a, b = sp.symbols("a b", positive=True)
+>>> d = decide_on_box(a * b, a + b, {a: (2, 3), b: (2, 3)})   # ab <= a + b only at (2, 2)
+>>> d.verdict, d.witness
+(<Verdict.VIOLATED: 'violated'>, {a: 3, b: 5/2})
+>>> d = decide_on_box(sp.exp(a) * sp.exp(b), sp.exp(a + b), {a: (0, 1), b: (0, 1)})
+>>> d.verdict, d.identically_equal
+(<Verdict.HOLDS: 'holds'>, True)
+>>> d = decide_on_box(a**2 + b**2, 2 * a * b + 1, {a: (0, 1), b: (0, 1)})
+>>> d.verdict, d.tight, d.undecided_fraction   # equality at (0, 1) and (1, 0)
+(<Verdict.HOLDS: 'holds'>, True, Fraction(0, 1))
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+from mpmath.libmp import (
+    finf,
+    fninf,
+    from_int,
+    from_rational,
+    fzero,
+    libmpi,
+    mpf_cmp,
+    mpf_neg,
+    round_ceiling,
+    round_floor,
+    to_float,
+)
+
+from .arithmetic import (
+    Verdict,
+    _NeedMorePrecision,
+    _to_iv,
+    decide_le,
+    exact,
+)
+from .errors import InvalidParameter, UnsupportedExpression
+from .precision import interval_context
+
+__all__ = [
+    "Box",
+    "BoxBudget",
+    "BoxDecision",
+    "DEFAULT_BUDGET",
+    "SubBox",
+    "decide_all_on_box",
+    "decide_on_box",
+    "identically_zero",
+    "region_fractions",
+]
+
+
+# ---------------------------------------------------------------------------
+# boxes
+# ---------------------------------------------------------------------------
+
+
+def _fraction(x: Any, what: str) -> Fraction:
+    try:
+        e = exact(x)
+    except InvalidParameter as err:
+        raise InvalidParameter(f"{what}: {err}") from None
+    if not e.is_Rational:
+        raise InvalidParameter(
+            f"{what} = {e} must be a rational number (box ends are exact rationals)"
+        )
+    return Fraction(int(e.p), int(e.q))
+
+
+def _rat(x: Fraction) -> sp.Rational:
+    return sp.Rational(x.numerator, x.denominator)
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box of parameters: each symbol ranges over a closed interval with rational ends.
+
+    Build it with :meth:`of` from a mapping ``symbol -> (lo, hi)`` (symbols or their
+    names; ends ints, Fractions, sympy Rationals or their text).  A parameter with
+    ``lo == hi`` is fixed; the volume is taken over the other ones.
+
+    >>> Box.of({"eps": (sp.Rational(1, 100), 3), "gamma": ("1/10", "9/10")}).as_dict()
+    {'eps': ['1/100', '3'], 'gamma': ['1/10', '9/10']}
+    """
+
+    symbols: tuple[sp.Symbol, ...]
+    lows: tuple[Fraction, ...]
+    highs: tuple[Fraction, ...]
+
+    @classmethod
+    def of(cls, domain: Box | Mapping[Any, Any]) -> Box:
+        if isinstance(domain, Box):
+            return domain
+        if not isinstance(domain, Mapping) or not domain:
+            raise InvalidParameter(
+                "a box is a non-empty mapping parameter -> (lo, hi), e.g. {eps: (1/100, 3)}"
+            )
+        syms: list[sp.Symbol] = []
+        lows: list[Fraction] = []
+        highs: list[Fraction] = []
+        for key, ends in domain.items():
+            s = sp.Symbol(key) if isinstance(key, str) else key
+            if not isinstance(s, sp.Symbol):
+                raise InvalidParameter(f"box parameter {key!r} is not a symbol or a name")
+            if s in syms or str(s) in map(str, syms):
+                raise InvalidParameter(f"box parameter {s} is given twice")
+            try:
+                lo_raw, hi_raw = ends
+            except (TypeError, ValueError):
+                raise InvalidParameter(
+                    f"the range of {s} must be a pair (lo, hi), got {ends!r}"
+                ) from None
+            lo = _fraction(sp.Rational(lo_raw) if isinstance(lo_raw, str) else lo_raw, f"{s}.lo")
+            hi = _fraction(sp.Rational(hi_raw) if isinstance(hi_raw, str) else hi_raw, f"{s}.hi")
+            if lo > hi:
+                raise InvalidParameter(f"empty range for {s}: lo = {lo} > hi = {hi}")
+            syms.append(s)
+            lows.append(lo)
+            highs.append(hi)
+        return cls(tuple(syms), tuple(lows), tuple(highs))
+
+    @property
+    def dimension(self) -> int:
+        """The number of parameters that are not fixed."""
+        return sum(1 for lo, hi in zip(self.lows, self.highs, strict=True) if lo < hi)
+
+    def as_dict(self) -> dict[str, list[str]]:
+        """``{name: [lo, hi]}`` with the ends as exact text (JSON-ready)."""
+        return {
+            str(s): [str(_rat(lo)), str(_rat(hi))]
+            for s, lo, hi in zip(self.symbols, self.lows, self.highs, strict=True)
+        }
+
+    def bind(self, expr: sp.Expr) -> sp.Expr:
+        """``expr`` with each free symbol named like a parameter of the box replaced by
+        that parameter (a box given by names matches symbols whatever their
+        assumptions)."""
+        names = {str(s): s for s in self.symbols}
+        repl = {
+            s: names[str(s)]
+            for s in expr.free_symbols
+            if str(s) in names and s is not names[str(s)] and s != names[str(s)]
+        }
+        return expr.xreplace(repl) if repl else expr
+
+    def names(self) -> set[str]:
+        return {str(s) for s in self.symbols}
+
+    def whole(self) -> SubBox:
+        return SubBox(tuple(zip(self.lows, self.highs, strict=True)))
+
+    def point(self, values: Sequence[Fraction]) -> dict[sp.Symbol, sp.Rational]:
+        return {s: _rat(v) for s, v in zip(self.symbols, values, strict=True)}
+
+    def __str__(self) -> str:
+        return " × ".join(
+            f"{s} ∈ [{_rat(lo)}, {_rat(hi)}]"
+            for s, lo, hi in zip(self.symbols, self.lows, self.highs, strict=True)
+        )
+
+
+@dataclass(frozen=True)
+class SubBox:
+    """A sub-box: one closed interval ``(lo, hi)`` per parameter of its :class:`Box`."""
+
+    bounds: tuple[tuple[Fraction, Fraction], ...]
+
+    def __str__(self) -> str:
+        return " × ".join(f"[{_rat(lo)}, {_rat(hi)}]" for lo, hi in self.bounds)
+
+    def volume_share(self, box: Box) -> Fraction:
+        """The share of ``box``'s volume (over its non-fixed parameters)."""
+        v = Fraction(1)
+        for (lo, hi), blo, bhi in zip(self.bounds, box.lows, box.highs, strict=True):
+            if blo < bhi:
+                v *= (hi - lo) / (bhi - blo)
+        return v
+
+    def midpoint(self) -> tuple[Fraction, ...]:
+        return tuple((lo + hi) / 2 for lo, hi in self.bounds)
+
+    def text(self, box: Box) -> str:
+        return " × ".join(
+            f"{s} ∈ [{_rat(lo)}, {_rat(hi)}]"
+            for s, (lo, hi) in zip(box.symbols, self.bounds, strict=True)
+        )
+
+    def as_dict(self, box: Box) -> dict[str, list[str]]:
+        return {
+            str(s): [str(_rat(lo)), str(_rat(hi))]
+            for s, (lo, hi) in zip(box.symbols, self.bounds, strict=True)
+        }
+
+
+@dataclass(frozen=True)
+class BoxBudget:
+    """How far branch and bound may go on one inequality before giving up.
+
+    Parameters
+    ----------
+    max_depth : int
+        Bisections along one path of the tree (a face inherits its parent's depth).
+    max_boxes : int
+        Sub-boxes examined in total.
+    seconds : float or None
+        Wall-clock limit (``None``: none).
+    bits : int
+        Working precision of the enclosures.
+    """
+
+    max_depth: int = 40
+    max_boxes: int = 20000
+    seconds: float | None = 120.0
+    bits: int = 64
+
+    def __post_init__(self) -> None:
+        for name in ("max_depth", "max_boxes", "bits"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise InvalidParameter(f"box budget {name} must be a positive integer, got {v!r}")
+        if self.bits < 24:
+            raise InvalidParameter(f"box budget bits must be at least 24, got {self.bits}")
+        if self.seconds is not None and not (
+            isinstance(self.seconds, (int, float)) and self.seconds > 0
+        ):
+            raise InvalidParameter(f"box budget seconds must be > 0, got {self.seconds!r}")
+
+
+#: The default budget: decides every registered box claim.
+DEFAULT_BUDGET = BoxBudget()
+
+
+@dataclass(frozen=True)
+class BoxDecision:
+    """Outcome of deciding ``lhs <= rhs`` on every point of a box.
+
+    Attributes
+    ----------
+    verdict : Verdict
+        ``HOLDS`` on the whole box, ``VIOLATED`` somewhere (``witness``), or
+        ``UNDECIDED`` (``undecided`` lists the sub-boxes the budget left open).
+    box : Box
+    failing : tuple of SubBox
+        Sub-boxes proved to fail everywhere (enclosure of ``rhs - lhs`` below 0).
+    undecided : tuple of SubBox
+        Sub-boxes neither proved nor refuted (a sub-box with a failing point on a face
+        that is not itself proved to fail everywhere is listed here too).
+    witness : dict or None
+        An exact rational point at which ``lhs > rhs`` (checked exactly): the certificate.
+    identically_equal : bool
+        ``rhs - lhs`` vanishes identically: the bound is attained everywhere.
+    tight : bool
+        Equality was proved somewhere (a point decided exactly with zero slack, a face
+        on which ``rhs - lhs`` vanishes identically, or everywhere).
+    boxes : int
+        Sub-boxes examined.
+    seconds : float
+    note : str
+    """
+
+    verdict: Verdict
+    box: Box
+    failing: tuple[SubBox, ...] = ()
+    undecided: tuple[SubBox, ...] = ()
+    witness: dict[sp.Symbol, sp.Rational] | None = None
+    identically_equal: bool = False
+    tight: bool = False
+    boxes: int = 0
+    seconds: float = 0.0
+    note: str = ""
+
+    @property
+    def undecided_fraction(self) -> Fraction:
+        """Share of the box's volume in undecided sub-boxes (exact)."""
+        return sum((b.volume_share(self.box) for b in self.undecided), Fraction(0))
+
+    @property
+    def failing_fraction(self) -> Fraction:
+        """Share of the box's volume proved to fail (a lower bound of the failing set)."""
+        return sum((b.volume_share(self.box) for b in self.failing), Fraction(0))
+
+    def __str__(self) -> str:
+        text = f"{self.verdict.value} on {self.box}"
+        if self.failing:
+            text += f"; fails on {len(self.failing)} sub-boxes ({float(self.failing_fraction):.3g} of the volume)"
+        if self.witness:
+            text += "; e.g. at " + ", ".join(f"{s} = {v}" for s, v in self.witness.items())
+        if self.undecided:
+            text += (
+                f"; {len(self.undecided)} sub-boxes undecided "
+                f"({float(self.undecided_fraction):.3g} of the volume)"
+            )
+        return text
+
+
+# ---------------------------------------------------------------------------
+# exact forms: rational functions of t_i = e^{s_i/L_i}
+# ---------------------------------------------------------------------------
+
+
+def _linear_form(
+    arg: sp.Expr, symbols: Sequence[sp.Symbol]
+) -> tuple[list[Fraction], sp.Expr] | None:
+    """``arg == Σ a_i s_i + c`` with rational ``a_i`` and constant ``c``, or ``None``."""
+    coeffs = []
+    rest = sp.expand(arg)
+    for s in symbols:
+        a = rest.coeff(s)
+        if a.free_symbols or not a.is_Rational:
+            return None
+        coeffs.append(Fraction(int(a.p), int(a.q)))
+        rest = sp.expand(rest - a * s)
+    if rest.free_symbols:
+        return None
+    return coeffs, rest
+
+
+@dataclass(frozen=True)
+class _ExpRational:
+    """Expressions rewritten as rational functions of generators ``t_i``: ``t_i =
+    e^{s_i/L_i}`` for a parameter that occurs only in exponents of ``exp`` (rational
+    linear forms), ``t_i = s_i`` (``L_i = 0``) for one that never occurs in one."""
+
+    symbols: tuple[sp.Symbol, ...]
+    gens: tuple[sp.Dummy, ...]
+    scales: tuple[int, ...]
+    exprs: tuple[sp.Expr, ...]
+
+    def t_of(self, i: int) -> sp.Expr:
+        """``t_i`` as an expression in ``s_i``."""
+        s, L = self.symbols[i], self.scales[i]
+        return s if L == 0 else sp.exp(s / L)
+
+
+def _exp_rational(exprs: Sequence[sp.Expr], symbols: Sequence[sp.Symbol]) -> _ExpRational | None:
+    """The common rewrite of ``exprs`` (:class:`_ExpRational`), or ``None``."""
+    syms = [s for s in symbols if any(s in e.free_symbols for e in exprs)]
+    if not syms:
+        return None
+    atoms: set[sp.Expr] = set()
+    for e in exprs:
+        atoms |= {a for a in e.atoms(sp.exp) if a.free_symbols}
+        atoms |= {q for q in e.atoms(sp.Pow) if q.base is sp.E and q.exp.free_symbols}
+    forms: dict[sp.Expr, tuple[list[Fraction], sp.Expr]] = {}
+    for a in atoms:
+        lf = _linear_form(a.args[0] if isinstance(a, sp.exp) else a.exp, syms)
+        if lf is None:
+            return None
+        forms[a] = lf
+    dens = [0] * len(syms)
+    for coeffs, _ in forms.values():
+        for i, c in enumerate(coeffs):
+            if c != 0:
+                dens[i] = math.lcm(max(dens[i], 1), c.denominator)
+    gens = tuple(sp.Dummy(f"t_{s}", positive=True) for s in syms)
+    repl: dict[sp.Expr, sp.Expr] = {}
+    for a, (coeffs, c) in forms.items():
+        mono = sp.exp(c)
+        for i, co in enumerate(coeffs):
+            if co != 0:
+                mono *= gens[i] ** int(co * dens[i])
+        repl[a] = mono
+    plain = {s: g for s, g, L in zip(syms, gens, dens, strict=True) if L == 0}
+    out = []
+    for e in exprs:
+        t = e.xreplace(repl)
+        if t.free_symbols & {s for s, L in zip(syms, dens, strict=True) if L}:
+            return None  # a parameter both in and out of an exponent
+        t = t.xreplace(plain)
+        if not t.is_rational_function(*gens):
+            return None
+        out.append(t)
+    return _ExpRational(tuple(syms), gens, tuple(dens), tuple(out))
+
+
+def identically_zero(expr: Any, symbols: Sequence[sp.Symbol]) -> bool:
+    """Prove that ``expr`` vanishes for every value of ``symbols`` (``False``: no proof).
+
+    Every ``exp(Σ a_i s_i + c)`` with rational ``a_i`` becomes ``e^c Π t_i^{a_i L_i}``
+    (``t_i = e^{s_i/L_i}``, ``L_i`` the common denominator of the ``a_i``); when no
+    parameter is left outside these monomials, ``expr`` is a rational function of the
+    ``t_i`` and it vanishes identically exactly when the numerator expands to 0.
+    Otherwise sympy's simplification is tried (a proof when it gives 0).
+
+    >>> x, y = sp.symbols("x y", positive=True)
+    >>> identically_zero(sp.exp(x) / (1 + sp.exp(x)) - 1 / (1 + sp.exp(-x)), [x])
+    True
+    >>> identically_zero(sp.exp(2 * x + y) - sp.exp(x) ** 2 * sp.exp(y), [x, y])
+    True
+    >>> identically_zero(sp.exp(x) - 1 - x, [x])
+    False
+    """
+    e = exact(expr)
+    if not any(s in e.free_symbols for s in symbols):
+        from .arithmetic import is_exactly_zero
+
+        return is_exactly_zero(e) is True
+    form = _exp_rational([e], symbols)
+    if form is not None:
+        try:
+            num, _ = sp.fraction(sp.together(form.exprs[0]))
+            return bool(sp.expand(num) == 0)
+        except (sp.PolynomialError, ValueError, TypeError, RecursionError):
+            return False
+    if sp.count_ops(e) > 120:
+        return False
+    try:
+        return bool(sp.simplify(e) == 0)
+    except (NotImplementedError, ValueError, TypeError, RecursionError):
+        return False
+
+
+@dataclass(frozen=True)
+class _Shifted:
+    """``rhs - lhs = N/D`` with ``N``, ``D`` polynomials in the generators, written in
+    ``u_i = t_i - r_i`` (``r_i`` a rational lower bound of ``t_i`` on the box)."""
+
+    numerator: sp.Poly  # in u
+    denominator: sp.Poly  # in u
+    shifts: tuple[sp.Rational, ...]
+    form: _ExpRational
+
+
+def _lower_t(form: _ExpRational, box: Box, i: int) -> sp.Rational:
+    """A rational ``r <= t_i`` on the whole box."""
+    s = form.symbols[i]
+    lo = box.lows[box.symbols.index(s)]
+    L = form.scales[i]
+    if L == 0:
+        return _rat(lo)
+    if lo == 0:
+        return sp.Integer(1)
+    with interval_context(64) as ctx:
+        v = ctx.exp(ctx.mpf(lo.numerator) / lo.denominator / L)
+        return sp.Rational(*_raw_fraction(v._mpi_[0]).as_integer_ratio())
+
+
+def _shifted(lhs: sp.Expr, rhs: sp.Expr, box: Box) -> _Shifted | None:
+    form = _exp_rational([rhs - lhs], box.symbols)
+    if form is None:
+        return None
+    try:
+        num, den = sp.fraction(sp.together(form.exprs[0]))
+        rs = tuple(_lower_t(form, box, i) for i in range(len(form.gens)))
+        us = [sp.Dummy(f"u{i}") for i in range(len(form.gens))]
+        sub = {g: r + u for g, r, u in zip(form.gens, rs, us, strict=True)}
+        n = sp.Poly(sp.expand(num.xreplace(sub)), *us)
+        d = sp.Poly(sp.expand(den.xreplace(sub)), *us)
+    except (sp.PolynomialError, ValueError, TypeError, RecursionError):
+        return None
+    return _Shifted(n, d, rs, form)
+
+
+def _coefficient_sign(p: sp.Poly) -> int:
+    """+1 when every coefficient is >= 0 and the constant term > 0 (then ``p > 0``
+    for all ``u >= 0``), -1 for the mirror image, 0 otherwise (exact signs)."""
+    from .arithmetic import Sign, decide_sign
+
+    signs = set()
+    for c in p.coeffs():
+        if c == 0:
+            continue
+        s = (
+            decide_sign(c).sign
+            if not c.is_Rational
+            else (Sign.POSITIVE if c > 0 else Sign.NEGATIVE)
+        )
+        if s not in (Sign.POSITIVE, Sign.NEGATIVE):
+            return 0
+        signs.add(s)
+    if len(signs) != 1:
+        return 0
+    const = p.coeff_monomial(1) if p.gens else p.as_expr()
+    if const == 0:
+        return 0
+    return 1 if signs.pop() is Sign.POSITIVE else -1
+
+
+def _vanishes_in_box(num: sp.Poly, shifted: _Shifted, box: Box) -> bool:
+    """``N`` (in ``u = t - r``) vanishes somewhere in the box: every term contains a
+    ``u_i`` whose shift is the exact lower end of ``t_i`` on the box (a face where the
+    bound is attained), or the constant term is 0 and every shift is exact (the lower
+    corner)."""
+    form = shifted.form
+    exact_shift = []
+    for i, s in enumerate(form.symbols):
+        lo = box.lows[box.symbols.index(s)]
+        exact_shift.append(form.scales[i] == 0 or lo == 0)
+    monoms = [m for m, c in num.terms() if c != 0]
+    if any(e and all(m[i] > 0 for m in monoms) for i, e in enumerate(exact_shift)):
+        return True
+    return all(exact_shift) and all(any(m) for m in monoms)
+
+
+def _nonnegative_coefficients(p: sp.Poly) -> bool:
+    """Every coefficient of ``p`` is >= 0 (exactly): ``p >= 0`` for all ``u >= 0``."""
+    from .arithmetic import Sign, decide_sign
+
+    for c in p.coeffs():
+        if c.is_Rational:
+            if c < 0:
+                return False
+        elif decide_sign(c).sign not in (Sign.POSITIVE, Sign.ZERO):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# compiled interval evaluation with gradients
+# ---------------------------------------------------------------------------
+
+_Iv = tuple[Any, Any]  # (lo, hi) raw mpf tuples
+
+
+class _Unresolved(Exception):
+    """Internal: the enclosure is unusable on this sub-box (a log of an interval
+    reaching 0, a division by an interval containing 0, ...): bisect."""
+
+
+def _iv_rational(x: Fraction, prec: int) -> _Iv:
+    return (
+        from_rational(x.numerator, x.denominator, prec, round_floor),
+        from_rational(x.numerator, x.denominator, prec, round_ceiling),
+    )
+
+
+def _lo(x: _Iv) -> Fraction:
+    return _raw_fraction(x[0])
+
+
+def _raw_fraction(raw: Any) -> Fraction:
+    sign, man, exp, _ = raw
+    if not man:
+        if exp:
+            raise _Unresolved
+        return Fraction(0)
+    v = Fraction(int(man) << exp) if exp >= 0 else Fraction(int(man), 1 << -exp)
+    return -v if sign else v
+
+
+def _finite(x: _Iv) -> _Iv:
+    if x[0] in (finf, fninf) or x[1] in (finf, fninf) or x[0][1] == 0 and x[0][2]:
+        raise _Unresolved
+    return x
+
+
+def mpf_min(a: Any, b: Any) -> Any:
+    return a if mpf_cmp(a, b) <= 0 else b
+
+
+def mpf_max(a: Any, b: Any) -> Any:
+    return a if mpf_cmp(a, b) >= 0 else b
+
+
+def _hull(x: _Iv, y: _Iv) -> _Iv:
+    return (mpf_min(x[0], y[0]), mpf_max(x[1], y[1]))
+
+
+def _positive(x: _Iv) -> bool:
+    return mpf_cmp(x[0], fzero) > 0
+
+
+def _nonneg(x: _Iv) -> bool:
+    return mpf_cmp(x[0], fzero) >= 0
+
+
+def _nonpos(x: _Iv) -> bool:
+    return mpf_cmp(x[1], fzero) <= 0
+
+
+_ZERO: _Iv = (fzero, fzero)
+
+# op codes
+_VAR, _CONST, _ADD, _MUL, _POWI, _EXP, _LOG, _SQRT, _POW, _MAX, _MIN, _ABS = range(12)
+
+
+class _Program:
+    """``expr`` compiled to a straight-line program over the box's parameters;
+    :meth:`run` returns the enclosure and (optionally) the gradient enclosures."""
+
+    def __init__(self, expr: sp.Expr, symbols: Sequence[sp.Symbol], prec: int) -> None:
+        self.symbols = tuple(symbols)
+        self.prec = prec
+        self.ops: list[tuple[Any, ...]] = []
+        self._slots: dict[sp.Expr, int] = {}
+        self.out = self._compile(expr)
+
+    def _const(self, e: sp.Expr) -> int:
+        with interval_context(self.prec) as ctx:
+            try:
+                v = _to_iv(e, ctx)
+            except _NeedMorePrecision:
+                raise UnsupportedExpression(f"cannot enclose the constant {e}") from None
+            iv = v._mpi_
+        self.ops.append((_CONST, _finite(iv)))
+        return len(self.ops) - 1
+
+    def _compile(self, e: sp.Expr) -> int:
+        hit = self._slots.get(e)
+        if hit is not None:
+            return hit
+        slot = self._emit(e)
+        self._slots[e] = slot
+        return slot
+
+    def _emit(self, e: sp.Expr) -> int:
+        if e.is_Symbol:
+            if e not in self.symbols:
+                raise InvalidParameter(f"symbol {e} is not a parameter of the box")
+            self.ops.append((_VAR, self.symbols.index(e)))
+            return len(self.ops) - 1
+        if not e.free_symbols:
+            return self._const(e)
+        if e.is_Add or e.is_Mul:
+            args = [self._compile(a) for a in e.args]
+            acc = args[0]
+            for a in args[1:]:
+                self.ops.append((_ADD if e.is_Add else _MUL, acc, a))
+                acc = len(self.ops) - 1
+            return acc
+        if isinstance(e, sp.exp) or (e.is_Pow and e.base is sp.E):
+            arg = e.args[0] if isinstance(e, sp.exp) else e.exp
+            self.ops.append((_EXP, self._compile(arg)))
+            return len(self.ops) - 1
+        if isinstance(e, sp.log):
+            if len(e.args) != 1:
+                raise UnsupportedExpression(f"log with a base in {e}; write log(x)/log(b)")
+            self.ops.append((_LOG, self._compile(e.args[0])))
+            return len(self.ops) - 1
+        if e.is_Pow:
+            base, ex = e.args
+            if ex.is_Integer:
+                self.ops.append((_POWI, self._compile(base), int(ex)))
+                return len(self.ops) - 1
+            if ex == sp.Rational(1, 2):
+                self.ops.append((_SQRT, self._compile(base)))
+                return len(self.ops) - 1
+            self.ops.append((_POW, self._compile(base), self._compile(ex)))
+            return len(self.ops) - 1
+        if isinstance(e, (sp.Max, sp.Min)):
+            args = [self._compile(a) for a in e.args]
+            acc = args[0]
+            for a in args[1:]:
+                self.ops.append((_MAX if isinstance(e, sp.Max) else _MIN, acc, a))
+                acc = len(self.ops) - 1
+            return acc
+        if isinstance(e, sp.Abs):
+            self.ops.append((_ABS, self._compile(e.args[0])))
+            return len(self.ops) - 1
+        raise UnsupportedExpression(
+            f"cannot enclose {type(e).__name__} in '{e}' over a box (supported: + - * /, "
+            f"powers, exp, log, sqrt, Min, Max, Abs)"
+        )
+
+    def run(self, xs: Sequence[_Iv], grad: bool) -> tuple[_Iv, list[_Iv | None]]:
+        """The enclosure over the intervals ``xs`` and the gradient enclosures (``None``
+        for a partial derivative that is identically 0)."""
+        p = self.prec
+        n = len(self.symbols)
+        vals: list[_Iv] = []
+        grads: list[list[_Iv | None] | None] = []
+        add, mul, div = libmpi.mpi_add, libmpi.mpi_mul, libmpi.mpi_div
+        for op in self.ops:
+            code = op[0]
+            g: list[_Iv | None] | None = None
+            if code == _VAR:
+                i = op[1]
+                v = xs[i]
+                if grad:
+                    g = [None] * n
+                    g[i] = (from_int(1), from_int(1))
+            elif code == _CONST:
+                v = op[1]
+            elif code == _ADD:
+                a, b = vals[op[1]], vals[op[2]]
+                v = add(a, b, p)
+                if grad:
+                    g = _gcomb(grads[op[1]], grads[op[2]], None, None, p)
+            elif code == _MUL:
+                a, b = vals[op[1]], vals[op[2]]
+                v = mul(a, b, p)
+                if grad:
+                    g = _gcomb(grads[op[1]], grads[op[2]], b, a, p)
+            elif code == _POWI:
+                a = vals[op[1]]
+                k = op[2]
+                if k >= 0:
+                    v = libmpi.mpi_pow_int(a, k, p)
+                else:
+                    if not (_positive(a) or mpf_cmp(a[1], fzero) < 0):
+                        raise _Unresolved
+                    v = div((from_int(1), from_int(1)), libmpi.mpi_pow_int(a, -k, p), p)
+                if grad and grads[op[1]] is not None:
+                    if k == 0:
+                        g = None
+                    else:
+                        if k - 1 < 0 and not (_positive(a) or mpf_cmp(a[1], fzero) < 0):
+                            raise _Unresolved
+                        d = (
+                            libmpi.mpi_pow_int(a, k - 1, p)
+                            if k - 1 >= 0
+                            else div((from_int(1), from_int(1)), libmpi.mpi_pow_int(a, 1 - k, p), p)
+                        )
+                        d = mul((from_int(k), from_int(k)), d, p)
+                        g = _gscale(grads[op[1]], d, p)
+            elif code == _EXP:
+                a = vals[op[1]]
+                v = libmpi.mpi_exp(a, p)
+                if grad and grads[op[1]] is not None:
+                    g = _gscale(grads[op[1]], v, p)
+            elif code == _LOG:
+                a = vals[op[1]]
+                if not _positive(a):
+                    raise _Unresolved
+                v = libmpi.mpi_log(a, p)
+                if grad and grads[op[1]] is not None:
+                    g = _gscale(grads[op[1]], div((from_int(1), from_int(1)), a, p), p)
+            elif code == _SQRT:
+                a = vals[op[1]]
+                if not _positive(a):
+                    raise _Unresolved
+                v = libmpi.mpi_sqrt(a, p)
+                if grad and grads[op[1]] is not None:
+                    d = div((from_int(1), from_int(1)), mul((from_int(2), from_int(2)), v, p), p)
+                    g = _gscale(grads[op[1]], d, p)
+            elif code == _POW:
+                a, b = vals[op[1]], vals[op[2]]
+                if not _positive(a):
+                    raise _Unresolved
+                la = libmpi.mpi_log(a, p)
+                v = libmpi.mpi_exp(mul(b, la, p), p)
+                if grad:
+                    ga, gb = grads[op[1]], grads[op[2]]
+                    if ga is not None or gb is not None:
+                        # d(a^b) = a^b (db log a + b da / a)
+                        inner = _gcomb(gb, ga, la, div(b, a, p), p)
+                        g = None if inner is None else _gscale(inner, v, p)
+            elif code in (_MAX, _MIN):
+                a, b = vals[op[1]], vals[op[2]]
+                ga, gb = (grads[op[1]], grads[op[2]]) if grad else (None, None)
+                big = code == _MAX
+                if mpf_cmp(a[0], b[1]) >= 0:  # a >= b everywhere
+                    v, g = (a, ga) if big else (b, gb)
+                elif mpf_cmp(b[0], a[1]) >= 0:
+                    v, g = (b, gb) if big else (a, ga)
+                else:
+                    if big:
+                        v = (mpf_max(a[0], b[0]), mpf_max(a[1], b[1]))
+                    else:
+                        v = (mpf_min(a[0], b[0]), mpf_min(a[1], b[1]))
+                    g = _ghull(ga, gb, n) if grad else None
+            elif code == _ABS:
+                a = vals[op[1]]
+                ga = grads[op[1]] if grad else None
+                if _nonneg(a):
+                    v, g = a, ga
+                elif _nonpos(a):
+                    v = libmpi.mpi_neg(a, p)
+                    g = (
+                        None
+                        if ga is None
+                        else [None if x is None else libmpi.mpi_neg(x, p) for x in ga]
+                    )
+                else:
+                    v = (fzero, mpf_max(mpf_neg(a[0]), a[1]))
+                    neg = (
+                        None
+                        if ga is None
+                        else [None if x is None else libmpi.mpi_neg(x, p) for x in ga]
+                    )
+                    g = _ghull(ga, neg, n) if grad else None
+            else:  # pragma: no cover - every op code is handled above
+                raise AssertionError(code)
+            vals.append(_finite(v))
+            grads.append(g)
+        out = vals[self.out]
+        g_out = grads[self.out] if grad else None
+        return out, (list(g_out) if g_out is not None else [None] * n)
+
+
+def _gcomb(
+    ga: list[_Iv | None] | None,
+    gb: list[_Iv | None] | None,
+    sa: _Iv | None,
+    sb: _Iv | None,
+    p: int,
+) -> list[_Iv | None] | None:
+    """``sa·ga + sb·gb`` componentwise (``None`` scale: 1; ``None`` gradient: 0)."""
+    if ga is None and gb is None:
+        return None
+    n = len(ga) if ga is not None else len(gb)  # type: ignore[arg-type]
+    out: list[_Iv | None] = []
+    for i in range(n):
+        x = None if ga is None else ga[i]
+        y = None if gb is None else gb[i]
+        if x is not None and sa is not None:
+            x = libmpi.mpi_mul(sa, x, p)
+        if y is not None and sb is not None:
+            y = libmpi.mpi_mul(sb, y, p)
+        if x is None:
+            out.append(y)
+        elif y is None:
+            out.append(x)
+        else:
+            out.append(libmpi.mpi_add(x, y, p))
+    return out
+
+
+def _gscale(ga: list[_Iv | None], s: _Iv, p: int) -> list[_Iv | None]:
+    return [None if x is None else libmpi.mpi_mul(s, x, p) for x in ga]
+
+
+def _ghull(
+    ga: list[_Iv | None] | None, gb: list[_Iv | None] | None, n: int
+) -> list[_Iv | None] | None:
+    if ga is None and gb is None:
+        return None
+    out: list[_Iv | None] = []
+    for i in range(n):
+        x = _ZERO if ga is None or ga[i] is None else ga[i]
+        y = _ZERO if gb is None or gb[i] is None else gb[i]
+        out.append(None if (x is _ZERO and y is _ZERO) else _hull(x, y))  # type: ignore[arg-type]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# branch and bound
+# ---------------------------------------------------------------------------
+
+
+def _gradient_programs(
+    f: sp.Expr, symbols: Sequence[sp.Symbol], bits: int
+) -> list[_Program | None] | None:
+    """Compiled partial derivatives of ``f``, each brought over a common denominator
+    when small (``w - w/(1+x)`` becomes ``w x/(1+x)``, whose enclosure keeps its
+    sign), or ``None`` when ``f`` has ``Min``/``Max``/``Abs`` (then forward
+    differentiation gives the generalized gradient)."""
+    if f.has(sp.Min, sp.Max, sp.Abs):
+        return None
+    out: list[_Program | None] = []
+    for s in symbols:
+        d = sp.diff(f, s)
+        if d == 0:
+            out.append(None)
+            continue
+        if sp.count_ops(d) < 300:
+            d = sp.together(d)
+        try:
+            out.append(_Program(d, symbols, bits))
+        except UnsupportedExpression:
+            return None
+    return out
+
+
+def _simple_between(lo: Fraction, hi: Fraction) -> Fraction:
+    """A rational with a small denominator in ``[lo + w/4, hi - w/4]`` (``w = hi - lo``)."""
+    w = hi - lo
+    a, b = lo + w / 4, hi - w / 4
+    den = 1
+    while True:
+        n = math.ceil(a * den)
+        if Fraction(n, den) <= b:
+            return Fraction(n, den)
+        den *= 2
+
+
+@dataclass
+class _Tally:
+    failing: list[SubBox] = field(default_factory=list)
+    undecided: list[SubBox] = field(default_factory=list)
+    witness: dict[sp.Symbol, sp.Rational] | None = None
+    tight: bool = False
+    boxes: int = 0
+
+
+class _Search:
+    def __init__(
+        self,
+        lhs: sp.Expr,
+        rhs: sp.Expr,
+        box: Box,
+        budget: BoxBudget,
+        f: sp.Expr,
+    ) -> None:
+        self.lhs, self.rhs, self.box, self.budget = lhs, rhs, box, budget
+        self.f = f  # same sign as rhs - lhs everywhere on the box
+        self.prog = _Program(self.f, box.symbols, budget.bits)
+        self.grad_progs = _gradient_programs(self.f, box.symbols, budget.bits)
+        self.root = box.whole()
+        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self.tally = _Tally()
+        self.zero_faces: dict[tuple[Any, ...], bool] = {}
+        self.exhausted = ""
+
+    # -- evaluation ------------------------------------------------------------
+    def _ivs(self, sub: SubBox) -> list[_Iv]:
+        p = self.budget.bits
+        return [
+            _iv_rational(lo, p) if lo == hi else (_iv_rational(lo, p)[0], _iv_rational(hi, p)[1])
+            for lo, hi in sub.bounds
+        ]
+
+    def enclose(self, sub: SubBox) -> tuple[_Iv, list[_Iv | None]]:
+        """Natural enclosure ∩ mean-value form, and the gradient enclosure."""
+        p = self.budget.bits
+        xs = self._ivs(sub)
+        if self.grad_progs is None:
+            val, g = self.prog.run(xs, True)
+        else:
+            val, _ = self.prog.run(xs, False)
+            g = [None if gp is None else gp.run(xs, False)[0] for gp in self.grad_progs]
+        free = [i for i, (lo, hi) in enumerate(sub.bounds) if lo < hi]
+        if free and any(g[i] is not None for i in free):
+            c = sub.midpoint()
+            cx = [_iv_rational(ci, p) for ci in c]
+            try:
+                fc, _ = self.prog.run(cx, False)
+                mv = fc
+                for i in free:
+                    gi = g[i]
+                    if gi is None:
+                        continue
+                    dx = libmpi.mpi_sub(xs[i], cx[i], p)
+                    mv = libmpi.mpi_add(mv, libmpi.mpi_mul(gi, dx, p), p)
+                val = (mpf_max(val[0], mv[0]), mpf_min(val[1], mv[1]))
+            except _Unresolved:
+                pass
+        return val, g
+
+    # -- exact decisions -------------------------------------------------------
+    def exact_fails(self, values: Sequence[Fraction]) -> tuple[bool, bool]:
+        """(fails, tight) at an exact point."""
+        pt = self.box.point(values)
+        c = decide_le(self.lhs.xreplace(pt), self.rhs.xreplace(pt))
+        return c.verdict is Verdict.VIOLATED, (c.verdict is Verdict.HOLDS and c.tight)
+
+    def on_root_face(self, sub: SubBox) -> bool:
+        """``sub`` lies in a face of the box (some parameter fixed at an end of its
+        range): where an attained bound typically sits."""
+        fixed = [
+            (lo, r) for (lo, hi), r in zip(sub.bounds, self.root.bounds, strict=True) if lo == hi
+        ]
+        return bool(fixed) and all(lo in r for lo, r in fixed)
+
+    def face_vanishes(self, sub: SubBox) -> bool:
+        key = tuple((lo if lo == hi else None) for lo, hi in sub.bounds)
+        hit = self.zero_faces.get(key)
+        if hit is None:
+            fixed = {
+                s: _rat(lo)
+                for s, (lo, hi) in zip(self.box.symbols, sub.bounds, strict=True)
+                if lo == hi
+            }
+            free = [s for s, (lo, hi) in zip(self.box.symbols, sub.bounds, strict=True) if lo < hi]
+            hit = identically_zero(self.f.xreplace(fixed), free)
+            self.zero_faces[key] = hit
+        return hit
+
+    # -- the recursion -----------------------------------------------------------
+    def out_of_budget(self) -> bool:
+        if self.tally.boxes >= self.budget.max_boxes:
+            self.exhausted = f"the budget of {self.budget.max_boxes} sub-boxes ran out"
+            return True
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.exhausted = f"the time budget of {self.budget.seconds} s ran out"
+            return True
+        return False
+
+    def settle(self, sub: SubBox, depth: int, reduce: bool = True) -> str:
+        """Decide ``f >= 0`` on ``sub``; record failing / undecided sub-boxes in the
+        tally.  Returns ``"holds"``, ``"fails"`` (some failure found inside) or
+        ``"open"`` (something undecided, nothing failing)."""
+        t = self.tally
+        if self.out_of_budget():
+            t.undecided.append(sub)
+            return "open"
+        t.boxes += 1
+        free = [i for i, (lo, hi) in enumerate(sub.bounds) if lo < hi]
+        if not free:
+            fails, tight = self.exact_fails([lo for lo, _ in sub.bounds])
+            if fails:
+                if t.witness is None:
+                    t.witness = self.box.point([lo for lo, _ in sub.bounds])
+                return "fails"
+            t.tight |= tight
+            return "holds"
+        try:
+            val, g = self.enclose(sub)
+        except _Unresolved:
+            val, g = None, None
+        if val is not None:
+            if _nonneg(val):
+                if _nonpos(val):  # enclosed in [0, 0]: rhs = lhs on the whole sub-box
+                    t.tight = True
+                return "holds"
+            if mpf_cmp(val[1], fzero) < 0:
+                t.failing.append(sub)
+                if t.witness is None:
+                    q = tuple(_simple_between(lo, hi) if lo < hi else lo for lo, hi in sub.bounds)
+                    if self.exact_fails(q)[0]:
+                        t.witness = self.box.point(q)
+                return "fails"
+        if g is not None and reduce:
+            for i in free:
+                gi = g[i]
+                lo, hi = sub.bounds[i]
+                at = None
+                if gi is None or _nonneg(gi):
+                    at = lo
+                elif _nonpos(gi):
+                    at = hi
+                if at is None:
+                    continue
+                face = SubBox(sub.bounds[:i] + ((at, at),) + sub.bounds[i + 1 :])
+                mark = (len(t.failing), len(t.undecided))
+                r = self.settle(face, depth, True)
+                if r == "holds":
+                    return "holds"
+                # the face fails somewhere or stayed open: decide the sub-box itself
+                del t.failing[mark[0] :]
+                del t.undecided[mark[1] :]
+                return (
+                    self.settle(sub, depth, False)
+                    if r == "fails"
+                    else self._split(sub, depth, g, free, val)
+                )
+        if val is not None and self.on_root_face(sub) and self.face_vanishes(sub):
+            t.tight = True
+            return "holds"
+        return self._split(sub, depth, g, free, val)
+
+    def _split(
+        self, sub: SubBox, depth: int, g: list[_Iv | None] | None, free: list[int], val: Any
+    ) -> str:
+        t = self.tally
+        if depth >= self.budget.max_depth:
+            # last resort: an exact check at a rational point inside
+            q = tuple(_simple_between(lo, hi) if lo < hi else lo for lo, hi in sub.bounds)
+            fails, _ = self.exact_fails(q)
+            if fails and t.witness is None:
+                t.witness = self.box.point(q)
+            if not self.exhausted:
+                self.exhausted = f"the depth budget of {self.budget.max_depth} bisections ran out"
+            t.undecided.append(sub)
+            return "fails" if fails else "open"
+        # the coordinate contributing most to the mean-value width (relative widths
+        # without a gradient)
+        best, best_w = free[0], -1.0
+        for i in free:
+            lo, hi = sub.bounds[i]
+            w = float(hi - lo)
+            if g is not None and g[i] is not None:
+                gi = g[i]
+                w *= max(abs(to_float(gi[0])), abs(to_float(gi[1])))  # type: ignore[index]
+            else:
+                rlo, rhi = self.root.bounds[i]
+                w /= float(rhi - rlo)
+            if w > best_w:
+                best, best_w = i, w
+        lo, hi = sub.bounds[best]
+        m = _simple_between(lo, hi)
+        left = SubBox(sub.bounds[:best] + ((lo, m),) + sub.bounds[best + 1 :])
+        right = SubBox(sub.bounds[:best] + ((m, hi),) + sub.bounds[best + 1 :])
+        a = self.settle(left, depth + 1)
+        b = self.settle(right, depth + 1)
+        if "fails" in (a, b):
+            return "fails"
+        if "open" in (a, b):
+            return "open"
+        return "holds"
+
+
+def decide_on_box(
+    lhs: Any,
+    rhs: Any,
+    box: Box | Mapping[Any, Any],
+    budget: BoxBudget = DEFAULT_BUDGET,
+) -> BoxDecision:
+    """Decide ``lhs <= rhs`` for every point of ``box`` (module docstring).
+
+    Parameters
+    ----------
+    lhs, rhs : sympy.Expr
+        Exact expressions whose free symbols are parameters of the box.
+    box : Box or mapping
+        ``{symbol: (lo, hi)}`` with rational ends.
+    budget : BoxBudget
+        Depth, number of sub-boxes, seconds and working precision.
+
+    Returns
+    -------
+    BoxDecision
+
+    Raises
+    ------
+    InvalidParameter
+        A free symbol that is not a parameter of the box, or a malformed box.
+    UnsupportedExpression
+        A function the enclosures do not cover.
+    """
+    b = Box.of(box)
+    lhs_e, rhs_e = b.bind(exact(lhs)), b.bind(exact(rhs))
+    extra = (lhs_e.free_symbols | rhs_e.free_symbols) - set(b.symbols)
+    if extra:
+        raise InvalidParameter(
+            f"symbol(s) {', '.join(sorted(map(str, extra)))} are not parameters of the box "
+            f"({', '.join(map(str, b.symbols))})"
+        )
+    return _decide_cached(lhs_e, rhs_e, b, budget)
+
+
+@functools.lru_cache(maxsize=1024)
+def _decide_cached(lhs: sp.Expr, rhs: sp.Expr, box: Box, budget: BoxBudget) -> BoxDecision:
+    t0 = time.perf_counter()
+
+    def done(verdict: Verdict, note: str, **kw: Any) -> BoxDecision:
+        return BoxDecision(verdict, box, seconds=time.perf_counter() - t0, note=note, **kw)
+
+    if lhs == rhs:
+        return done(Verdict.HOLDS, _EVERYWHERE, identically_equal=True, tight=True)
+    f = rhs - lhs
+    shifted = _shifted(lhs, rhs, box)
+    if shifted is not None:
+        if shifted.numerator.is_zero:
+            return done(Verdict.HOLDS, _EVERYWHERE, identically_equal=True, tight=True)
+        den = _coefficient_sign(shifted.denominator)
+        if den != 0:
+            num = shifted.numerator if den > 0 else -shifted.numerator
+            if _nonnegative_coefficients(num):
+                return done(
+                    Verdict.HOLDS,
+                    "rhs - lhs = N/D with every coefficient of N and D nonnegative in "
+                    "u_i = t_i - r_i >= 0 (t_i the exponentials of the parameters, r_i "
+                    "their rational lower bounds on the box): it holds for every larger "
+                    "parameter too",
+                    tight=_vanishes_in_box(num, shifted, box),
+                )
+            f = _polynomial_in_parameters(num, shifted)
+    search = _Search(lhs, rhs, box, budget, f)
+    state = search.settle(search.root, 0)
+    t = search.tally
+    if state != "holds" and not t.failing and t.witness is None:
+        # enclosures keep straddling 0: an identity that the exponential rewrite above
+        # could not see (tried last: symbolic simplification is slow)
+        if shifted is None and identically_zero(f, box.symbols):
+            return done(Verdict.HOLDS, _EVERYWHERE, identically_equal=True, tight=True)
+    if state == "fails" or t.failing or t.witness is not None:
+        verdict = Verdict.VIOLATED
+    elif state == "open" or t.undecided:
+        verdict = Verdict.UNDECIDED
+    else:
+        verdict = Verdict.HOLDS
+    note = ""
+    if t.undecided:
+        note = f"{len(t.undecided)} sub-boxes undecided: {search.exhausted}"
+    return BoxDecision(
+        verdict,
+        box,
+        tuple(t.failing),
+        tuple(t.undecided),
+        t.witness,
+        False,
+        t.tight,
+        t.boxes,
+        time.perf_counter() - t0,
+        note,
+    )
+
+
+_EVERYWHERE = "rhs - lhs vanishes identically: the bound is attained everywhere"
+
+
+def _polynomial_in_parameters(num: sp.Poly, shifted: _Shifted) -> sp.Expr:
+    """The numerator ``N`` as an expression in the parameters, term by term in
+    ``u_i = t_i(s_i) - r_i`` (each ``u_i >= 0`` on the box, so the enclosure of a term
+    is exact up to rounding and only terms of opposite signs lose precision)."""
+    form = shifted.form
+    us = [form.t_of(i) - r for i, r in enumerate(shifted.shifts)]
+    terms = []
+    for monom, c in num.terms():
+        term = c
+        for u, k in zip(us, monom, strict=True):
+            if k:
+                term *= u**k
+        terms.append(term)
+    return sp.Add(*terms)
+
+
+def decide_all_on_box(
+    pairs: Iterable[tuple[Any, Any]],
+    box: Box | Mapping[Any, Any],
+    budget: BoxBudget = DEFAULT_BUDGET,
+) -> list[BoxDecision]:
+    """:func:`decide_on_box` for every pair (duplicates decided once)."""
+    b = Box.of(box)
+    seen: dict[tuple[sp.Expr, sp.Expr], BoxDecision] = {}
+    out = []
+    for lhs, rhs in pairs:
+        key = (exact(lhs), exact(rhs))
+        if key not in seen:
+            seen[key] = decide_on_box(key[0], key[1], b, budget)
+        out.append(seen[key])
+    return out
+
+
+def region_fractions(
+    decisions: Sequence[BoxDecision], box: Box, max_cells: int = 200000
+) -> tuple[Fraction, Fraction]:
+    """Shares of ``box``'s volume that are undecided and proved failing for the
+    conjunction of ``decisions``: a point fails when some inequality is proved to fail
+    on a sub-box containing it, and is undecided when it is not failing and some
+    inequality left it undecided.  Exact (a grid on every sub-box end) when the grid
+    has at most ``max_cells`` cells, else the sums of the volumes (upper bounds).
+
+    >>> x = sp.Symbol("x")
+    >>> d = decide_on_box(x, sp.Rational(1, 2), {x: (0, 1)})
+    >>> region_fractions([d], d.box)[1] > 0
+    True
+    """
+    fails = [s for d in decisions for s in d.failing]
+    opens = [s for d in decisions for s in d.undecided]
+    if not opens:
+        if not fails:
+            return Fraction(0), Fraction(0)
+    dims = [i for i, (lo, hi) in enumerate(zip(box.lows, box.highs, strict=True)) if lo < hi]
+    cuts = []
+    for i in dims:
+        pts = {box.lows[i], box.highs[i]}
+        for s in fails + opens:
+            pts.update(s.bounds[i])
+        cuts.append(sorted(pts))
+    cells = math.prod(len(c) - 1 for c in cuts)
+    if cells > max_cells:
+        und = sum((s.volume_share(box) for s in opens), Fraction(0))
+        bad = sum((s.volume_share(box) for s in fails), Fraction(0))
+        return min(und, Fraction(1)), min(bad, Fraction(1))
+
+    def inside(s: SubBox, lows: Sequence[Fraction], highs: Sequence[Fraction]) -> bool:
+        return all(
+            s.bounds[i][0] <= lo and hi <= s.bounds[i][1]
+            for i, lo, hi in zip(dims, lows, highs, strict=True)
+        )
+
+    full = math.prod(box.highs[i] - box.lows[i] for i in dims)
+    und = bad = Fraction(0)
+    import itertools
+
+    for idx in itertools.product(*(range(len(c) - 1) for c in cuts)):
+        lows = [cuts[k][j] for k, j in enumerate(idx)]
+        highs = [cuts[k][j + 1] for k, j in enumerate(idx)]
+        vol = math.prod(h - lo for lo, h in zip(lows, highs, strict=True))
+        if any(inside(s, lows, highs) for s in fails):
+            bad += vol
+        elif any(inside(s, lows, highs) for s in opens):
+            und += vol
+    return und / full, bad / full

@@ -1,0 +1,444 @@
+"""Where independent tasks run: this process, local processes, or a dask cluster.
+
+A :class:`Runner` is the one interface the engine's parallel loops use: ``submit`` a
+task (a module-level function and picklable arguments: claims travel as their ids),
+``wait`` for the first of some futures to finish, ask how many ``slots`` (tasks that
+can run at once) there are now.  Two implementations:
+
+* :class:`ExecutorRunner` — any :class:`concurrent.futures.Executor` (local worker
+  processes, threads);
+* :class:`DaskRunner` — a :class:`distributed.Client` (``pip install -e '.[dask]'``):
+  tasks go out with ``client.submit``, finished ones come back through
+  ``distributed.as_completed``.  Dask schedules, moves data and re-runs the tasks of
+  a worker that died; nothing here opens a socket, keeps a queue or retries.
+
+On top of them, :func:`ordered_map` runs a stream of tasks with a bounded number in
+flight and yields their results in submission order (``verifier casestudies -j N`` and
+``--dask``); results travel as :func:`portable_dumps` bytes.  The counterexample search keeps its own loop on the same calls
+(:func:`verifier.search.search`), because it checkpoints finished out-of-order
+batches.  A decider that splits a parameter box into sub-boxes submits them the same
+way: ``ordered_map(runner, decide_sub_box, ((claim_id, box) for box in boxes))``,
+stopping (and so cancelling the rest) at the first refuted sub-box.
+
+Determinism is the callers' part: a task must be a pure function of its arguments,
+and results are consumed in task order, so the answer does not depend on the runner,
+the number of workers or the order in which they finish.
+
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(2) as ex:
+...     list(ordered_map(ExecutorRunner(ex), pow, [(2, k) for k in range(6)]))
+[1, 2, 4, 8, 16, 32]
+>>> parse_dask("local:3"), parse_dask("tcp://scheduler:8786")
+(DaskTarget(address=None, workers=3), DaskTarget(address='tcp://scheduler:8786', workers=None))
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import logging
+import math
+import os
+import pickle
+import re
+import sys
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .errors import InvalidParameter
+
+__all__ = [
+    "DASK_EXTRA",
+    "DaskRunner",
+    "DaskTarget",
+    "ExecutorRunner",
+    "Runner",
+    "as_runner",
+    "dask_runner",
+    "open_runner",
+    "ordered_map",
+    "parse_dask",
+    "portable_dumps",
+    "portable_loads",
+]
+
+R = TypeVar("R")
+
+#: How to install the optional dependency (named in every error about it).
+DASK_EXTRA = "pip install -e '.[dask]' (or pip install 'dask[distributed]')"
+
+
+class Runner(ABC):
+    """Runs independent tasks and hands back futures (see the module docstring)."""
+
+    @abstractmethod
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        """Start ``fn(*args)``; return its future (``result()``, ``done()``, ``cancel()``)."""
+
+    @abstractmethod
+    def wait(self, futures: Collection[Any], timeout: float | None) -> set[Any]:
+        """Block until one of ``futures`` is finished or ``timeout`` seconds have
+        passed; return the finished ones (possibly none)."""
+
+    @abstractmethod
+    def slots(self) -> int:
+        """How many tasks can run at once now (at least 1)."""
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        """Cancel unfinished tasks (a finished one is left alone)."""
+        for fut in futures:
+            fut.cancel()
+
+    @abstractmethod
+    def close(self, *, wait: bool = True) -> None:
+        """Release what this runner started itself (``wait``: for running tasks)."""
+
+
+class ExecutorRunner(Runner):
+    """A :class:`concurrent.futures.Executor` as a :class:`Runner`.
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor
+        Runs the tasks.
+    slots : int, optional
+        Its number of workers (default: the executor's ``_max_workers`` when it has
+        one, as the standard pools do, else the number of CPUs).
+    owned : bool
+        Shut the executor down in :meth:`close` (it was made for this runner).
+    """
+
+    def __init__(self, executor: cf.Executor, slots: int | None = None, owned: bool = False):
+        self.executor = executor
+        n = slots if slots is not None else getattr(executor, "_max_workers", None)
+        self._slots = int(n) if isinstance(n, int) and n > 0 else (os.cpu_count() or 2)
+        self.owned = owned
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> cf.Future[Any]:
+        return self.executor.submit(fn, *args)
+
+    def wait(self, futures: Collection[Any], timeout: float | None) -> set[Any]:
+        if not futures:
+            return set()
+        done, _ = cf.wait(list(futures), timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        return set(done)
+
+    def slots(self) -> int:
+        return self._slots
+
+    def close(self, *, wait: bool = True) -> None:
+        if self.owned:
+            self.executor.shutdown(wait=wait, cancel_futures=True)
+
+
+class DaskRunner(Runner):
+    """A :class:`distributed.Client` as a :class:`Runner`.
+
+    Tasks are submitted with ``client.submit(fn, *args, pure=False)`` (every call is
+    run; a batch submitted again is a new task) and collected through
+    ``distributed.as_completed``.  The number of slots is the number of worker
+    threads the scheduler knows now (asked at most once a second: clusters grow,
+    shrink and lose workers).
+
+    Parameters
+    ----------
+    client : distributed.Client
+        A connected client.
+    owned : contextlib.ExitStack, optional
+        What to close with the runner (the client and the ``LocalCluster`` that
+        :func:`dask_runner` started).
+    """
+
+    def __init__(self, client: Any, owned: contextlib.ExitStack | None = None) -> None:
+        self.client = client
+        self._owned = owned
+        self._slots = 1
+        self._asked = -math.inf
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        return self.client.submit(fn, *args, pure=False)
+
+    def wait(self, futures: Collection[Any], timeout: float | None) -> set[Any]:
+        from distributed import as_completed
+
+        if not futures:
+            return set()
+        done = {f for f in futures if f.done()}
+        if not done and timeout != 0:
+            try:
+                next(as_completed(list(futures), timeout=timeout, loop=self.client.loop))
+            except TimeoutError:
+                pass
+            done = {f for f in futures if f.done()}
+        return done
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        pending = [f for f in futures if not f.done()]
+        if pending:
+            self.client.cancel(pending)
+
+    def slots(self) -> int:
+        now = time.monotonic()
+        if now - self._asked >= 1.0:
+            self._slots = max(1, sum(self.client.nthreads().values()))
+            self._asked = now
+        return self._slots
+
+    def close(self, *, wait: bool = True) -> None:
+        if self._owned is not None:
+            self._owned.close()
+            self._owned = None
+
+
+def portable_dumps(value: Any) -> bytes:
+    """``value`` pickled: by the standard :mod:`pickle` when it can, else by
+    ``cloudpickle`` (local functions and lambdas by value, as dask serializes them):
+    a claim's result can hold a claimed bound written as a function of the output."""
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        import cloudpickle
+
+        return cloudpickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def portable_loads(data: bytes) -> Any:
+    """What :func:`portable_dumps` pickled.
+
+    sympy rebuilds an unpickled expression through its constructor, which evaluates
+    (re-simplifies) it again: minutes for the large exact values some claims decide.
+    A pickled expression is already in canonical form, so it is rebuilt here under
+    ``evaluate(False)``: the same tree, at the cost of reading it.
+    """
+    from sympy.core.parameters import evaluate
+
+    with evaluate(False):
+        return pickle.loads(data)
+
+
+def _portable_call(fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes:
+    return portable_dumps(fn(*args))
+
+
+def as_runner(executor: Any, workers: int = 1) -> Runner | None:
+    """The :class:`Runner` for what a caller passed: ``None`` for work in this process
+    (``executor`` is None and ``workers`` is 1), a pool of ``workers`` local processes
+    (owned: closed by :meth:`Runner.close`), a :class:`Runner` as it is, a wrapped
+    :class:`concurrent.futures.Executor` or a wrapped :class:`distributed.Client`."""
+    if executor is None:
+        if workers <= 1:
+            return None
+        return ExecutorRunner(cf.ProcessPoolExecutor(max_workers=workers), workers, owned=True)
+    if isinstance(executor, Runner):
+        return executor
+    if isinstance(executor, cf.Executor):
+        return ExecutorRunner(executor)
+    distributed = sys.modules.get("distributed")
+    if distributed is not None and isinstance(executor, distributed.Client):
+        return DaskRunner(executor)
+    raise InvalidParameter(
+        f"cannot run tasks on {type(executor).__name__}: give a concurrent.futures.Executor, "
+        f"a distributed.Client or a verifier.executors.Runner"
+    )
+
+
+def ordered_map(
+    runner: Runner,
+    fn: Callable[..., R],
+    tasks: Iterable[tuple[Any, ...]],
+    *,
+    window: int | None = None,
+) -> Iterator[R]:
+    """``fn(*args)`` for every ``args`` of ``tasks``, run on ``runner``; the results
+    in the order of ``tasks``.
+
+    ``tasks`` is read lazily: at most ``window`` tasks are in flight (default: twice
+    the runner's slots, asked again as it goes) and at most ``8 * window`` are ahead
+    of the next result to yield, so a stream of a million sub-boxes never becomes a
+    million futures.  Stopping early (``break``, closing the generator) or an error
+    cancels the tasks still in flight.
+    """
+    source = iter(tasks)
+    in_flight: dict[Any, int] = {}
+    ready: dict[int, R] = {}
+    submitted = yielded = 0
+    exhausted = False
+    try:
+        while True:
+            w = window if window is not None else 2 * runner.slots()
+            while not exhausted and len(in_flight) < w and submitted - yielded < 8 * w:
+                try:
+                    args = next(source)
+                except StopIteration:
+                    exhausted = True
+                    break
+                in_flight[runner.submit(_portable_call, fn, args)] = submitted
+                submitted += 1
+            if yielded in ready:
+                yield ready.pop(yielded)
+                yielded += 1
+                continue
+            if not in_flight:
+                return
+            for fut in runner.wait(in_flight, None):
+                ready[in_flight.pop(fut)] = portable_loads(fut.result())
+    finally:
+        runner.cancel(in_flight)
+
+
+# ---------------------------------------------------------------------------
+# dask: `--dask local[:N]` or `--dask tcp://HOST:PORT`
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DaskTarget:
+    """Where ``--dask`` points: a scheduler ``address``, or (``address`` None) a
+    ``LocalCluster`` of ``workers`` processes (None: one per CPU)."""
+
+    address: str | None
+    workers: int | None
+
+
+_LOCAL = re.compile(r"local(?::(\d+))?")
+_ADDRESS = re.compile(r"([a-z][a-z0-9+.-]*://\S+|[A-Za-z0-9_.\-\[\]:]+:\d+)")
+
+
+def parse_dask(text: str) -> DaskTarget:
+    """Parse a ``--dask`` value: ``local``, ``local:N`` or a scheduler address
+    (``tcp://HOST:PORT``, ``tls://HOST:PORT``, ``HOST:PORT``).
+
+    >>> parse_dask("local"), parse_dask("scheduler:8786").address
+    (DaskTarget(address=None, workers=None), 'scheduler:8786')
+    """
+    text = text.strip()
+    m = _LOCAL.fullmatch(text)
+    if m:
+        n = None if m.group(1) is None else int(m.group(1))
+        if n is not None and n < 1:
+            raise InvalidParameter(f"--dask {text}: a local cluster needs at least 1 worker")
+        return DaskTarget(None, n)
+    if _ADDRESS.fullmatch(text):
+        return DaskTarget(text, None)
+    raise InvalidParameter(
+        f"--dask {text!r}: expected local, local:N (a LocalCluster of N worker processes) "
+        f"or a scheduler address such as tcp://HOST:PORT"
+    )
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError as err:
+        raise InvalidParameter(
+            f"--dask needs dask.distributed, which is not installed ({err}); {DASK_EXTRA}"
+        ) from None
+    return distributed
+
+
+def worker_version() -> str:
+    """The ``verifier`` version installed where this runs (a dask worker)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("verifier")
+    except PackageNotFoundError:
+        return "not installed as a distribution"
+
+
+@contextlib.contextmanager
+def dask_runner(target: str | DaskTarget, *, timeout: float = 30.0) -> Iterator[DaskRunner]:
+    """A :class:`DaskRunner` on a new ``LocalCluster`` (``local[:N]``: N worker
+    processes of one thread each) or on a running scheduler (an address); the client,
+    and the cluster it started, are closed on exit.
+
+    Before any task is sent, every worker is asked for its ``verifier`` version
+    (``client.run``); a worker that cannot import ``verifier`` or has another
+    version is an error naming it (a task pickles functions by reference: the
+    workers need the same ``verifier`` installed).
+
+    Raises
+    ------
+    InvalidParameter
+        dask.distributed is not installed, the address is unreachable, or a
+        worker's ``verifier`` differs.
+    """
+    distributed = _import_distributed()
+    t = parse_dask(target) if isinstance(target, str) else target
+    stack = contextlib.ExitStack()
+    try:
+        if t.address is None:
+            cluster = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=t.workers or os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,  # no dashboard; its HTTP server on a free port:
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                    silence_logs=logging.ERROR,
+                )
+            )
+            client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
+        else:
+            try:
+                client = stack.enter_context(
+                    distributed.Client(t.address, timeout=timeout, set_as_default=False)
+                )
+            except (OSError, TimeoutError) as err:
+                raise InvalidParameter(
+                    f"--dask {t.address}: cannot connect to the dask scheduler ({err})"
+                ) from None
+            _check_workers(client, t.address)
+        runner = DaskRunner(client, owned=stack)
+    except BaseException:
+        stack.close()
+        raise
+    try:
+        yield runner
+    finally:
+        runner.close()
+
+
+def _check_workers(client: Any, address: str) -> None:
+    mine = worker_version()
+    try:
+        theirs = client.run(worker_version)
+    except Exception as err:
+        raise InvalidParameter(
+            f"--dask {address}: the workers cannot run verifier ({type(err).__name__}: {err}); "
+            f"install verifier {mine} on every worker"
+        ) from None
+    other = {w: v for w, v in theirs.items() if v != mine}
+    if other:
+        w, v = sorted(other.items())[0]
+        raise InvalidParameter(
+            f"--dask {address}: worker {w} has verifier {v}, this client {mine} "
+            f"({len(other)} of {len(theirs)} workers differ); install the same version"
+        )
+
+
+@contextlib.contextmanager
+def open_runner(workers: int = 1, dask: str | None = None) -> Iterator[Runner | None]:
+    """The runner of the command-line options ``--workers``/``-j`` and ``--dask``:
+    ``None`` (this process) for one worker and no dask, local processes for more,
+    a dask cluster for ``--dask`` (the two options exclude each other)."""
+    if workers < 1:
+        raise InvalidParameter(f"the number of workers must be >= 1, got {workers}")
+    if dask is not None:
+        if workers > 1:
+            raise InvalidParameter(
+                "give either local worker processes or --dask, not both "
+                "(--dask local:N starts N local dask workers)"
+            )
+        with dask_runner(dask) as cluster:
+            yield cluster
+        return
+    local = as_runner(None, workers)
+    try:
+        yield local
+    finally:
+        if local is not None:
+            local.close()

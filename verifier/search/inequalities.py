@@ -1,0 +1,199 @@
+"""Worst-case search for closed-form inequalities over rational parameter grids.
+
+A displayed step of a proof is often an inequality between closed forms in a few real
+parameters (``ε``, ``α``, ``γ``, a probability, an integer ``T``) that the proof
+applies under its own hypotheses.  :func:`inequality_search` turns such a step into a
+:class:`~verifier.claims.SearchSpec`: the instance space is a product of rational
+grids (:class:`GridSpace`) restricted to the points where the hypotheses hold, the
+screen is ``lhs/rhs`` in floats, and the document is a spec file whose target claim
+is the step as an ``inequality`` claim (its hypotheses as premise ``inequality``
+claims) — decided exactly by the same code ``verifier check`` runs.
+
+>>> from fractions import Fraction as F
+>>> import sympy as sp
+>>> space = GridSpace(("x",), ((F(1, 4), F(1, 2), F(3, 4)),))
+>>> spec = inequality_search(
+...     "demo.step", space, lambda v: ([], (v["x"] ** 2, v["x"])), "x^2 <= x", "none")
+>>> inst = space.extreme(__import__("random").Random(0))
+>>> round(spec.screen(inst), 6) <= 1
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from random import Random
+from typing import Any
+
+import sympy as sp
+
+from ..arithmetic import approx
+from ..claims import SearchSpec
+from ..errors import InvalidParameter
+from .certificates import expr_text, skeleton_document
+from .core import InstanceSpace, instance_type
+from .spaces import bits
+
+__all__ = ["GridPoint", "GridSpace", "Sides", "inequality_search"]
+
+#: ``values -> (premises, target)``: each a pair ``(lhs, rhs)`` meaning ``lhs <= rhs``.
+Sides = Callable[[dict[str, sp.Expr]], tuple[Sequence[tuple[Any, Any]], tuple[Any, Any]]]
+
+
+@instance_type
+@dataclass(frozen=True)
+class GridPoint:
+    """One point of a :class:`GridSpace`: a value per parameter, in the space's order."""
+
+    values: tuple[Fraction, ...]
+
+
+class GridSpace(InstanceSpace):
+    """The product of rational grids, restricted to the points where ``valid`` holds.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Parameter names.
+    grids : sequence of sequences of Fraction
+        One increasing grid per parameter.
+    valid : callable, optional
+        ``{name: Fraction} -> bool``: the hypotheses under which the step is applied
+        (points where it is false are never proposed).
+    """
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        grids: Sequence[Sequence[Fraction]],
+        valid: Callable[[dict[str, Fraction]], bool] | None = None,
+    ) -> None:
+        if len(names) != len(grids) or not names:
+            raise InvalidParameter("one grid per parameter name is needed")
+        if any(not g for g in grids):
+            raise InvalidParameter("every grid needs at least one value")
+        self.names = tuple(names)
+        self.grids = tuple(tuple(Fraction(x) for x in g) for g in grids)
+        self.valid = valid
+
+    def point(self, inst: GridPoint) -> dict[str, Fraction]:
+        """The named values of ``inst``."""
+        return dict(zip(self.names, inst.values, strict=True))
+
+    def _ok(self, inst: GridPoint) -> bool:
+        return self.valid is None or bool(self.valid(self.point(inst)))
+
+    def _draw(
+        self, rng: Random, pick: Callable[[Random, tuple[Fraction, ...]], Fraction]
+    ) -> GridPoint:
+        for _ in range(1000):
+            inst = GridPoint(tuple(pick(rng, g) for g in self.grids))
+            if self._ok(inst):
+                return inst
+        raise InvalidParameter("no point of the grid satisfies the hypotheses (1000 draws)")
+
+    def random(self, rng: Random) -> GridPoint:
+        return self._draw(rng, lambda r, g: r.choice(g))
+
+    def extreme(self, rng: Random) -> GridPoint:
+        return self._draw(rng, lambda r, g: g[0] if r.random() < 0.5 else g[-1])
+
+    def neighbour(self, inst: GridPoint, rng: Random, scale: float) -> GridPoint:
+        for _ in range(50):
+            j = rng.randrange(len(self.grids))
+            g = self.grids[j]
+            i = g.index(inst.values[j]) if inst.values[j] in g else 0
+            step = max(1, round(scale * len(g) / 4))
+            k = min(max(i + rng.choice((-step, step)), 0), len(g) - 1)
+            new = GridPoint(inst.values[:j] + (g[k],) + inst.values[j + 1 :])
+            if self._ok(new):
+                return new
+        return inst
+
+    def shrink(self, inst: GridPoint) -> Iterable[GridPoint]:
+        out = []
+        for j, g in enumerate(self.grids):
+            for v in sorted(g, key=bits):
+                if bits(v) < bits(inst.values[j]):
+                    new = GridPoint(inst.values[:j] + (v,) + inst.values[j + 1 :])
+                    if self._ok(new):
+                        out.append(new)
+        return out
+
+    def complexity(self, inst: GridPoint) -> tuple[float, ...]:
+        return (sum(bits(v) for v in inst.values),)
+
+    def describe(self, inst: GridPoint) -> str:
+        return ", ".join(f"{n} = {v}" for n, v in zip(self.names, inst.values, strict=True))
+
+
+def _values(space: GridSpace, inst: GridPoint) -> dict[str, sp.Expr]:
+    return {n: sp.Rational(v.numerator, v.denominator) for n, v in space.point(inst).items()}
+
+
+def _screen(inst: GridPoint, space: GridSpace, sides: Sides) -> float:
+    _, (lhs, rhs) = sides(_values(space, inst))
+    return approx(lhs) / approx(rhs)
+
+
+def _document(
+    inst: GridPoint, space: GridSpace, sides: Sides, claim_id: str, statement: str, source: str
+) -> dict[str, Any]:
+    premises, (lhs, rhs) = sides(_values(space, inst))
+    doc = skeleton_document(f"{source}: {statement} at {space.describe(inst)}")
+    for k, (a, b) in enumerate(premises):
+        doc["claims"].append(
+            {
+                "id": f"premise-{k + 1}",
+                "kind": "inequality",
+                "lhs": expr_text(a),
+                "rhs": expr_text(b),
+                "expected": "holds",
+                "statement": "a hypothesis of the step",
+            }
+        )
+    doc["claims"].append(
+        {
+            "id": claim_id,
+            "kind": "inequality",
+            "lhs": expr_text(lhs),
+            "rhs": expr_text(rhs),
+            "expected": "refuted",
+            "statement": f"{statement} ({space.describe(inst)})",
+            "source": source,
+        }
+    )
+    return doc
+
+
+def inequality_search(
+    claim_id: str,
+    space: GridSpace,
+    sides: Sides,
+    statement: str,
+    source: str,
+    *,
+    notes: str = "",
+    default_instances: int = 2000,
+) -> SearchSpec:
+    """The :class:`~verifier.claims.SearchSpec` of a closed-form step ``lhs <= rhs``
+    under hypotheses ``premises`` (``sides(values) -> (premises, (lhs, rhs))``, both
+    sides positive), searched over ``space``."""
+    return SearchSpec(
+        space=space,
+        screen=functools.partial(_screen, space=space, sides=sides),
+        document=functools.partial(
+            _document,
+            space=space,
+            sides=sides,
+            claim_id=claim_id,
+            statement=statement,
+            source=source,
+        ),
+        default_instances=default_instances,
+        exact_best=True,
+        notes=notes or f"{', '.join(space.names)} on rational grids",
+    )

@@ -2,7 +2,7 @@
 
 ::
 
-    verifier export dp_testing [--format json] [-o FILE] [--only NAME ...]
+    verifier export dp_testing [--format json | --json] [-o FILE] [--only NAME ...]
 
 One JSON document: for every decided mechanism of the suite
 (:data:`casestudies.dp_testing.claims.ENTRIES`), its claimed ε, its exact ε (closed
@@ -47,6 +47,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("casestudy", choices=CASESTUDIES, help="the case study to export")
     p.add_argument(
         "--format", choices=["json"], default="json", help="the output format (default json)"
+    )
+    p.add_argument(
+        "--json",
+        action="store_const",
+        const="json",
+        dest="format",
+        help="the same as --format json (the document is JSON; every subcommand takes --json)",
     )
     p.add_argument(
         "-o",

@@ -110,9 +110,22 @@ class ExactEpsilon:
     per_pair: tuple[tuple[str, sp.Expr], ...] = ()
     witness: str = ""
     method: str = ""
+    #: for an unbounded ε on finitely many outputs: the exact probabilities
+    #: ``(P_D(o), P_D'(o))`` of the witness output on the witness pair, ``P_D'(o) = 0 <
+    #: P_D(o)``; :func:`decide` states the violation as ``P_D(o) <= e^ε P_D'(o)``, an
+    #: inequality between exact numbers that ``verifier check`` re-verifies
+    at_witness: tuple[sp.Expr, sp.Expr] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", exact(self.value))
+        if self.at_witness is not None:
+            p, q = (exact(x) for x in self.at_witness)
+            if self.value != sp.oo or q != 0:
+                raise ValueError(
+                    "at_witness is for an unbounded epsilon, where P_D'(o) = 0: "
+                    f"got value {self.value}, P_D'(o) = {q}"
+                )
+            object.__setattr__(self, "at_witness", (p, q))
 
 
 @dataclass(frozen=True)
@@ -155,13 +168,26 @@ def decide(entry: SuiteEntry) -> CheckResult:
     if entry.exact is None:
         raise ValueError(f"{entry.id}: not decided ({entry.out_of_reach})")
     eps = entry.exact()
-    result = check_le(
-        eps.value,
-        exact(entry.claimed),
-        f"{entry.id}: exact epsilon on {entry.pairs} <= the claimed epsilon",
-        note=eps.witness,
-        quantity="epsilon",
-    )
+    if eps.at_witness is not None:
+        # ε = oo: an output possible on one input of the pair only; the violated
+        # inequality P_D(o) <= e^ε P_D'(o) between exact numbers is the certificate
+        p, q = eps.at_witness
+        result = check_le(
+            p,
+            sp.exp(exact(entry.claimed)) * q,
+            f"{entry.id}: P_D(o) <= e^eps P_D'(o) at {eps.witness} (the exact epsilon is "
+            "unbounded: the output is possible on one input only)",
+            note=eps.witness,
+            quantity="probability",
+        )
+    else:
+        result = check_le(
+            eps.value,
+            exact(entry.claimed),
+            f"{entry.id}: exact epsilon on {entry.pairs} <= the claimed epsilon",
+            note=eps.witness,
+            quantity="epsilon",
+        )
     if eps.method:
         result.notes.append(f"exact epsilon {eps.value} ({eps.method})")
     result.notes += [f"{label}: {v}" for label, v in eps.per_pair]

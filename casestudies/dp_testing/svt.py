@@ -195,7 +195,11 @@ def exact_on_pairs(
         method += f" of {post.__name__}"
     if fresh_rate is not None:
         method += "; + the supremum of the independent Laplace density ratio of each release"
-    return ExactEpsilon(best[0].value, tuple(per_pair), witness=best[1], method=method)
+    top = best[0]
+    at_witness = (top.p.to_sympy(ctx.u), top.q.to_sympy(ctx.u)) if top.value == sp.oo else None
+    return ExactEpsilon(
+        top.value, tuple(per_pair), witness=best[1], method=method, at_witness=at_witness
+    )
 
 
 _SRC = "dpsniper/mechanisms/sparse_vector_technique.py"

@@ -509,10 +509,13 @@ def tradeoff(
 
 
 def _curve_lower(setting: str, cs: Sequence[float], g: float) -> list[float]:
+    """The lower bound on ``ln T / ln(1/γ)`` at each ``c`` (display only): Talwar 2025,
+    Theorem 7 (repetition) and Theorem 10 (metaselection), and never below 0, since
+    ``T >= 1`` oracle call always."""
     L = math.log(1 / g)
     if setting == "repetition":  # ln T >= ln(1/(8g))/(4c) - ln 4
-        return [(math.log(1 / (8 * g)) / (4 * c) - math.log(4)) / L for c in cs]
-    return [(math.log(1 / (8 * g)) / (40 * c) - math.log(8)) / L for c in cs]
+        return [max(0.0, (math.log(1 / (8 * g)) / (4 * c) - math.log(4)) / L) for c in cs]
+    return [max(0.0, (math.log(1 / (8 * g)) / (40 * c) - math.log(8)) / L) for c in cs]
 
 
 def _curve_hybrid(setting: str, cs: Sequence[float], g: float, K: int) -> list[float]:
@@ -531,72 +534,97 @@ def plot_tradeoff(
     """Draw Talwar 2025's Figure 1 from computed panels (repetition and/or
     metaselection) and write it to ``path`` (PNG, PDF or SVG by extension).
 
+    Each target ``γ`` has one colour (the colour bar): its points, its lower bound
+    (solid; Theorem 7 or 10, clipped at 0 because ``T >= 1``) and the hybrid analysis
+    (dashed; Theorems 13/14) are drawn in it, so a point is compared with the bound of
+    its own ``γ``.  Markers tell the algorithm families apart.
+
     Returns the matplotlib figure.  Needs the optional dependency ``matplotlib``
     (``pip install 'verifier[plot]'``).
     """
     try:
         # the object-oriented API: no pyplot state, no change of the global backend
+        from matplotlib import colormaps
+        from matplotlib.cm import ScalarMappable
+        from matplotlib.colors import LogNorm
         from matplotlib.figure import Figure
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
     except ImportError as err:  # pragma: no cover - depends on the environment
         raise InvalidParameter("plotting needs matplotlib: pip install 'verifier[plot]'") from err
     if not panels:
         raise InvalidParameter("nothing to plot")
-    fig = Figure(figsize=(6.2 * len(panels), 5.0))
+    fig = Figure(figsize=(6.0 * len(panels) + 0.9, 4.9), layout="constrained")
     axes = fig.subplots(1, len(panels), squeeze=False)
+    gammas = sorted({_f(g) for panel in panels for g in panel.gammas})
+    # log scale in 1/γ: 1e-2 light, 1e-40 dark (colours distinct even for 2 values)
+    norm = LogNorm(vmin=min(gammas) / 10, vmax=max(gammas) * 10)
+    cmap = colormaps["viridis"]
+
+    def colour(g: float) -> Any:
+        return cmap(norm(g))
+
+    markers = (
+        ("A_LT", "o", "A_LT (Thm 12)"),
+        ("A_max^T", "s", "A_max^T (Thm 11)"),
+        ("hybrid", "D", "hybrids (Thm 13/14)"),
+    )
     for ax, panel in zip(axes[0], panels, strict=True):
         pts = panel.points
-        gmin = min(_f(g) for g in panel.gammas)
         cmax = max([float(_f(p.c)) for p in pts] + [30.0]) * 1.5
         xs = [1 * (cmax / 1) ** (i / 400) for i in range(401)]
-        ax.axvspan(0.5, 1.0, color="0.85", zorder=0, label="excluded (c < 1)")
-        lower = _curve_lower(panel.setting, xs, gmin)
-        ax.fill_between(
-            xs, -0.2, lower, facecolor="none", hatch="///", edgecolor="tab:red", lw=0, zorder=1
-        )
-        ax.plot(xs, lower, color="tab:red", lw=2, label=f"lower bound (gamma = {gmin:.0e})")
-        for g in panel.gammas:
-            gf = _f(g)
-            if gf != gmin:
-                ax.plot(xs, _curve_lower(panel.setting, xs, gf), color="tab:red", lw=0.6, alpha=0.4)
         hx = [x for x in xs if x >= 3]
-        ax.plot(
-            hx,
-            _curve_hybrid(panel.setting, hx, gmin, panel.K),
-            "--",
-            color="tab:blue",
-            lw=1.5,
-            label="hybrid analysis (Thm 13/14)",
-        )
-        for fam, color, marker, lab in (
-            ("A_LT", "tab:green", "o", "A_LT (Thm 12)"),
-            ("A_max^T", "darkgreen", "s", "A_max^T (Thm 11)"),
-            ("hybrid", "tab:blue", "D", "hybrids (Thm 13/14)"),
-        ):
+        ax.axvspan(0.5, 1.0, color="0.88", zorder=0)
+        for g in sorted({_f(g) for g in panel.gammas}):
+            ax.plot(xs, _curve_lower(panel.setting, xs, g), color=colour(g), lw=1.8, zorder=2)
+            ax.plot(hx, _curve_hybrid(panel.setting, hx, g, panel.K), "--", color=colour(g), lw=0.9)
+        for fam, marker, _ in markers:
             sel = [p for p in pts if p.family == fam]
             if sel:
                 ax.scatter(
                     [_f(p.c) for p in sel],
                     [p.y() for p in sel],
-                    color=color,
+                    color=[colour(_f(p.gamma)) for p in sel],
                     marker=marker,
-                    s=28,
+                    s=30,
+                    edgecolors="k",
+                    linewidths=0.4,
                     zorder=3,
-                    label=lab,
                 )
         ax.set_xscale("log")
         ax.set_xlim(0.5, cmax)
-        ax.set_ylim(-0.05, 1.25)
-        ax.set_xlabel("privacy overhead c  (cε-DP)")
+        ax.set_ylim(-0.03, 1.25)
+        ax.set_xlabel("privacy overhead c  (the algorithm is cε-DP)")
         ax.set_ylabel(
             "ln T / ln(1/γ)   (T = γ^(-y) oracle calls"
             + (")" if panel.setting == "repetition" else " per setting)")
         )
         name = "Repetition" if panel.setting == "repetition" else f"Metaselection (K = {panel.K})"
-        ax.set_title(f"{name}: γ from {max(_f(g) for g in panel.gammas):.0e} to {gmin:.0e}")
-        ax.legend(fontsize=7, loc="upper right")
+        theorem = "Theorem 7" if panel.setting == "repetition" else "Theorem 10"
+        ax.set_title(f"{name}: no algorithm below the solid line ({theorem})", fontsize=10)
+        handles = [
+            Patch(color="0.88", label="excluded (c < 1)"),
+            Line2D([], [], color="0.3", lw=1.8, label=f"lower bound ({theorem}), per γ"),
+            Line2D(
+                [], [], color="0.3", ls="--", lw=0.9, label="hybrid analysis (Thm 13/14), per γ"
+            ),
+        ]
+        handles += [
+            Line2D([], [], marker=m, ls="", color="0.6", markeredgecolor="k", label=lab)
+            for fam, m, lab in markers
+            if any(p.family == fam for p in pts)
+        ]
+        ax.legend(handles=handles, fontsize=7, loc="upper right")
         ax.grid(True, which="both", alpha=0.25)
+    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=list(axes[0]), pad=0.015)
+    ticks: list[float] = []
+    for g in gammas:  # smallest first; labels at least a factor 10^2 apart stay legible
+        if not ticks or math.log10(g / ticks[-1]) >= 2:
+            ticks.append(g)
+    bar.set_ticks(ticks)
+    bar.set_ticklabels([f"{g:.0e}" for g in ticks])
+    bar.set_label("target failure probability γ (colour of points and curves)")
     fig.suptitle(title or "Talwar 2025, Figure 1 — computed exactly by verifier")
-    fig.tight_layout()
     if path:
         fig.savefig(path, dpi=120)
     return fig

@@ -108,8 +108,16 @@ def test_plot_writes_both_panels(rep, meta, tmp_path):
     out = tmp_path / "fig1.png"
     fig = plot_tradeoff([rep, meta], str(out))
     assert out.exists() and out.stat().st_size > 10_000
-    assert len(fig.axes) == 2
+    assert len(fig.axes) == 3  # two panels and the colour bar of gamma
     ax = fig.axes[0]
+    assert "γ" in fig.axes[2].get_ylabel()
+    solid = [ln for ln in ax.get_lines() if ln.get_linestyle() == "-"]
+    dashed = [ln for ln in ax.get_lines() if ln.get_linestyle() == "--"]
+    # one lower bound and one hybrid curve per gamma, in that gamma's colour; T >= 1,
+    # so the lower bound on ln T / ln(1/gamma) never dips below 0
+    assert len(solid) == len(dashed) == len(set(rep.gammas))
+    assert len({ln.get_color() for ln in solid}) == len(solid)
+    assert all(min(ln.get_ydata()) >= 0 for ln in solid)
     # every plotted point sits above the plotted lower-bound curve at its own gamma
     for p in rep.points:
         assert p.y() > (sp.log(1 / (8 * p.gamma)) / (4 * p.c) - sp.log(4)) / sp.log(1 / p.gamma)

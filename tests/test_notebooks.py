@@ -75,6 +75,21 @@ def test_stored_notebook_is_valid_and_stripped(name: str) -> None:
         assert fig in code, f"{name}: figure {fig} is never written"
 
 
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_every_figure_has_a_caption(name: str) -> None:
+    """A cell that writes a figure has a one-line caption next to it: a markdown cell
+    just before or after it that starts a paragraph with ``*Figure:``."""
+    cells = _read(name).cells
+    for i, cell in enumerate(cells):
+        if cell.cell_type != "code" or not any(f'"{fig}"' in cell.source for fig in FIGURES[name]):
+            continue
+        near = [cells[j] for j in (i - 1, i + 1) if 0 <= j < len(cells)]
+        captions = [
+            c for c in near if c.cell_type == "markdown" and "\n*Figure: " in "\n" + c.source
+        ]
+        assert captions, f"{name}: the figure written by cell {i} has no '*Figure: ...*' caption"
+
+
 def test_readmes_link_every_notebook() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Notebooks", 1)[1].split("\n## ", 1)[0]

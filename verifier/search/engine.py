@@ -147,9 +147,23 @@ class BatchResult:
         return cls(**d)
 
 
+#: Significant digits a screening ratio keeps (:func:`_screen`).
+SCREEN_DIGITS = 12
+
+
 def _screen(claim: Claim, inst: Any) -> float:
+    """The float realized/claimed ratio of ``inst``, rounded to :data:`SCREEN_DIGITS`
+    significant digits.  Screens use numpy's vectorised exp/log, whose last bits differ
+    between CPUs (SIMD code paths) and numpy versions; rounded, the same instance
+    screens to the same number on any machine (unless it lies within float noise of a
+    rounding boundary), so the local search takes the same steps, ties between
+    instances that attain a bound go to the lower index everywhere, and a checkpoint
+    written on one machine resumes on another.  No verdict rests on these floats: a
+    candidate is confirmed exactly."""
     r = float(search_spec(claim).screen(inst))
-    return -math.inf if math.isnan(r) else r
+    if math.isnan(r):
+        return -math.inf
+    return float(f"{r:.{SCREEN_DIGITS}g}") if math.isfinite(r) else r
 
 
 # ---------------------------------------------------------------------------

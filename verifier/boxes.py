@@ -87,6 +87,7 @@ from .arithmetic import (
 )
 from .errors import InvalidParameter, UnsupportedExpression
 from .precision import interval_context
+from .terminal import task
 
 __all__ = [
     "Box",
@@ -1246,11 +1247,14 @@ def decide_all_on_box(
     b = Box.of(box)
     seen: dict[tuple[sp.Expr, sp.Expr], BoxDecision] = {}
     out = []
-    for lhs, rhs in pairs:
-        key = (exact(lhs), exact(rhs))
-        if key not in seen:
-            seen[key] = decide_on_box(key[0], key[1], b, budget)
-        out.append(seen[key])
+    todo = list(pairs)
+    with task(f"inequalities on {b}", total=len(todo)) as bar:
+        for lhs, rhs in todo:
+            key = (exact(lhs), exact(rhs))
+            if key not in seen:
+                seen[key] = decide_on_box(key[0], key[1], b, budget)
+            out.append(seen[key])
+            bar.advance()
     return out
 
 

@@ -28,6 +28,7 @@ from .arithmetic import (
 )
 from .errors import VerifierError
 from .precision import interval_context
+from .terminal import text_table
 
 __all__ = [
     "Finding",
@@ -36,11 +37,13 @@ __all__ = [
     "implication",
     "conjunction",
     "given",
+    "label",
     "measured_record",
 ]
 
 
-def _label(x: Any) -> str:
+def label(x: Any) -> str:
+    """An output or a dataset as text (a set of outputs as ``{a,b}``; none as ``-``)."""
     if x is None:
         return "-"
     if isinstance(x, frozenset):
@@ -134,8 +137,8 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "verdict": self.verdict.value,
-            "output": _label(self.output),
-            "pair": None if self.pair is None else [_label(p) for p in self.pair],
+            "output": label(self.output),
+            "pair": None if self.pair is None else [label(p) for p in self.pair],
             "realized": str(self.realized),
             "claimed": str(self.claimed),
             "slack": str(self.slack),
@@ -240,12 +243,12 @@ class CheckResult:
         return f"{self.title}: {self.verdict.value}; worst slack {slack}{tight}"
 
     def table(self, max_rows: int = 40) -> str:
-        rows = [("output", "pair", self.quantity, "claimed", "slack", "verdict")]
+        rows = []
         for f in self.per_output()[:max_rows]:
-            pair = "-" if f.pair is None else f"{_label(f.pair[0])} -> {_label(f.pair[1])}"
+            pair = "-" if f.pair is None else f"{label(f.pair[0])} -> {label(f.pair[1])}"
             rows.append(
                 (
-                    _label(f.output),
+                    label(f.output),
                     pair,
                     _fmt(f.realized),
                     _fmt(f.claimed),
@@ -253,19 +256,15 @@ class CheckResult:
                     f.verdict.value,
                 )
             )
-        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-        lines = [self.summary()]
-        for j, r in enumerate(rows):
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
-            if j == 0:
-                lines.append("  " + "  ".join("-" * w for w in widths))
+        head = ("output", "pair", self.quantity, "claimed", "slack", "verdict")
+        lines = [self.summary(), text_table(head, rows, indent="  ", fold=(0, 1, 2, 3, 4))]
         extra = len(self.per_output()) - max_rows
         if extra > 0:
             lines.append(f"  ... {extra} more outputs")
         failing = [f for f in self.all_findings() if f.failing]
         for f in failing[:5]:
             where = ", ".join(str(x) for x in f.failing)
-            lines.append(f"  output {_label(f.output)} fails for the parameter in: {where}")
+            lines.append(f"  output {label(f.output)} fails for the parameter in: {where}")
         for n in self.notes:
             lines.append(f"  note: {n}")
         return "\n".join(lines)
@@ -367,8 +366,8 @@ def _fmt(x: sp.Expr) -> str:
     if x is -sp.oo:
         return "-inf"
     if x.free_symbols:
-        s = str(x)
-        return s if len(s) <= 40 else s[:37] + "..."
+        # whole: a terminal table folds a long expression onto further lines
+        return str(x)
     return format_number(x, digits=6, max_len=24)
 
 

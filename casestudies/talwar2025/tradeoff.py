@@ -67,6 +67,7 @@ from verifier.certified import certified_ceil
 from verifier.errors import InvalidParameter
 from verifier.precision import interval_context
 from verifier.results import CheckResult, Finding
+from verifier.terminal import text_table
 
 from .theory import theorem7_bound, theorem9_bound
 
@@ -248,14 +249,26 @@ class Tradeoff:
         return json.dumps(self.to_dict(), indent=2)
 
     def table(self) -> str:
-        head = ("gamma", "algorithm", "c", "T", "lower bound", "failure", "realized c", "ok")
-        rows = [head]
+        # units: gamma and the failure are probabilities; c is the privacy overhead as
+        # a multiple of the base epsilon (the algorithm is c*eps-DP, Talwar 2025 §1);
+        # T and its lower bound count oracle calls (expected number, Theorems 7/10)
+        head = (
+            "gamma (prob.)",
+            "algorithm",
+            "c (x eps)",
+            "T (calls)",
+            "lower bound on T (calls)",
+            "failure (prob.)",
+            "realized c on hard inst. (x eps)",
+            "ok",
+        )
+        rows = []
         for p in self.points:
             rc = "-" if p.hard_overhead is None else f"{float(p.hard_overhead.lo):.4g}"
             rows.append(
                 (
                     f"{_f(p.gamma):.0e}",
-                    p.label if len(p.label) <= 34 else p.label[:31] + "...",
+                    p.label,
                     str(p.c),
                     f"{_f(p.T):.4g}",
                     f"{_f(p.lower_bound):.4g}",
@@ -266,16 +279,12 @@ class Tradeoff:
                     else "NO",
                 )
             )
-        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
         lines = [
             f"Talwar 2025 trade-off — {self.setting}"
             + (f" (K = {self.K})" if self.setting == "metaselection" else "")
-            + f"; hard instances with eps = {self.eps}"
+            + f"; hard instances with eps = {self.eps}",
+            text_table(head, rows, indent="  ", fold=(1, 4, 6)),
         ]
-        for j, r in enumerate(rows):
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
-            if j == 0:
-                lines.append("  " + "  ".join("-" * w for w in widths))
         lines.append(f"  {self.check().summary()}")
         return "\n".join(lines)
 

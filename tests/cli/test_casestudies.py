@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import sympy as sp
+
 from verifier import cli
 from verifier.arithmetic import Verdict
 from verifier.claims import Registry
@@ -80,3 +82,69 @@ def test_casestudies_in_worker_processes_match_the_serial_run(capsys, tmp_path):
     assert certs[0] == certs[1] and len(certs[0]) >= 1
     assert cli.main(["casestudies", *names, "-j", "0"]) == 2
     assert "must be >= 1" in capsys.readouterr().err
+
+
+def _interrupted_registry(stop_at: str | None) -> Registry:
+    """Three claims; deciding ``stop_at`` raises KeyboardInterrupt (Ctrl-C)."""
+    reg = Registry()
+    for name in ("c1", "c2", "c3"):
+
+        def decide(name: str = name) -> CheckResult:
+            if name == stop_at:
+                raise KeyboardInterrupt
+            return CheckResult(name, Verdict.HOLDS)
+
+        reg.claim(
+            id=f"demo.{name}", source="none", statement="s", expected="holds", casestudy="demo"
+        )(decide)
+    return reg
+
+
+def test_ctrl_c_prints_what_was_decided_and_how_to_continue(monkeypatch, capsys):
+    monkeypatch.setattr(casestudies, "_registry", lambda: _interrupted_registry("c2"))
+    assert cli.main(["casestudies", "demo"]) == 130
+    cap = capsys.readouterr()
+    rows = [line.split()[0] for line in cap.out.splitlines() if line.startswith("demo.")]
+    assert rows == ["demo.c1"]
+    assert "1 of 1 claims match" in cap.out
+    assert cap.err.strip() == (
+        "interrupted: 1 of 3 claims decided, 2 not; to decide the rest: "
+        "verifier casestudies demo --after demo.c1"
+    )
+    assert cli.main(["casestudies", "demo", "--json"]) == 130
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["interrupted"] is True and doc["remaining"] == ["demo.c2", "demo.c3"]
+    assert [c["id"] for c in doc["claims"]] == ["demo.c1"]
+    # the hint continues the run: nothing is decided twice, nothing skipped
+    monkeypatch.setattr(casestudies, "_registry", lambda: _interrupted_registry(None))
+    assert cli.main(["casestudies", "demo", "--after", "demo.c1", "--json"]) == 0
+    assert [c["id"] for c in json.loads(capsys.readouterr().out)["claims"]] == [
+        "demo.c2",
+        "demo.c3",
+    ]
+    assert cli.main(["casestudies", "demo", "--after", "demo.nope"]) == 2
+    assert "--after demo.nope" in capsys.readouterr().err
+
+
+def test_the_table_says_where_the_worst_slack_is(monkeypatch, capsys):
+    from verifier.mechanism import FiniteMechanism
+    from verifier.neighbours import pair
+    from verifier.privacy import check_pure_dp
+
+    half, quarter = sp.Rational(1, 2), sp.Rational(1, 4)
+    mech = FiniteMechanism(
+        pair(), {"D": {"a": half, "b": half}, "D'": {"a": quarter, "b": 1 - quarter}}
+    )
+    # eps(a, D -> D') = log 2 is the largest loss (log(3/2) for b, D' -> D; the others
+    # are negative): with the claim eps = log 2 the worst slack, 0, is there
+    reg = Registry()
+    reg.claim(id="demo.rr", source="none", statement="s", expected="holds", casestudy="demo")(
+        lambda: check_pure_dp(mech, sp.log(2))
+    )
+    monkeypatch.setattr(casestudies, "_registry", lambda: reg)
+    assert cli.main(["casestudies"]) == 0
+    out = capsys.readouterr().out
+    header, _, row = out.splitlines()[:3]
+    at = header.index(" at ") + 1
+    assert row[at:].split("  ")[0] == "o=a, D -> D'"
+    assert "0 (attained)" in row

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import importlib
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -191,9 +191,19 @@ class Registry:
         parallel: the claims travel as their ids and are found again through the
         entry points in the worker (:func:`decide_registered`); the outcomes come back
         in the order of ``claims``."""
+        return list(self.outcomes(claims, runner=runner))
+
+    def outcomes(
+        self, claims: Iterable[Claim], *, runner: Runner | None = None
+    ) -> Iterator[ClaimOutcome]:
+        """:meth:`run` as a stream: each outcome as soon as it and the ones before it
+        are decided, so a caller can show progress and keep what was decided when the
+        run is interrupted (closing the stream cancels the claims in flight)."""
         claims = list(claims)
         if runner is None:
-            return [c.run() for c in claims]
+            for c in claims:
+                yield c.run()
+            return
         for c in claims:
             if REGISTRY.claims.get(c.id) is not c:
                 raise InvalidParameter(
@@ -201,7 +211,13 @@ class Registry:
                     f"installed case studies can be decided by id in worker processes"
                 )
         done = ordered_map(runner, decide_registered, ((c.id,) for c in claims))
-        return [ClaimOutcome(c, *o) for c, o in zip(claims, done, strict=True)]
+        try:
+            for c, o in zip(claims, done, strict=True):
+                yield ClaimOutcome(c, *o)
+        finally:
+            close = getattr(done, "close", None)
+            if close is not None:
+                close()
 
 
 #: The global registry, filled by the installed case-study packages.

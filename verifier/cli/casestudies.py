@@ -5,29 +5,42 @@ verdict with its expected outcome.
 
     verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR] [--tightness]
                          [-j N | --dask local[:N] | --dask tcp://HOST:PORT]
+                         [--after ID] [--no-progress]
     verifier casestudies --coverage [PAPER ...] [--json]
 
 The claims are decided in this process by default; ``-j N`` decides them in N local
 worker processes and ``--dask`` on a dask cluster (the same outcomes, in the same
-order: the claims travel as their ids).
+order: the claims travel as their ids).  On a terminal a progress bar counts the
+claims; Ctrl-C prints the table of the claims decided so far and exits 130, naming
+the ``--after ID`` that decides the rest.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..arithmetic import Verdict
 from ..errors import (
     EXIT_CONSTRUCTION_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
     CertificateError,
     UnknownClaim,
 )
-from .common import Command, json_dump, one_line, output_directory, say
+from .common import (
+    Command,
+    add_progress_option,
+    json_dump,
+    one_line,
+    output_directory,
+    progress_wanted,
+    say,
+)
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -62,6 +75,14 @@ def configure(p: argparse.ArgumentParser) -> None:
         "claim found violated, as DIR/<claim id>.certificate.toml",
     )
     p.add_argument(
+        "--after",
+        metavar="ID",
+        default=None,
+        help="skip the selected claims up to and including ID (an interrupted run says "
+        "which ID to continue after)",
+    )
+    add_progress_option(p)
+    p.add_argument(
         "-j",
         "--jobs",
         type=int,
@@ -88,7 +109,6 @@ def _registry() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier casestudies``; return the exit code."""
-    from ..executors import open_runner
     from ..report import outcomes_record, outcomes_table, tightness_table
 
     reg = _registry()
@@ -107,25 +127,72 @@ def run(args: argparse.Namespace) -> int:
     if args.coverage:
         return _coverage(reg, args.names, args.json)
     claims = reg.select(args.names or None, decider="instances|box")
+    claims = _after(claims, args.after)
     cert_dir = (
         None if args.certificates is None else output_directory(args.certificates, "--certificates")
     )
-    with open_runner(args.jobs, args.dask) as runner:
-        outcomes = reg.run(claims, runner=runner)
+    outcomes, interrupted = _decide(reg, claims, args)
     certs = {} if cert_dir is None else _write_certificates(outcomes, cert_dir)
     if args.json:
         record = outcomes_record(outcomes)
         if cert_dir is not None:
             for entry in record["claims"]:
                 entry["certificate"] = certs.get(entry["id"])
+        if interrupted:
+            record["interrupted"] = True
+            record["remaining"] = [c.id for c in claims[len(outcomes) :]]
         json_dump(record)
     elif getattr(args, "tightness", False):
-        print(tightness_table(outcomes))
+        say(tightness_table(outcomes))
     else:
         say(outcomes_table(outcomes))
         for cid, text in certs.items():
             say(f"{cid}: {text}")
+    if interrupted:
+        left = len(claims) - len(outcomes)
+        again = " ".join(["verifier casestudies", *args.names])
+        hint = f"; to decide the rest: {again} --after {outcomes[-1].claim.id}" if outcomes else ""
+        say(
+            f"interrupted: {len(outcomes)} of {len(claims)} claims decided, {left} not{hint}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     return EXIT_OK if all(o.matches for o in outcomes) else EXIT_VIOLATED
+
+
+def _after(claims: list[Any], after: str | None) -> list[Any]:
+    """The claims after ``after`` in the selection's order (``--after``)."""
+    if after is None:
+        return claims
+    ids = [c.id for c in claims]
+    if after not in ids:
+        raise UnknownClaim(f"--after {after}: not among the selected claims")
+    return claims[ids.index(after) + 1 :]
+
+
+def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list[Any], bool]:
+    """Decide ``claims`` (serially, on local processes or on dask), with a progress bar
+    on a terminal; Ctrl-C stops the run and keeps the outcomes decided so far
+    (returned with ``True``)."""
+    from ..executors import open_runner
+    from ..terminal import progress_display, task
+
+    outcomes: list[Any] = []
+    with (
+        open_runner(args.jobs, args.dask) as runner,
+        progress_display(progress_wanted(args)),
+        task("claims", total=len(claims)) as bar,
+    ):
+        stream = reg.outcomes(claims, runner=runner)
+        try:
+            for o in stream:
+                outcomes.append(o)
+                bar.advance(note=o.claim.id)
+        except KeyboardInterrupt:
+            return outcomes, True
+        finally:
+            stream.close()
+    return outcomes, False
 
 
 def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
@@ -215,5 +282,7 @@ COMMAND = Command(
         "(an undecided claim is a mismatch: exit 1)",
         EXIT_CONSTRUCTION_FAILED: "a construction needed to load the case studies failed "
         "(a claim whose construction fails is a mismatch: exit 1)",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C): the table of the claims decided so far is "
+        "printed, and stderr says how to decide the rest (--after)",
     },
 )

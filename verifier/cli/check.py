@@ -38,11 +38,13 @@ from ..errors import (
 )
 from .common import (
     Command,
+    add_progress_option,
     int_option,
     json_dump,
     number_text,
     one_line,
     output_directory,
+    progress_wanted,
     safe_filename,
     say,
     version,
@@ -55,6 +57,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``verifier check``."""
     p.add_argument("file", metavar="FILE", nargs="+", help="spec file(s) (.toml, or .json)")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_progress_option(p)
     p.add_argument(
         "--max-bits",
         type=int_option(16, 1 << 20),
@@ -188,7 +191,15 @@ _SEVERITY = (EXIT_BAD_INPUT, EXIT_VIOLATED, EXIT_UNDECIDED, EXIT_OK)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``verifier check``; return the exit code."""
+    """Run ``verifier check``; return the exit code.  On a terminal, a claim over a box
+    shows a progress bar of its inequalities while it is decided."""
+    from ..terminal import progress_display
+
+    with progress_display(progress_wanted(args)):
+        return _run_files(args)
+
+
+def _run_files(args: argparse.Namespace) -> int:
     files = args.file if isinstance(args.file, list) else [args.file]
     if len(files) == 1:
         return _run_one(argparse.Namespace(**{**vars(args), "file": files[0]}))

@@ -162,6 +162,28 @@ def printable(text: object, *, newlines: bool = True) -> str:
     return s if newlines else s.replace("\n", "\\x0a")
 
 
+def add_progress_option(p: argparse.ArgumentParser) -> None:
+    """``--no-progress``: the option of every command whose work can take long."""
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="draw no progress bar (none is drawn anyway when standard error is not a "
+        "terminal or with --json)",
+    )
+
+
+def progress_wanted(args: argparse.Namespace) -> bool:
+    """Whether to draw progress bars: standard error is a terminal, the output is not
+    JSON, and ``--no-progress`` was not given."""
+    from ..terminal import is_terminal
+
+    return (
+        is_terminal(sys.stderr)
+        and not getattr(args, "json", False)
+        and not getattr(args, "no_progress", False)
+    )
+
+
 def say(*parts: object, file: TextIO | None = None) -> None:
     """``print`` for human-readable output: the text through :func:`printable`."""
     print(printable(" ".join(str(p) for p in parts)), file=file)

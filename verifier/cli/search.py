@@ -30,19 +30,22 @@ from ..errors import (
     EXIT_VIOLATED,
     InvalidParameter,
 )
+from ..terminal import Task, progress_display, task
 from .common import (
     MAX_WORKERS,
     Command,
+    add_progress_option,
     float_option,
     int_option,
     json_dump,
     output_file,
     printable,
+    progress_wanted,
     safe_filename,
     say,
 )
 
-__all__ = ["configure", "run", "COMMAND", "ProgressBar"]
+__all__ = ["configure", "run", "COMMAND", "SearchProgress"]
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -123,41 +126,23 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-shrink", action="store_true", help="certify the counterexample as found")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_progress_option(p)
 
 
-class ProgressBar:
-    """A one-line progress bar on a terminal stream: instances tried and the best
-    ratio so far (drawn at most every 0.1 s)."""
+class SearchProgress:
+    """The search's progress reports (instances tried, best ratio so far) drawn as a
+    :func:`verifier.terminal.task` bar."""
 
-    def __init__(self, stream: Any, width: int = 24) -> None:
-        self.stream = stream
-        self.width = width
-        self.last = 0.0
-        self.drawn = False
+    def __init__(self, bar: Task) -> None:
+        self.bar = bar
 
     def __call__(self, info: Any) -> None:
-        import time
-
-        now = time.monotonic()
-        if now - self.last < 0.1:
-            return
-        self.last = now
-        frac = min(1.0, info.instances / info.total) if info.total else 0.0
-        filled = int(frac * self.width)
-        bar = "#" * filled + "-" * (self.width - filled)
+        self.bar.total(info.total or None)
         best = "-" if info.best_ratio == -math.inf else f"{info.best_ratio:.4g}"
         phase = "shrinking" if info.phase == "shrink" else "searching"
-        self.stream.write(
-            f"\r{phase} {printable(info.claim, newlines=False)} [{bar}] {info.instances}/{info.total} instances, "
-            f"best ratio {best}, {info.elapsed:.1f}s "
+        self.bar.advance(
+            max(0, info.instances - self.bar.completed), note=f"{phase}, best ratio {best}"
         )
-        self.stream.flush()
-        self.drawn = True
-
-    def close(self) -> None:
-        if self.drawn:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
 
 
 def _list(as_json: bool) -> int:
@@ -256,26 +241,25 @@ def run(args: argparse.Namespace) -> int:
     output_file(out, "--out")
     if ck is not None:
         output_file(ck, "--checkpoint")
-    bar = ProgressBar(sys.stderr) if (not args.json and sys.stderr.isatty()) else None
-    try:
-        with open_runner(args.workers, args.dask) as runner:
-            result = search(
-                claim,
-                instances=args.instances,
-                seconds=None if args.seconds == 0 else args.seconds,
-                seed=seed,
-                executor=runner,
-                out=out,
-                checkpoint=ck,
-                resume=args.resume,
-                checkpoint_every=args.checkpoint_every,
-                config=SearchConfig(),  # the CLI's; a checkpoint made with another is refused
-                progress=bar,
-                shrink=not args.no_shrink,
-            )
-    finally:
-        if bar is not None:
-            bar.close()
+    with (
+        progress_display(progress_wanted(args)),
+        task(f"search {printable(claim.id, newlines=False)}") as bar,
+        open_runner(args.workers, args.dask) as runner,
+    ):
+        result = search(
+            claim,
+            instances=args.instances,
+            seconds=None if args.seconds == 0 else args.seconds,
+            seed=seed,
+            executor=runner,
+            out=out,
+            checkpoint=ck,
+            resume=args.resume,
+            checkpoint_every=args.checkpoint_every,
+            config=SearchConfig(),  # the CLI's; a checkpoint made with another is refused
+            progress=SearchProgress(bar),
+            shrink=not args.no_shrink,
+        )
     if ck is not None and not args.keep_checkpoint and result.status in ("violated", "exhausted"):
         ck.unlink(missing_ok=True)  # finished: nothing to resume
         result.checkpoint = None

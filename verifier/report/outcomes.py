@@ -7,15 +7,42 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..claims.model import ClaimOutcome
+from ..results import label
+from ..terminal import text_table
 
-__all__ = ["outcomes_table", "outcomes_json", "outcomes_record", "tightness_table"]
+__all__ = [
+    "where_attained",
+    "outcomes_table",
+    "outcomes_json",
+    "outcomes_record",
+    "tightness_table",
+]
+
+
+def where_attained(o: ClaimOutcome) -> str:
+    """Where the worst slack of a decided claim is: its output and ordered pair of
+    neighbouring datasets (``-`` for an aggregate quantity or a claim without
+    findings)."""
+    if o.result is None:
+        return "-"
+    w = o.result.worst()
+    if w is None or (w.output is None and w.pair is None):
+        return "-"
+    parts = []
+    if w.output is not None:
+        parts.append(f"o={label(w.output)}")
+    if w.pair is not None:
+        parts.append(f"{label(w.pair[0])} -> {label(w.pair[1])}")
+    return ", ".join(parts)
 
 
 def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
-    """Plain-text table: claim, kind, source, expected, verdict, worst slack, time; for
-    a claim over a box, the verdict says so and names the undecided share when any."""
-    head = ("claim", "kind", "source", "expected", "verdict", "worst slack", "time", "")
-    rows = [head]
+    """Text table: claim, kind, source, expected, verdict, worst slack and where it is
+    (output and ordered pair), time; for a claim over a box, the verdict says so and
+    names the undecided share when any.  On a terminal long cells fold onto further
+    lines (:func:`verifier.terminal.text_table`); a row is one line in a file or pipe."""
+    head = ("claim", "kind", "source", "expected", "verdict", "worst slack", "at", "time", "")
+    rows = []
     for o in outcomes:
         verdict = "ERROR" if o.error else (o.verdict.value if o.verdict else "-")
         und = o.undecided_fraction
@@ -29,16 +56,12 @@ def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
                 o.claim.expected,
                 verdict,
                 o.worst_slack(),
+                where_attained(o),
                 f"{o.seconds:.2f}s",
                 "ok" if o.matches else "MISMATCH",
             )
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = []
-    for j, r in enumerate(rows):
-        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-        if j == 0:
-            lines.append("  ".join("-" * w for w in widths))
+    lines = [text_table(head, rows, fold=(2, 5, 6))]
     n_ok = sum(o.matches for o in outcomes)
     lines.append(f"{n_ok} of {len(outcomes)} claims match their expected outcome")
     for o in outcomes:
@@ -65,7 +88,7 @@ def tightness_table(outcomes: Sequence[ClaimOutcome]) -> str:
     """Plain-text table of the theorems' tightness: claim, status, realized/claimed and
     the instance (or family) behind it, then the families and limits of the
     ``approached`` ones and what was searched for the ``loose`` ones."""
-    rows = [("claim", "status", "ratio", "instance")]
+    rows = []
     details = []
     for o in outcomes:
         if o.claim.kind != "theorem":
@@ -75,19 +98,13 @@ def tightness_table(outcomes: Sequence[ClaimOutcome]) -> str:
             rows.append((o.claim.id, "-", "-", "(not decided)" if not o.matches else "(no ratio)"))
             continue
         ratio = "-" if t.ratio is None else f"{t.ratio:.7g}"
-        inst = t.instance if len(t.instance) <= 70 else t.instance[:67] + "..."
-        rows.append((o.claim.id, t.status, ratio, inst))
+        rows.append((o.claim.id, t.status, ratio, t.instance))
         if t.status == "approached":
             details.append(f"{o.claim.id}: family {t.family}; limit: {t.limit}")
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = []
-    for j, r in enumerate(rows):
-        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-        if j == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    counts = {s: sum(1 for r in rows[1:] if r[1] == s) for s in ("attained", "approached", "loose")}
+    lines = [text_table(("claim", "status", "ratio", "instance"), rows, fold=(3,))]
+    counts = {s: sum(1 for r in rows if r[1] == s) for s in ("attained", "approached", "loose")}
     lines.append(
-        f"{len(rows) - 1} theorems: {counts['attained']} attained, {counts['approached']} "
+        f"{len(rows)} theorems: {counts['attained']} attained, {counts['approached']} "
         f"approached, {counts['loose']} loose"
     )
     lines.extend(details)

@@ -1,0 +1,85 @@
+"""Terminal output: tables that fold instead of cutting, progress bars that are drawn
+only for a person at a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import io
+
+from verifier.cli.common import progress_wanted
+from verifier.terminal import is_terminal, progress_display, task, text_table
+
+LONG = "exp(eps_1/2)/(exp(eps_1) + exp(eps_2) + 1) + 3*log(2)/(1 + exp(-eps_1))"
+
+
+def _cells(text: str, col: int, header: tuple[str, ...]) -> list[str]:
+    """The pieces of column ``col`` on each line of ``text`` (by the header's offsets)."""
+    lines = text.splitlines()
+    start = lines[0].index(header[col])
+    end = lines[0].index(header[col + 1]) if col + 1 < len(header) else None
+    return [line[start:end].strip() for line in lines[2:]]
+
+
+def test_a_long_cell_folds_onto_further_lines_and_is_never_cut():
+    head = ("claim", "slack", "verdict")
+    text = text_table(head, [("a.thm1", LONG, "holds")], width=40, fold=(1,))
+    lines = text.splitlines()
+    assert all(len(line) <= 40 for line in lines)
+    assert len(lines) > 3  # folded
+    assert "..." not in text
+    # the pieces of the slack column, read top to bottom, are the whole expression
+    assert "".join(_cells(text, 1, head)).replace(" ", "") == LONG.replace(" ", "")
+    # the columns that do not fold keep their cells whole, on the row's first line
+    assert lines[2].split()[0] == "a.thm1" and lines[2].rstrip().endswith("holds")
+
+
+def test_without_a_width_a_row_is_one_line():
+    rows = [("a.thm1", LONG, "holds"), ("b.[1/2, 3]", "[bold]x[/bold]", "violated")]
+    text = text_table(("claim", "slack", "verdict"), rows, width=None)
+    lines = text.splitlines()
+    assert len(lines) == 4
+    assert LONG in lines[2]
+    # brackets are text, not markup
+    assert "b.[1/2, 3]" in lines[3] and "[bold]x[/bold]" in lines[3]
+    assert lines[1].replace(" ", "") == "-" * len(lines[1].replace(" ", ""))
+    indented = text_table(("a", "b"), [("1", "2")], indent="    ")
+    assert all(line.startswith("    ") for line in indented.splitlines())
+
+
+def test_a_task_without_a_display_only_counts():
+    with task("work", total=3) as t:
+        t.advance()
+        t.advance(2, note="done")
+        t.total(4)
+    assert t.completed == 3
+
+
+def test_a_display_draws_on_its_stream_and_is_removed_at_the_end():
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Tty()
+    with progress_display(True, stream=out), task("claims", total=2) as t:
+        t.advance(note="a.thm1")
+        t.advance(note="a.thm2")
+    assert t.completed == 2
+    drawn = out.getvalue()
+    assert "claims" in drawn and "/2" in drawn
+    # transient: the display ends by erasing itself (cursor up / erase line)
+    assert drawn.rstrip().endswith(("\x1b[2K", "\x1b[?25h"))
+
+
+def test_progress_only_for_a_terminal_without_json(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    ns = argparse.Namespace
+    monkeypatch.setattr("sys.stderr", io.StringIO())
+    assert not is_terminal(io.StringIO())
+    assert not progress_wanted(ns(json=False, no_progress=False))
+    monkeypatch.setattr("sys.stderr", Tty())
+    assert progress_wanted(ns(json=False, no_progress=False))
+    assert not progress_wanted(ns(json=True, no_progress=False))
+    assert not progress_wanted(ns(json=False, no_progress=True))

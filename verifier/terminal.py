@@ -1,0 +1,191 @@
+"""Text tables and progress displays for people watching a terminal (rich).
+
+Two things long exact work needs to show, through one library
+(`rich <https://rich.readthedocs.io>`_):
+
+* :func:`text_table` lays out a table as plain text.  On a terminal it fits the
+  terminal's width, folding long cells (a symbolic bound) onto further lines of their
+  own column instead of cutting them; written to a file or a pipe it never folds, so a
+  line is a row and ``grep``/``awk`` see whole rows.
+* :func:`progress_display` and :func:`task`: a progress bar on standard error for work
+  that can run for more than a few seconds (claims of a case study, sub-boxes of a
+  parameter box, instances of a search).  The command line turns the display on only
+  when standard error is a terminal and the output is not ``--json`` (nor
+  ``--no-progress``); everywhere else :func:`task` hands back a counter that draws
+  nothing, so the engine reports progress without knowing who watches.
+
+>>> print(text_table(("claim", "verdict"), [("a.thm1", "holds"), ("a.thm2", "violated")]))
+claim   verdict
+------- --------
+a.thm1  holds
+a.thm2  violated
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+__all__ = ["text_table", "progress_display", "task", "Task", "is_terminal"]
+
+
+def is_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is an interactive terminal."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _rule_box() -> Any:
+    """Columns apart by two spaces, a line of dashes under the header, nothing else
+    (ASCII, so any terminal encoding shows it)."""
+    from rich.box import Box
+
+    return Box("    \n    \n -  \n    \n    \n    \n    \n    \n", ascii=True)
+
+
+def text_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    width: int | None = None,
+    fold: Sequence[int] | None = None,
+    indent: str = "",
+) -> str:
+    """``rows`` under ``header`` as plain text, columns apart by two spaces.
+
+    ``width`` is the line width to fit (default: the terminal's when standard output is
+    a terminal, else unlimited).  Only the columns in ``fold`` (default: all) are folded
+    when the table is wider than ``width``; a cell is folded at spaces where it has
+    them, else character by character, and never cut.  Every line starts with
+    ``indent``; trailing spaces are removed.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    if width is None:
+        width = shutil.get_terminal_size().columns if is_terminal(sys.stdout) else 1_000_000
+    width -= len(indent)
+    table = Table(
+        box=_rule_box(),
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+        collapse_padding=True,
+        show_header=True,
+        header_style=None,
+        highlight=False,
+    )
+    folded = set(range(len(header))) if fold is None else set(fold)
+    for i, h in enumerate(header):
+        table.add_column(
+            h,
+            overflow="fold",
+            no_wrap=i not in folded,
+            min_width=None if i in folded else len(h),
+        )
+    for r in rows:
+        table.add_row(*(str(c) for c in r))
+    buf = io.StringIO()
+    console = Console(
+        file=buf,
+        width=max(20, width),
+        color_system=None,
+        force_terminal=False,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        legacy_windows=False,
+        soft_wrap=False,
+    )
+    console.print(table, crop=False)
+    lines = [(indent + line).rstrip() for line in buf.getvalue().splitlines()]
+    return "\n".join(lines)
+
+
+class Task:
+    """A unit of progress: :meth:`advance` it as work completes.  Without a display
+    (the default) it only counts."""
+
+    def __init__(self, progress: Any = None, task_id: Any = None) -> None:
+        self._progress = progress
+        self._id = task_id
+        self.completed = 0
+
+    def advance(self, n: int = 1, *, note: str | None = None) -> None:
+        """``n`` more units done; ``note`` replaces the text after the bar."""
+        self.completed += n
+        if self._progress is not None:
+            fields = {} if note is None else {"note": note}
+            self._progress.update(self._id, advance=n, **fields)
+
+    def total(self, total: int | None) -> None:
+        """Set (or learn late) the number of units."""
+        if self._progress is not None:
+            self._progress.update(self._id, total=total)
+
+
+_DISPLAY: ContextVar[Any] = ContextVar("verifier_progress_display", default=None)
+
+
+@contextmanager
+def progress_display(enabled: bool, stream: Any = None) -> Iterator[None]:
+    """Show the :func:`task` bars of the work done inside the ``with`` block on
+    ``stream`` (default: standard error) when ``enabled``; the bars disappear when the
+    block ends (normally, by an error or by Ctrl-C)."""
+    if not enabled:
+        token = _DISPLAY.set(None)
+        try:
+            yield
+        finally:
+            _DISPLAY.reset(token)
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    console = Console(file=stream if stream is not None else sys.stderr, markup=False)
+    progress = Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[note]}", markup=False),
+        console=console,
+        transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
+    )
+    token = _DISPLAY.set(progress)
+    try:
+        with progress:
+            yield
+    finally:
+        _DISPLAY.reset(token)
+
+
+@contextmanager
+def task(description: str, total: int | None = None) -> Iterator[Task]:
+    """A progress bar ``description`` of ``total`` units (unknown: ``None``) on the
+    current display, removed when the block ends; a silent counter when no display is
+    on."""
+    progress = _DISPLAY.get()
+    if progress is None:
+        yield Task()
+        return
+    task_id = progress.add_task(description, total=total, note="")
+    try:
+        yield Task(progress, task_id)
+    finally:
+        progress.remove_task(task_id)

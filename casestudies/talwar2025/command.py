@@ -14,13 +14,23 @@ from pathlib import Path
 from typing import Any
 
 from verifier.arithmetic import Verdict, combine_verdicts
-from verifier.cli.common import Command, int_option, json_dump, one_line, output_file, say
+from verifier.cli.common import (
+    Command,
+    add_progress_option,
+    int_option,
+    json_dump,
+    one_line,
+    output_file,
+    progress_wanted,
+    say,
+)
 from verifier.errors import (
     EXIT_OK,
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
     InvalidParameter,
 )
+from verifier.terminal import progress_display
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -62,6 +72,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--no-hard", action="store_true", help="skip the evaluation on the lower-bound instances"
     )
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_progress_option(p)
     p.add_argument(
         "--plot",
         metavar="FILE",
@@ -100,10 +111,11 @@ def run(args: argparse.Namespace) -> int:
     eps = args.eps
     cs = tuple(args.c) if args.c else DEFAULT_CS
     settings = ["repetition", "metaselection"] if args.setting == "both" else [args.setting]
-    panels = [
-        tradeoff(s, gammas, K=args.K, cs=cs, eps=eps, hard_instances=not args.no_hard)
-        for s in settings
-    ]
+    with progress_display(progress_wanted(args)):
+        panels = [
+            tradeoff(s, gammas, K=args.K, cs=cs, eps=eps, hard_instances=not args.no_hard)
+            for s in settings
+        ]
     if args.plot:
         plot_tradeoff(panels, args.plot)
     verdict = combine_verdicts(panel.check().verdict for panel in panels)

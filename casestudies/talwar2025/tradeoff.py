@@ -67,7 +67,7 @@ from verifier.certified import certified_ceil
 from verifier.errors import InvalidParameter
 from verifier.precision import interval_context
 from verifier.results import CheckResult, Finding
-from verifier.terminal import text_table
+from verifier.terminal import task, text_table
 
 from .theory import theorem7_bound, theorem9_bound
 
@@ -476,40 +476,56 @@ def tradeoff(
         raise InvalidParameter(f"metaselection needs an integer K >= 2, got {K!r}")
     e = exact(eps)
     out = Tradeoff(setting, K if setting == "metaselection" else 1, e, gs, tuple(cs))
-    for g in gs:
-        algs = (
-            repetition_algorithms(g, cs)
-            if setting == "repetition"
-            else metaselection_algorithms(g, 2 * K, cs)
-        )
-        for alg in algs:
-            calls = alg.expected_calls
-            T = calls if setting == "repetition" else calls / K
-            lb = lower_bound(setting, alg.overhead, g)
-            above = decide_le(lb, T, precision).verdict
-            fail_ok = decide_le(alg.failure_bound, g, precision).verdict
-            Delta = hard_fail = hard_c = None
-            if hard_instances:
-                Delta, hard_fail, hard_c = hard_instance_profile(setting, alg, e, T, out.K)
-            out.points.append(
-                TradeoffPoint(
-                    setting,
-                    alg,
-                    g,
-                    out.K,
-                    alg.overhead,
-                    calls,
-                    T,
-                    alg.failure_bound,
-                    lb,
-                    above,
-                    fail_ok,
-                    Delta,
-                    hard_fail,
-                    hard_c,
-                )
-            )
+    with task(f"trade-off ({setting}), target gammas", total=len(gs)) as bar:
+        for g in gs:
+            _tradeoff_points(out, setting, g, K, cs, e, hard_instances, precision)
+            bar.advance()
     return out
+
+
+def _tradeoff_points(
+    out: Tradeoff,
+    setting: str,
+    g: sp.Expr,
+    K: int,
+    cs: Sequence[int],
+    e: sp.Expr,
+    hard_instances: bool,
+    precision: Precision,
+) -> None:
+    """The points of ``out`` at the target failure probability ``g``."""
+    algs = (
+        repetition_algorithms(g, cs)
+        if setting == "repetition"
+        else metaselection_algorithms(g, 2 * K, cs)
+    )
+    for alg in algs:
+        calls = alg.expected_calls
+        T = calls if setting == "repetition" else calls / K
+        lb = lower_bound(setting, alg.overhead, g)
+        above = decide_le(lb, T, precision).verdict
+        fail_ok = decide_le(alg.failure_bound, g, precision).verdict
+        Delta = hard_fail = hard_c = None
+        if hard_instances:
+            Delta, hard_fail, hard_c = hard_instance_profile(setting, alg, e, T, out.K)
+        out.points.append(
+            TradeoffPoint(
+                setting,
+                alg,
+                g,
+                out.K,
+                alg.overhead,
+                calls,
+                T,
+                alg.failure_bound,
+                lb,
+                above,
+                fail_ok,
+                Delta,
+                hard_fail,
+                hard_c,
+            )
+        )
 
 
 # ---------------------------------------------------------------------------

@@ -56,10 +56,17 @@ Expected outcomes (from the literature, never from the computed values)
 Not decided (recorded with ``out_of_reach``): the three mechanisms releasing the
 *compared* noisy value.  Their answer sequences are computed exactly, and so is the
 density of a release, ``h_D(v) = f_ν(v - q_k) · G_D(v - T)`` with ``G_D(y) =
-∫_{r <= y} f_ρ(r) Π_{i<k} P(q_i + ν_i < T + r) dr`` (piecewise exponential in
-``v``), but the supremum of ``h_D/h_D'`` over ``v`` is the supremum of a ratio of two
-piecewise exponential-polynomial densities, which may sit at an interior critical
-point of a piece: that one-dimensional density-ratio supremum is not built here.
+∫_{r <= y} f_ρ(r) Π_{i<k} P(q_i + ν_i < T + r) dr``.  The supremum of a ratio of two
+densities whose pieces are sums ``Σ_k c_k e^{-kuv}`` is decided exactly
+(:mod:`verifier.algorithms.noise.density_ratio`, used for Report-Noisy-Max's noisy
+maximum), but ``G_D`` is not of that form: with ``c = 1`` the threshold noise and the
+query noise have the same rate (``ε1 = ε2 = ε/2``, ``ν ~ Lap(c/ε2)``), so where a
+⊥ answer lies above the threshold (``q_i = 2 > T = 1``: ``r ∈ (0, q_i - T)``) the
+exponents of ``f_ρ(r) = (ε1/2) e^{-ε1 r}`` and ``P(ν_i < T + r - q_i) = ½ e^{η(T + r -
+q_i)}`` cancel and the running integral gains terms ``v · e^{-kuv}``; after ``y = e^{-uv}`` they are ``log(y) · y^k``, not polynomials,
+and Descartes' rule of signs (the certificate that no interior point of a piece
+exceeds the best end) does not apply.  A sign certificate for exponential
+polynomials with polynomial coefficients is what is missing.
 """
 
 from __future__ import annotations
@@ -257,9 +264,13 @@ def _statdp(
 
 _DENSITY = (
     "releases the compared noisy value under Laplace noise: its density h_D(v) = "
-    "f_nu(v - q_k) G_D(v - T) is exact (piecewise exponential in v), but the supremum of "
-    "h_D/h_D' over v needs the one-dimensional supremum of a ratio of piecewise "
-    "exponential-polynomial densities (interior critical points), not built yet"
+    "f_nu(v - q_k) G_D(v - T) is exact, but threshold and query noise have the same rate "
+    "(eps/2 each with c = 1), so G_D, an integral over the threshold noise, has pieces with "
+    "terms v e^{-kuv} (where a FALSE answer lies above the threshold, q_i = 2 > T = 1, the "
+    "exponents cancel); the exact density-ratio supremum (verifier.algorithms.noise."
+    "density_ratio) certifies the interior of a piece by Descartes' rule of signs in "
+    "y = e^{-uv}, which needs pieces sum_k c_k y^k, so the v y^k terms are out of its reach "
+    "(a sign certificate for exponential polynomials with polynomial coefficients is missing)"
 )
 
 OUT_OF_REACH: list[SuiteEntry] = [
@@ -287,9 +298,12 @@ OUT_OF_REACH: list[SuiteEntry] = [
         "on a pair is the sum of the two components' losses, at least Alg. 4's "
         "((1+6c)/4 eps-DP only, Lyu et al. 2017, Table 1).",
         out_of_reach="its Alg. 3 component (c = 2) releases up to two compared noisy values "
-        "under Laplace noise: a two-dimensional piecewise exponential density whose ratio's "
-        "supremum is not built (its Alg. 4 component, c = 2, has finite outputs "
-        "and is decidable as sparse_vector_technique4 is)",
+        "under Laplace noise: a two-dimensional density (both values depend on the one "
+        "threshold noise, so it is not a product of one-dimensional ones) whose ratio's "
+        "supremum is not built; the one-dimensional density-ratio supremum "
+        "(verifier.algorithms.noise.density_ratio) covers neither it nor, for c = 1, "
+        "sparse_vector_technique3 (see there). Its Alg. 4 component (c = 2) has finite "
+        "outputs and is decidable as sparse_vector_technique4 is",
     ),
     SuiteEntry(
         name="statdp_isvt4",

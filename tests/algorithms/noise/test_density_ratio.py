@@ -20,7 +20,7 @@ from verifier.algorithms.noise.distributions import (
     laplace,
     laplace_density,
 )
-from verifier.algorithms.noise.expoly import CONTINUOUS, Laurent
+from verifier.algorithms.noise.expoly import CONTINUOUS, PW, ExpPoly, Laurent
 from verifier.algorithms.noise.noisy_max import argmax_laws, max_density, report_noisy_max
 from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue, noise_sampler
 
@@ -188,3 +188,32 @@ def test_exponential_argmax_law_matches_memorylessness():
     prog = report_noisy_max(sp.Rational(1, 10), noise="exponential")
     _, laws = argmax_laws(prog, [(0, 2, 2, 2, 2)])
     assert laws[(0, 2, 2, 2, 2)][0] == Laurent.monomial(2, Fraction(1, 5))
+
+
+def _sum_of_two_laplace(ring):
+    """The density of ν1 + ν2, ν_i ~ Lap(rate u) independent: (u/4)(1 + u|v|) e^{-u|v|}
+    (the convolution of two Laplace densities, by hand), with its v e^{-u|v|} terms."""
+    u = ring.u
+    c, d = Laurent.const(u / 4), Laurent.const(u * u / 4)
+    left = ExpPoly(ring, {(-1, 0): c, (-1, 1): -d})  # v < 0: (u/4)(1 - u v) e^{uv}
+    right = ExpPoly(ring, {(1, 0): c, (1, 1): d})  # v >= 0: (u/4)(1 + u v) e^{-uv}
+    return PW(ring, (0,), (left, right))
+
+
+@pytest.mark.parametrize("shift", [1, 2])
+def test_a_density_with_v_terms_sum_of_two_laplace(shift):
+    # shifting the sum by s shifts one Laplace term: loss at most s u (post-processing of
+    # the Laplace mechanism), approached as v -> -oo where the ratio is
+    # e^{su} (1 + u|v|)/(1 + u|v| + su) -> e^{su}
+    f = _sum_of_two_laplace(RING)
+    assert f.total() == 1
+    g = f.shifted(-shift)
+    r = sup_log_ratio(f, g, U)
+    assert r.value == shift * sp.Rational(1, 20) and not r.interior
+    assert r.where == "v -> -oo"
+    assert ratio_at_most(f, g, U, Laurent.monomial(-shift), Laurent.const(1))
+    # any bound below e^{su} fails (the limit is approached)
+    assert not ratio_at_most(f, g, U, Laurent.monomial(-shift) * Fraction(999, 1000), _ONE)
+
+
+_ONE = Laurent.const(1)

@@ -546,7 +546,7 @@ def _log_limit(pc: _Piece, t0: Laurent, v0: int | None) -> tuple[Laurent, Lauren
         return _ONE, _ZERO
     if kf > kg:
         return _ZERO, _ONE
-    return df[2], dg[2]
+    return df[2] * df[3], dg[2] * dg[3]  # the sign of v^L: both positive densities
 
 
 def _log_at(pc: _Piece, t: Laurent, u: Fraction) -> sp.Expr:

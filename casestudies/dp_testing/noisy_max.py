@@ -139,6 +139,61 @@ def exact_value(eps: Any, noise: str, pairs: list[tuple[Vector, Vector]]) -> Exa
     )
 
 
+def _expr(c: Any, u: sp.Expr) -> sp.Expr:
+    return c.to_sympy(u)
+
+
+def _piece_expr(piece: Any, u: sp.Expr, v: sp.Symbol) -> str:
+    """``Σ c v^p e^{-k u v}`` of one piece as text (``v`` the released value)."""
+    terms = [_expr(c, u) * v**p * sp.exp(-k * u * v) for (k, p), c in sorted(piece.terms.items())]
+    return str(sp.Add(*terms))
+
+
+def export_noisy_max(
+    eps: Any, noise: str, release: str, pairs: list[tuple[Vector, Vector]]
+) -> dict[str, Any]:
+    """The exact laws on each input of ``pairs``: the argmax probabilities (closed form
+    and float), or the density of the noisy maximum piece by piece (closed forms in
+    ``v``)."""
+    prog = report_noisy_max(eps, noise=noise)
+    vectors = list(dict.fromkeys(_ints(x) for pair in pairs for x in pair))
+    ctx, laws = argmax_laws(prog, vectors if release == "argmax" else vectors[:1])
+    u = ctx.u
+    inputs: dict[str, Any] = {}
+    if release == "argmax":
+        for q in vectors:
+            inputs[_vec(q)] = {
+                f"argmax={i}": {
+                    "probability": str(_expr(p, u)),
+                    "probability_approx": float(_expr(p, u)),
+                }
+                for i, p in laws[q].items()
+            }
+        what = f"argmax_i (q_i + nu_i), nu_i ~ {prog.noise} (scale 2/eps), ties impossible"
+    else:
+        v = sp.Symbol("v", real=True)
+        for q in vectors:
+            f = max_density(ctx, prog.noise, q)
+            inputs[_vec(q)] = [
+                {
+                    "from": None if lo is None else lo,
+                    "to": None if hi is None else hi,
+                    "density": _piece_expr(piece, u, v),
+                }
+                for i, piece in enumerate(f.pieces)
+                for lo, hi in [f.bounds(i)]
+            ]
+        what = (
+            f"max_i (q_i + nu_i), nu_i ~ {prog.noise} (scale 2/eps): a density in v, "
+            "piecewise between the answers (from/to: None is infinite)"
+        )
+    return {
+        "release": what,
+        "inputs": inputs,
+        "pairs": [[_vec(a), _vec(b)] for a, b in pairs],
+    }
+
+
 _SRC = "dpsniper/mechanisms/report_noisy_max.py"
 
 #: (DP-Sniper class, StatDP function, noise, release, expected, Ding et al. 2018 alg.)
@@ -185,6 +240,7 @@ def _entries() -> list[SuiteEntry]:
                 pairs=_PAIRS_DPS,
                 expected=expected,  # type: ignore[arg-type]
                 exact=_exact(noise, release, EPS, DPSNIPER_PAIRS),
+                export=functools.partial(export_noisy_max, EPS, noise, release, DPSNIPER_PAIRS),
                 kind="theorem" if expected == "holds" else "negative-control",
                 notes=_notes(noise, release, alg),
             )
@@ -201,6 +257,7 @@ def _entries() -> list[SuiteEntry]:
                     pairs=_PAIRS_STATDP,
                     expected=expected,  # type: ignore[arg-type]
                     exact=_exact(noise, release, eps, STATDP_PAIRS),
+                    export=functools.partial(export_noisy_max, eps, noise, release, STATDP_PAIRS),
                     kind="theorem" if expected == "holds" else "negative-control",
                     notes=_notes(noise, release, alg),
                 )

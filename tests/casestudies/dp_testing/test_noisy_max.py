@@ -126,3 +126,28 @@ def test_argmax_probabilities_against_a_seeded_simulation(name, q, noise):
         exact = laws[q][i].to_sympy(u)
         k = int(np.sum(out == i))
         assert binomial_two_sided_pvalue(k, n, Fraction(str(float(exact)))) > ALPHA
+
+
+@pytest.mark.parametrize("name", ["report_noisy_max1", "report_noisy_max4"])
+def test_the_export_is_a_law_on_every_input(name):
+    # the exported closed forms, read back by sympy: argmax probabilities sum to 1, and
+    # the density of the noisy maximum integrates to 1 over its pieces
+    doc = ENTRY[name].export()
+    assert len(doc["pairs"]) == 16
+    v = sp.Symbol("v", real=True)
+    for law in doc["inputs"].values():
+        if name == "report_noisy_max1":
+            total = sum(sp.sympify(x["probability"]) for x in law.values())
+        else:
+            total = sum(
+                sp.integrate(
+                    sp.sympify(piece["density"], locals={"v": v}),
+                    (
+                        v,
+                        -sp.oo if piece["from"] is None else piece["from"],
+                        sp.oo if piece["to"] is None else piece["to"],
+                    ),
+                )
+                for piece in law
+            )
+        assert sp.simplify(total - 1) == 0

@@ -47,7 +47,7 @@ from verifier.algorithms.noise.checks import max_log_ratio
 from verifier.algorithms.noise.density_ratio import best_of, ratio_at_most, sup_log_ratio
 from verifier.algorithms.noise.noisy_max import argmax_laws, max_density, report_noisy_max
 
-from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
+from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs, piecewise_json
 from .svt import STATDP_EPSILONS, STATDP_PAIRS
 
 __all__ = ["ENTRIES", "EPS", "DPSNIPER_PAIRS", "exact_argmax", "exact_value"]
@@ -139,16 +139,6 @@ def exact_value(eps: Any, noise: str, pairs: list[tuple[Vector, Vector]]) -> Exa
     )
 
 
-def _expr(c: Any, u: sp.Expr) -> sp.Expr:
-    return c.to_sympy(u)
-
-
-def _piece_expr(piece: Any, u: sp.Expr, v: sp.Symbol) -> str:
-    """``Σ c v^p e^{-k u v}`` of one piece as text (``v`` the released value)."""
-    terms = [_expr(c, u) * v**p * sp.exp(-k * u * v) for (k, p), c in sorted(piece.terms.items())]
-    return str(sp.Add(*terms))
-
-
 def export_noisy_max(
     eps: Any, noise: str, release: str, pairs: list[tuple[Vector, Vector]]
 ) -> dict[str, Any]:
@@ -164,25 +154,15 @@ def export_noisy_max(
         for q in vectors:
             inputs[_vec(q)] = {
                 f"argmax={i}": {
-                    "probability": str(_expr(p, u)),
-                    "probability_approx": float(_expr(p, u)),
+                    "probability": str(p.to_sympy(u)),
+                    "probability_approx": float(p.to_sympy(u)),
                 }
                 for i, p in laws[q].items()
             }
         what = f"argmax_i (q_i + nu_i), nu_i ~ {prog.noise} (scale 2/eps), ties impossible"
     else:
-        v = sp.Symbol("v", real=True)
         for q in vectors:
-            f = max_density(ctx, prog.noise, q)
-            inputs[_vec(q)] = [
-                {
-                    "from": None if lo is None else lo,
-                    "to": None if hi is None else hi,
-                    "density": _piece_expr(piece, u, v),
-                }
-                for i, piece in enumerate(f.pieces)
-                for lo, hi in [f.bounds(i)]
-            ]
+            inputs[_vec(q)] = piecewise_json(max_density(ctx, prog.noise, q), u)
         what = (
             f"max_i (q_i + nu_i), nu_i ~ {prog.noise} (scale 2/eps): a density in v, "
             "piecewise between the answers (from/to: None is infinite)"

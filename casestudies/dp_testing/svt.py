@@ -96,7 +96,7 @@ from verifier.algorithms.noise.density_ratio import (
 from verifier.algorithms.noise.distributions import laplace_density, laplace_survival
 from verifier.algorithms.noise.expoly import CONTINUOUS, PW
 
-from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
+from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs, piecewise_json
 
 __all__ = [
     "ENTRIES",
@@ -286,6 +286,38 @@ def exact_released_value(
     )
 
 
+def export_released_value(
+    eps: Any, pairs: Sequence[tuple[Vector, Vector]], t: int = 1
+) -> dict[str, Any]:
+    """The exact laws of Alg. 3 (``c = 1``) on each input of ``pairs``: the probability
+    that no answer is above, and per position ``k`` the density of "``k - 1`` answers
+    below, the ``k``-th released as ``v``" piece by piece (:func:`_released_laws`)."""
+    e = sp.Rational(eps)
+    u = Fraction(int((e / 2).p), int((e / 2).q))
+    uu = sp.Rational(u.numerator, u.denominator)
+    inputs: dict[str, Any] = {}
+    for pair in pairs:
+        for x in pair:
+            key = tuple(int(y) for y in x)
+            if _vec(x) in inputs:
+                continue
+            dens, p = _released_laws(u, key, t)
+            inputs[_vec(x)] = {
+                "no answer above": {
+                    "probability": str(p.to_sympy(uu)),
+                    "probability_approx": float(p.to_sympy(uu)),
+                },
+                **{f"released at query {k}": piecewise_json(h, uu) for k, h in enumerate(dens, 1)},
+            }
+    return {
+        "release": "the first answer above the noisy threshold, as its noisy value v (the "
+        "answers before it below; -1000 / False for them, -2000 after it); threshold and "
+        f"query noise Laplace of rate {e / 2}, threshold {t}",
+        "inputs": inputs,
+        "pairs": [[_vec(a), _vec(b)] for a, b in pairs],
+    }
+
+
 _SRC = "dpsniper/mechanisms/sparse_vector_technique.py"
 _PAIRS_DPS = "PatternGenerator(InputDomain(10, FLOAT, [-10, 10]), True): 16 ordered pairs"
 _PAIRS_STATDP = "generate_databases(num_input=(5, 10), ALL_DIFFER): 32 ordered pairs"
@@ -364,6 +396,7 @@ def _statdp_isvt4() -> list[SuiteEntry]:
                 expected="refuted",
                 kind="negative-control",
                 exact=functools.partial(exact_released_value, eps, STATDP_PAIRS),
+                export=functools.partial(export_released_value, eps, STATDP_PAIRS),
                 notes="Lyu et al.'s Alg. 3 with N = 1 (outputs (count(False), the noisy query) "
                 "instead of True; rho ~ Lap(2/eps), nu ~ Lap(2N/eps)): infinity-DP (Table 1); "
                 "Ding et al. 2018 (Section 6.2) detect it. " + _ALG3,
@@ -421,6 +454,7 @@ ENTRIES: list[SuiteEntry] = [
         expected="refuted",
         kind="negative-control",
         exact=functools.partial(exact_released_value, EPS, DPSNIPER_PAIRS),
+        export=functools.partial(export_released_value, EPS, DPSNIPER_PAIRS),
         notes="Lyu et al. 2017, Alg. 3 is infinity-DP (Table 1): the released value "
         "q_i + nu_i reveals the query noise. " + _ALG3,
     ),

@@ -118,3 +118,26 @@ def test_no_answer_above_against_a_seeded_simulation():
     _, p = svt._released_laws(u, (2,) * 5 + (0,) * 5, 1)
     lo, hi = p.enclosure(u, 80)
     assert binomial_two_sided_pvalue(none_above, n, (lo + hi) / 2) > ALPHA
+
+
+def test_the_export_on_equal_answers_is_the_rank_law():
+    # on (1^10) the threshold noise and the ten query noises are i.i.d. Laplace, so by
+    # symmetry no answer is above with probability 1/11 and the k-th is the first above
+    # (nu_k the largest of the first k + 1, rho the second) with probability 1/(k(k+1))
+    doc = ENTRY["sparse_vector_technique3"].export()
+    law = doc["inputs"]["(" + ",".join(["1"] * 10) + ")"]
+    assert sp.sympify(law["no answer above"]["probability"]) == R(1, 11)
+    v = sp.Symbol("v", real=True)
+    for k in (1, 2, 5):
+        total = sum(
+            sp.integrate(
+                sp.sympify(piece["density"], locals={"v": v}),
+                (
+                    v,
+                    -sp.oo if piece["from"] is None else piece["from"],
+                    sp.oo if piece["to"] is None else piece["to"],
+                ),
+            )
+            for piece in law[f"released at query {k}"]
+        )
+        assert sp.simplify(total - R(1, k * (k + 1))) == 0

@@ -34,6 +34,7 @@ __all__ = [
     "SuiteEntry",
     "pattern_pairs",
     "decide",
+    "piecewise_json",
     "DPSNIPER",
     "STATDP",
 ]
@@ -193,3 +194,19 @@ def decide(entry: SuiteEntry) -> CheckResult:
     result.notes += [f"{label}: {v}" for label, v in eps.per_pair]
     result.measured["epsilon"] = eps.value
     return result
+
+
+def piecewise_json(f: Any, u: sp.Expr) -> list[dict[str, Any]]:
+    """A piecewise density ``Σ c v^p e^{-k u v}`` (a :class:`verifier.algorithms.noise.
+    expoly.PW` with :class:`~verifier.algorithms.noise.expoly.Laurent` coefficients in
+    ``W = e^{-u}``) as JSON: per piece its ends (``None`` infinite) and its closed form
+    in ``v``, sympy syntax."""
+    v = sp.Symbol("v", real=True)
+    out = []
+    for i, piece in enumerate(f.pieces):
+        lo, hi = f.bounds(i)
+        terms = [
+            c.to_sympy(u) * v**p * sp.exp(-k * u * v) for (k, p), c in sorted(piece.terms.items())
+        ]
+        out.append({"from": lo, "to": hi, "density": str(sp.Add(*terms))})
+    return out

@@ -53,13 +53,17 @@ Expected outcomes (from the literature, never from the computed values)
   Alg. 4 (``c = 2``) on the same input with independent noise: its loss on a pair is
   the sum of theirs, at least Alg. 4's (more than ε, Table 1).
 
-Not decided (recorded with ``out_of_reach``): the three mechanisms releasing the
-*compared* noisy value.  Their answer sequences are computed exactly, and so is the
-density of a release, ``h_D(v) = f_ν(v - q_k) · G_D(v - T)`` with ``G_D(y) =
-∫_{r <= y} f_ρ(r) Π_{i<k} P(q_i + ν_i < T + r) dr`` (piecewise exponential in
-``v``), but the supremum of ``h_D/h_D'`` over ``v`` is the supremum of a ratio of two
-piecewise exponential-polynomial densities, which may sit at an interior critical
-point of a piece: that one-dimensional density-ratio supremum is not built here.
+The released compared value (Alg. 3, StatDP's ``iSVT4``, ``c = N = 1``): the density
+of "``k - 1`` answers below, the ``k``-th released as ``v``" is ``h_D(v) = f_ν(v -
+q_k) · G_D(v - T)`` with ``G_D(y) = ∫_{r <= y} f_ρ(r) Π_{i<k} P(q_i + ν_i < T + r)
+dr`` (:func:`exact_released_value`).  Threshold and query noise have the same rate
+(``ε1 = ε2 = ε/2``, ``ν ~ Lap(c/ε2)``), so where a ⊥ answer lies above the threshold
+(``q_i = 2 > T = 1``) the exponents cancel and ``G_D`` gains terms ``v · e^{-kuv}``:
+the supremum of ``h_D/h_D'`` is decided by
+:mod:`verifier.algorithms.noise.density_ratio` with its Rolle-type reduction of
+those terms.  Not decided (``out_of_reach``): ``SVT34Parallel``, whose Alg. 3
+component (``c = 2``) releases up to two values that share the threshold noise — a
+two-dimensional density.
 """
 
 from __future__ import annotations
@@ -83,8 +87,16 @@ from verifier.algorithms.noise import (
     max_log_ratio,
     numerical_svt,
 )
+from verifier.algorithms.noise.density_ratio import (
+    RatioSup,
+    best_of,
+    ratio_at_most,
+    sup_log_ratio,
+)
+from verifier.algorithms.noise.distributions import laplace_density, laplace_survival
+from verifier.algorithms.noise.expoly import CONTINUOUS, PW
 
-from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
+from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs, piecewise_json
 
 __all__ = [
     "ENTRIES",
@@ -202,6 +214,110 @@ def exact_on_pairs(
     )
 
 
+def _released_laws(u: Fraction, q: tuple[int, ...], t: int) -> tuple[list[PW], Any]:
+    """Lyu et al.'s Alg. 3 with ``c = 1`` and threshold and query noise both of rate
+    ``u`` (Laplace), on the integer answers ``q``: the density in ``v`` of "the first
+    ``k - 1`` answers below, the ``k``-th released as ``v``", ``h_k(v) = f(v - q_k)
+    G_k(v - t)`` with ``G_k(y) = ∫_{r <= y} f(r) Π_{i<k} P(q_i + ν_i < r + t) dr``
+    (``v >= r + t`` is the ``k``-th answer above), for ``k = 1..n``, and the
+    probability that every answer is below (``G_{n+1}(∞)``)."""
+    ring = CONTINUOUS.at_unit(u)
+    f = laplace_density(ring, 1)
+    surv = laplace_survival(ring, 1)
+    integrand = f
+    out = []
+    for qk in q:
+        out.append(f.shifted(-qk) * integrand.cumulative().shifted(-t))
+        integrand = integrand * (1 - surv.shifted(t - qk))
+    return out, integrand.total()
+
+
+def exact_released_value(
+    eps: Any, pairs: Sequence[tuple[Vector, Vector]], t: int = 1
+) -> ExactEpsilon:
+    """The exact ε of Lyu et al.'s Alg. 3 with ``c = 1`` (ρ and every ν of rate
+    ``ε/2``) on ``pairs``: per pair the largest of the log-ratio of the probability
+    that no answer is above and, per position ``k``, the supremum of the ratio of the
+    densities of the released value (:func:`_released_laws`,
+    :func:`~verifier.algorithms.noise.density_ratio.sup_log_ratio`); a position whose
+    supremum is at an interior critical point is certified below the overall largest
+    value (:func:`~verifier.algorithms.noise.density_ratio.ratio_at_most`)."""
+    e = sp.Rational(eps)
+    u = Fraction(int((e / 2).p), int((e / 2).q))
+    laws: dict[tuple[int, ...], tuple[list[PW], Any]] = {}
+    for pair in pairs:
+        for v in pair:
+            key = tuple(int(x) for x in v)
+            if key not in laws:
+                laws[key] = _released_laws(u, key, t)
+    results: list[tuple[str, RatioSup, PW | None, PW | None]] = []
+    uu = sp.Rational(u.numerator, u.denominator)
+    for a, b in pairs:
+        ka, kb = tuple(int(x) for x in a), tuple(int(x) for x in b)
+        (ha, pa), (hb, pb) = laws[ka], laws[kb]
+        label = f"{_vec(a)} vs {_vec(b)}"
+        atom = RatioSup(sp.log(pa.to_sympy(uu) / pb.to_sympy(uu)), pa, pb, "no answer above")
+        results.append((f"{label}, output {'⊥' * len(a)}", atom, None, None))
+        for k, (fa, fb) in enumerate(zip(ha, hb, strict=True), start=1):
+            r = sup_log_ratio(fa, fb, u)
+            results.append((f"{label}, output ⊥^{k - 1} then the value, {r.where}", r, fa, fb))
+    exact_ones = [i for i, (_, r, _, _) in enumerate(results) if not r.interior]
+    top_i = exact_ones[best_of([results[i][1] for i in exact_ones], u)]
+    top = results[top_i][1]
+    if top.value == sp.oo:
+        raise ValueError("internal: an unbounded loss under Laplace noise")
+    per_pair = []
+    for label, r, fa, fb in results:
+        if r.interior:
+            assert fa is not None and fb is not None
+            if not ratio_at_most(fa, fb, u, top.p, top.q):
+                raise ValueError(f"{label}: an interior supremum above every end")
+            per_pair.append((f"{label} (interior maximum, at least)", r.value))
+        else:
+            per_pair.append((label, r.value))
+    return ExactEpsilon(
+        top.value,
+        tuple(per_pair),
+        witness=results[top_i][0],
+        method="probability of no answer above, and the supremum of the ratio of the "
+        "densities of the released value (piecewise (c + c' v) e^{-kuv}, u = "
+        f"{uu}): ends and limits of every piece, interior certified by Descartes' rule and a "
+        "Rolle-type reduction of the v-terms",
+    )
+
+
+def export_released_value(
+    eps: Any, pairs: Sequence[tuple[Vector, Vector]], t: int = 1
+) -> dict[str, Any]:
+    """The exact laws of Alg. 3 (``c = 1``) on each input of ``pairs``: the probability
+    that no answer is above, and per position ``k`` the density of "``k - 1`` answers
+    below, the ``k``-th released as ``v``" piece by piece (:func:`_released_laws`)."""
+    e = sp.Rational(eps)
+    u = Fraction(int((e / 2).p), int((e / 2).q))
+    uu = sp.Rational(u.numerator, u.denominator)
+    inputs: dict[str, Any] = {}
+    for pair in pairs:
+        for x in pair:
+            key = tuple(int(y) for y in x)
+            if _vec(x) in inputs:
+                continue
+            dens, p = _released_laws(u, key, t)
+            inputs[_vec(x)] = {
+                "no answer above": {
+                    "probability": str(p.to_sympy(uu)),
+                    "probability_approx": float(p.to_sympy(uu)),
+                },
+                **{f"released at query {k}": piecewise_json(h, uu) for k, h in enumerate(dens, 1)},
+            }
+    return {
+        "release": "the first answer above the noisy threshold, as its noisy value v (the "
+        "answers before it below; -1000 / False for them, -2000 after it); threshold and "
+        f"query noise Laplace of rate {e / 2}, threshold {t}",
+        "inputs": inputs,
+        "pairs": [[_vec(a), _vec(b)] for a, b in pairs],
+    }
+
+
 _SRC = "dpsniper/mechanisms/sparse_vector_technique.py"
 _PAIRS_DPS = "PatternGenerator(InputDomain(10, FLOAT, [-10, 10]), True): 16 ordered pairs"
 _PAIRS_STATDP = "generate_databases(num_input=(5, 10), ALL_DIFFER): 32 ordered pairs"
@@ -255,26 +371,41 @@ def _statdp(
     return out
 
 
-_DENSITY = (
-    "releases the compared noisy value under Laplace noise: its density h_D(v) = "
-    "f_nu(v - q_k) G_D(v - T) is exact (piecewise exponential in v), but the supremum of "
-    "h_D/h_D' over v needs the one-dimensional supremum of a ratio of piecewise "
-    "exponential-polynomial densities (interior critical points), not built yet"
+_ALG3 = (
+    "The exact value on these pairs is finite (both densities of a release are positive, "
+    "with tails of the same exponential order): the largest loss, over the probability "
+    "that no answer is above and the supremum of the density ratio of the released value "
+    "at each position, is 5 eps here: on (0^10) vs (1^10) (and (1^10) vs (2^10)), the value "
+    "released at the tenth query, below every answer the density ratio is e^{eta sum_i "
+    "(q'_i - q_i)} = e^{10 eta}, eta = eps/2."
 )
 
+
+def _statdp_isvt4() -> list[SuiteEntry]:
+    out = []
+    for eps in (STATDP_EPSILONS[1], STATDP_EPSILONS[0], STATDP_EPSILONS[2]):
+        suffix = "" if eps == STATDP_EPSILONS[1] else ".eps" + str(float(eps)).replace(".", "_")
+        out.append(
+            SuiteEntry(
+                name=f"statdp_isvt4{suffix}",
+                tool="StatDP",
+                source=f"statdp/algorithms.py, iSVT4 (examples/benchmark.py: epsilon={eps}, "
+                "N=1, T=1)",
+                claimed=eps,
+                pairs=_PAIRS_STATDP,
+                expected="refuted",
+                kind="negative-control",
+                exact=functools.partial(exact_released_value, eps, STATDP_PAIRS),
+                export=functools.partial(export_released_value, eps, STATDP_PAIRS),
+                notes="Lyu et al.'s Alg. 3 with N = 1 (outputs (count(False), the noisy query) "
+                "instead of True; rho ~ Lap(2/eps), nu ~ Lap(2N/eps)): infinity-DP (Table 1); "
+                "Ding et al. 2018 (Section 6.2) detect it. " + _ALG3,
+            )
+        )
+    return out
+
+
 OUT_OF_REACH: list[SuiteEntry] = [
-    SuiteEntry(
-        name="sparse_vector_technique3",
-        tool="DP-Sniper",
-        source=f"{_SRC}, SparseVectorTechnique3(c=1, t=1)",
-        claimed=EPS,
-        pairs=_PAIRS_DPS,
-        expected="refuted",
-        kind="negative-control",
-        notes="Lyu et al. 2017, Alg. 3 is infinity-DP (Table 1): the released value "
-        "q_i + nu_i reveals the query noise.",
-        out_of_reach=_DENSITY,
-    ),
     SuiteEntry(
         name="svt34_parallel",
         tool="DP-Sniper",
@@ -287,21 +418,12 @@ OUT_OF_REACH: list[SuiteEntry] = [
         "on a pair is the sum of the two components' losses, at least Alg. 4's "
         "((1+6c)/4 eps-DP only, Lyu et al. 2017, Table 1).",
         out_of_reach="its Alg. 3 component (c = 2) releases up to two compared noisy values "
-        "under Laplace noise: a two-dimensional piecewise exponential density whose ratio's "
-        "supremum is not built (its Alg. 4 component, c = 2, has finite outputs "
-        "and is decidable as sparse_vector_technique4 is)",
-    ),
-    SuiteEntry(
-        name="statdp_isvt4",
-        tool="StatDP",
-        source="statdp/algorithms.py, iSVT4 (examples/benchmark.py: epsilon=0.7, N=1, T=1)",
-        claimed=STATDP_EPSILONS[1],
-        pairs=_PAIRS_STATDP,
-        expected="refuted",
-        kind="negative-control",
-        notes="Lyu et al.'s Alg. 3 with N = 1 (outputs the noisy query instead of True): "
-        "infinity-DP (Table 1); Ding et al. 2018 (§6.2) detect it.",
-        out_of_reach=_DENSITY,
+        "under Laplace noise: a two-dimensional density (both values depend on the one "
+        "threshold noise, so it is not a product of one-dimensional ones) whose ratio's "
+        "supremum is not built; the density-ratio supremum (verifier.algorithms.noise."
+        "density_ratio) is one-dimensional (it decides sparse_vector_technique3, c = 1). "
+        "Its Alg. 4 component (c = 2) has finite outputs and is decidable as "
+        "sparse_vector_technique4 is",
     ),
 ]
 
@@ -322,6 +444,19 @@ ENTRIES: list[SuiteEntry] = [
         "theorem",
         "Lyu et al. 2017, Alg. 2 (threshold noise redrawn after each TRUE) is eps-DP; "
         "with c = 1 it stops at the first TRUE, so it equals Alg. 1 at t = 1.",
+    ),
+    SuiteEntry(
+        name="sparse_vector_technique3",
+        tool="DP-Sniper",
+        source=f"{_SRC}, SparseVectorTechnique3(c=1, t=1)",
+        claimed=EPS,
+        pairs=_PAIRS_DPS,
+        expected="refuted",
+        kind="negative-control",
+        exact=functools.partial(exact_released_value, EPS, DPSNIPER_PAIRS),
+        export=functools.partial(export_released_value, EPS, DPSNIPER_PAIRS),
+        notes="Lyu et al. 2017, Alg. 3 is infinity-DP (Table 1): the released value "
+        "q_i + nu_i reveals the query noise. " + _ALG3,
     ),
     _dps(
         4,
@@ -404,5 +539,6 @@ ENTRIES: list[SuiteEntry] = [
         "(Table 1; 7eps/4 for N = 1, a limit in the number of queries); Ding et al. "
         "2018 (§6.2) detect it.",
     ),
+    *_statdp_isvt4(),
     *OUT_OF_REACH,
 ]

@@ -15,12 +15,13 @@ then evaluated.
 module                     concern
 =========================  =============================================================
 :mod:`.expoly`             piecewise exponential polynomials: the exact algebra
-:mod:`.distributions`      geometric and Laplace noise, their pmf/density and survival
+:mod:`.distributions`      geometric, Laplace, exponential noise: pmf/density, survival
 :mod:`.tails`              exact suprema of probability ratios on infinite tails
 :mod:`.queries`            neighbouring query-answer vectors (sensitivity styles)
 :mod:`.interpreter`        the program model and its exact interpreter
 :mod:`.svt`                the sparse-vector family (Lyu et al.'s Algorithms 1-6, ...)
 :mod:`.noisy_max`          Report-Noisy-Max
+:mod:`.density_ratio`      exact supremum of a ratio of piecewise exponential densities
 :mod:`.checks`             ε-DP on the whole output set, realized loss
 :mod:`.samplers`           samplers of the programs (simulation, for the tests)
 =========================  =============================================================
@@ -48,10 +49,14 @@ from .checks import (
     program_realized_epsilon,
     realized_epsilon_curve,
 )
+from .density_ratio import RatioSup, UndecidedRatio, ratio_at_most, sup_log_ratio
 from .distributions import (
     NO_NOISE,
     Noise,
     NoiseKind,
+    exponential,
+    exponential_density,
+    exponential_survival,
     geometric,
     geometric_pmf,
     geometric_survival,
@@ -85,7 +90,7 @@ from .interpreter import (
     prog_claim,
     program_mechanism,
 )
-from .noisy_max import NoisyMax, report_noisy_max
+from .noisy_max import NoisyMax, argmax_laws, max_density, report_noisy_max
 from .queries import Style, Vector, check_sensitivity, half_half, query_graph, ramp_pair
 from .svt import (
     Release,
@@ -106,6 +111,9 @@ __all__ = [
     "NoiseKind",
     "geometric",
     "laplace",
+    "exponential",
+    "exponential_density",
+    "exponential_survival",
     "NO_NOISE",
     "geometric_pmf",
     "geometric_survival",
@@ -142,6 +150,13 @@ __all__ = [
     "answer_sequence_laws",
     "NoisyMax",
     "report_noisy_max",
+    "argmax_laws",
+    "max_density",
+    # densities
+    "RatioSup",
+    "UndecidedRatio",
+    "sup_log_ratio",
+    "ratio_at_most",
     # inputs
     "Vector",
     "Style",

@@ -11,7 +11,13 @@ With ``η = m·u`` for the common unit ``u`` of a program's rates, ``W = e^{-u}`
   W^{m y}/(1+W^m)`` for ``y >= 1``, ``1 - W^{m(1-y)}/(1+W^m)`` for ``y <= 0``;
 * the Laplace distribution (Dwork, McSherry, Nissim, Smith 2006, "Calibrating noise
   to sensitivity in private data analysis") has density ``(m U/2) W^{m|y|}`` and
-  survival ``½ W^{m y}`` (``y >= 0``), ``1 - ½ W^{-m y}`` (``y <= 0``).
+  survival ``½ W^{m y}`` (``y >= 0``), ``1 - ½ W^{-m y}`` (``y <= 0``);
+* the one-sided exponential distribution (the noise of Report-Noisy-Max with
+  exponential noise, Ding, Wang, Wang, Zhang, Kifer 2018, "Detecting violations of
+  differential privacy", CCS, Algorithms 6 and 8) has density ``m U W^{m y}`` and
+  survival ``W^{m y}`` for ``y >= 0``, density 0 and survival 1 for ``y < 0``
+  (``η e^{-ηy}`` and ``e^{-ηy}``: its antiderivatives are those of the Laplace
+  pieces, :meth:`.expoly.ExpPoly.piece_total`).
 
 >>> from verifier.algorithms.noise.expoly import DISCRETE
 >>> f = PW.const(DISCRETE, 1)
@@ -43,22 +49,26 @@ __all__ = [
     "geometric_survival",
     "laplace_density",
     "laplace_survival",
+    "exponential",
+    "exponential_density",
+    "exponential_survival",
     "point_mass",
 ]
 
-NoiseKind = Literal["geometric", "laplace", "none"]
+NoiseKind = Literal["geometric", "laplace", "exponential", "none"]
 
 
 @dataclass(frozen=True)
 class Noise:
     """A noise distribution: two-sided geometric or Laplace with rate ``η`` (scale
-    ``1/η``: density/pmf proportional to ``e^{-η|x|}``), or no noise."""
+    ``1/η``: density/pmf proportional to ``e^{-η|x|}``), one-sided exponential with
+    rate ``η`` (density ``η e^{-ηx}`` on ``x >= 0``), or no noise."""
 
     kind: NoiseKind
     rate: sp.Expr | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in ("geometric", "laplace", "none"):
+        if self.kind not in ("geometric", "laplace", "exponential", "none"):
             raise InvalidParameter(f"unknown noise kind {self.kind!r}")
         if self.kind == "none":
             if self.rate is not None:
@@ -73,7 +83,13 @@ class Noise:
         if self.kind == "none":
             return "0"
         scale = 1 / self.rate  # type: ignore[operator]
-        return f"{'Lap' if self.kind == 'laplace' else 'Geom'}({scale})"
+        tag = {"laplace": "Lap", "exponential": "Exp", "geometric": "Geom"}[self.kind]
+        return f"{tag}({scale})"
+
+    @property
+    def continuous(self) -> bool:
+        """Whether the noise has a density (Laplace, exponential)."""
+        return self.kind in ("laplace", "exponential")
 
 
 def geometric(rate: Any) -> Noise:
@@ -86,16 +102,27 @@ def laplace(rate: Any) -> Noise:
     return Noise("laplace", exact(rate))
 
 
+def exponential(rate: Any) -> Noise:
+    """One-sided exponential noise with density ``rate · e^{-rate·x}`` on ``x >= 0``
+    (numpy's ``exponential(scale=1/rate)``)."""
+    return Noise("exponential", exact(rate))
+
+
 NO_NOISE = Noise("none")
 
 
 def noise_family(kind: str, rate: Any) -> Noise:
-    """:func:`geometric` or :func:`laplace` noise with ``rate``, by the family's name."""
+    """:func:`geometric`, :func:`laplace` or :func:`exponential` noise with ``rate``, by
+    the family's name."""
     if kind == "geometric":
         return geometric(rate)
     if kind == "laplace":
         return laplace(rate)
-    raise InvalidParameter(f"noise family must be 'geometric' or 'laplace', got {kind!r}")
+    if kind == "exponential":
+        return exponential(rate)
+    raise InvalidParameter(
+        f"noise family must be 'geometric', 'laplace' or 'exponential', got {kind!r}"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -131,6 +158,20 @@ def laplace_survival(ring: Ring, m: int) -> PW:
     left = ExpPoly.const(ring, 1) - ExpPoly.exp(ring, -m, ring.c(half))
     right = ExpPoly.exp(ring, m, ring.c(half))
     return PW(ring, (0,), (left, right))
+
+
+def exponential_density(ring: Ring, m: int) -> PW:
+    """Density ``m U W^{m y}`` = ``mu e^{-muy}`` for ``y >= 0`` (0 below) of the
+    one-sided exponential distribution with rate ``m·u``."""
+    if not ring.real:
+        raise InvalidParameter("internal: the exponential density needs a real variable")
+    return PW(ring, (0,), (ExpPoly(ring), ExpPoly.exp(ring, m, m * ring.U)))
+
+
+def exponential_survival(ring: Ring, m: int) -> PW:
+    """``S(y) = P(ν >= y)``: 1 for ``y <= 0``, ``e^{-muy} = W^{my}`` for ``y >= 0``
+    (continuous at 0)."""
+    return PW(ring, (0,), (ExpPoly.const(ring, 1), ExpPoly.exp(ring, m, ring.c(1))))
 
 
 def point_mass(ring: Ring) -> PW:

@@ -37,6 +37,8 @@ from ...mechanism import FiniteMechanism
 from ..registry import Param, Values, choice, exact_number
 from .distributions import (
     Noise,
+    exponential_density,
+    exponential_survival,
     geometric_pmf,
     geometric_survival,
     laplace_density,
@@ -203,12 +205,7 @@ class Context:
         if n.kind == "none":
             # [0 >= r + a] = [r <= -a]
             return step_below(ring, -a + (0 if ring.real else 1))
-        base = (
-            geometric_survival(ring, self.m(n))
-            if n.kind == "geometric"
-            else laplace_survival(ring, self.m(n))
-        )
-        return base.shifted(a)
+        return _SURVIVAL[n.kind](ring, self.m(n)).shifted(a)
 
     def survival_at(self, n: Noise, x: int | None) -> Any:
         """``P(ν >= x)`` (``x = None`` is ``+∞``)."""
@@ -217,12 +214,8 @@ class Context:
             return ring.zero
         if n.kind == "none":
             return ring.one if x <= 0 else ring.zero
-        base = (
-            geometric_survival(ring, self.m(n))
-            if n.kind == "geometric"
-            else laplace_survival(ring, self.m(n))
-        )
-        return base.at(x)  # both survival functions are continuous where it matters
+        # the survival functions are continuous where it matters
+        return _SURVIVAL[n.kind](ring, self.m(n)).at(x)
 
     def density(self, n: Noise) -> PW:
         """The pmf / density of ``n`` as a function of the outer variable."""
@@ -231,7 +224,16 @@ class Context:
             return point_mass(ring)
         if n.kind == "geometric":
             return geometric_pmf(ring, self.m(n))
+        if n.kind == "exponential":
+            return exponential_density(ring, self.m(n))
         return laplace_density(ring, self.m(n))
+
+
+_SURVIVAL = {
+    "geometric": geometric_survival,
+    "laplace": laplace_survival,
+    "exponential": exponential_survival,
+}
 
 
 def program_context(
@@ -257,14 +259,14 @@ def program_context(
     u, ms = common_unit(rates)
     u = u / scale
     mult = {n: m for n, m in zip(noises, ms, strict=False)}
-    laplace_used = any(n.kind == "laplace" for n in noises)
+    laplace_used = any(n.continuous for n in noises)
     outer_kind = program.outer_noise.kind
     if scale != 1 and any(n.kind == "geometric" for n in noises):
         raise InvalidParameter(
             "rational thresholds or query answers need Laplace noise: geometric noise "
             "takes integer values"
         )
-    if outer_kind == "laplace":
+    if outer_kind in ("laplace", "exponential"):
         ring = CONTINUOUS
         if not symbolic and u.is_Rational:
             ring = ring.at_unit(Fraction(int(u.p), int(u.q)))

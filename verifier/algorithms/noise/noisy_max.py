@@ -5,7 +5,10 @@ privacy", §3.3; Ding, Wang, Wang, Zhang, Kifer 2018, "Detecting violations of
 differential privacy", CCS, Algorithms 5 and 7): ``ν_i ~ Lap(2Δ/ε)``, release the
 argmax (ε-DP) or the noisy maximum itself (not ε-DP); ``Lap(Δ/ε)`` for monotone
 queries.  Noise is Laplace or two-sided geometric with the same rate
-(:mod:`.distributions`); argmax ties go to the lowest index.
+(:mod:`.distributions`), or one-sided exponential (Ding et al. 2018, Algorithms 6
+and 8); argmax ties go to the lowest index.  :func:`argmax_laws` gives the exact
+argmax law on given query vectors, :func:`max_density` the density of the noisy
+maximum under continuous noise (its privacy loss: :mod:`.density_ratio`).
 
 >>> import sympy as sp
 >>> from verifier.algorithms.noise.queries import query_graph
@@ -36,11 +39,12 @@ from .interpreter import (
     answers_of,
     bucket_releases,
     point_release_outputs,
+    program_context,
     program_mechanism,
 )
 from .queries import Vector
 
-__all__ = ["NoisyMax", "report_noisy_max"]
+__all__ = ["NoisyMax", "report_noisy_max", "argmax_laws", "max_density"]
 
 
 @dataclass(frozen=True)
@@ -62,10 +66,11 @@ class NoisyMax:
             raise InvalidParameter("Report-Noisy-Max needs noise")
         if self.release not in ("argmax", "value"):
             raise InvalidParameter(f"unknown release {self.release!r}")
-        if self.release == "value" and self.noise.kind == "laplace" and self.buckets is None:
+        if self.release == "value" and self.noise.continuous and self.buckets is None:
             raise InvalidParameter(
-                "the noisy maximum under Laplace noise has a density: use geometric noise "
-                "or give integer buckets"
+                f"the noisy maximum under {self.noise.kind} noise has a density: use "
+                "geometric noise, give integer buckets, or take its density "
+                "(max_density) and the supremum of a density ratio (.density_ratio)"
             )
 
     def noises(self) -> list[Noise]:
@@ -125,6 +130,50 @@ def _rnm_argmax(ctx: Context, prog: NoisyMax, q: Vector) -> dict[int, Any]:
             f = f * (1 - ctx.survival(nu, shift))
         out[i] = f.total()
     return out
+
+
+def argmax_laws(
+    prog: NoisyMax, vectors: Sequence[Sequence[int]]
+) -> tuple[Context, dict[tuple[int, ...], dict[int, Any]]]:
+    """The exact law ``{i: P(argmax = i)}`` of ``prog`` on each integer query vector
+    (:func:`_rnm_argmax`; Laplace or exponential noise with a rational unit gives
+    :class:`~.expoly.Laurent` polynomials in ``W = e^{-u}``), and the context (its
+    unit ``u``)."""
+    if prog.release != "argmax":
+        raise InvalidParameter("argmax_laws needs release='argmax'")
+    ctx = program_context(prog)
+    out: dict[tuple[int, ...], dict[int, Any]] = {}
+    for q in vectors:
+        key = tuple(_integer(x) for x in q)
+        if key not in out:
+            out[key] = _rnm_argmax(ctx, prog, key)
+    return ctx, out
+
+
+def max_density(ctx: Context, noise: Noise, q: Sequence[int]) -> PW:
+    """The density of ``max_i (q_i + ν_i)`` for independent continuous noises ν_i
+    (Laplace or exponential): the derivative of ``Π_i F(v - q_i)``,
+    ``f(v) = Σ_i f(v - q_i) Π_{j≠i} F(v - q_j)`` (product rule; ``F = 1 - S`` the
+    noise's distribution function), piecewise exponential in ``v`` with breakpoints at
+    the ``q_i``."""
+    if not noise.continuous:
+        raise InvalidParameter(f"max_density needs continuous noise, got {noise.kind}")
+    keys = [_integer(x) for x in q]
+    total = PW.zero(ctx.outer)
+    for i, qi in enumerate(keys):
+        f = ctx.density(noise).shifted(-qi)
+        for j, qj in enumerate(keys):
+            if j != i:
+                f = f * (1 - ctx.survival(noise, -qj))
+        total = total + f
+    return total
+
+
+def _integer(x: Any) -> int:
+    e = exact(x)
+    if not e.is_Integer:
+        raise InvalidParameter(f"query answers must be integers here, got {x}")
+    return int(e)
 
 
 def _rnm_cdf(ctx: Context, prog: NoisyMax, q: Vector) -> PW:

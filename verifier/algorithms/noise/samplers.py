@@ -43,7 +43,8 @@ Sampler = Callable[[random.Random], float]
 
 
 def noise_sampler(noise: Noise) -> Sampler:
-    """A sampler of ``noise``: Laplace by a signed exponential; the two-sided
+    """A sampler of ``noise``: Laplace by a signed exponential, the one-sided
+    exponential directly; the two-sided
     geometric law ``(1-x)/(1+x) x^{|k|}`` as the difference of two independent
     geometric variables ``P(G = k) = (1-x) x^k`` (Inusah & Kozubowski 2006)."""
     if noise.kind == "none":
@@ -51,6 +52,8 @@ def noise_sampler(noise: Noise) -> Sampler:
     rate = float(noise.rate)  # type: ignore[arg-type]
     if noise.kind == "laplace":
         return lambda rng: rng.expovariate(rate) * (1 if rng.random() < 0.5 else -1)
+    if noise.kind == "exponential":
+        return lambda rng: rng.expovariate(rate)
     log_x = -rate
 
     def geo(rng: random.Random) -> int:

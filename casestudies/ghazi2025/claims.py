@@ -48,7 +48,12 @@ Findings and tightness (realized / claimed ex-post ε on the best instance found
   ``Pr[A(D) < (o*, 0)]`` is at most 0.183 β (``α = 1/10``, ``β = 1/100``,
   ``T = 2 119 327`` and ``423 865 390`` copies) and 0.153 β (``α = 1/100``,
   ``β = 1/1000``, ``T = 3 040 360 984`` and ``6 080 721 967 634``), attained where
-  the premise holds with equality through one mechanism.
+  the premise holds with equality through one mechanism.  Its supremum is ``β/2``, not
+  ``β``: ``Pr[fail] <= (β/2) g_c(r)`` with ``g_c(r) = ∫_0^{e^c} exp(-c w^r) dw < 1``
+  (``c = ln(2/β) >= 1``, ``r = ε_i/ε' >= 1``) and ``g_c(r) → 1`` as ``r → ∞``; the exact
+  algorithm gives 0.0898, 0.183, 0.284, 0.364, 0.415, 0.444, 0.452 β at ``r = 1, 2, 4,
+  ..., 64`` (``α = 1/100``, ``β = 1/100``, ``ε' = 1/10``) and 0.4931 β at ``r = 256``,
+  ``ε' = 1/100``, ``α = 1/1000`` (:func:`.tightness.theorem12_entry`, ``NOTES.md``).
 * Theorem 13's Def 6 sum is 0.28–0.32 on the registered instances (slack ≈ 0.68);
   ``verifier search ghazi2025.thm13`` finds instances up to 0.958 (a single
   randomized-response mechanism at ε = log 100, ε' = 1/10, α = 2, with ℓ rounded to
@@ -123,7 +128,7 @@ from .theory import (
     theorem12_failure,
     theorem13_bound,
 )
-from .tightness import competitor_family, theorem11_entry
+from .tightness import competitor_family, theorem11_entry, theorem12_entry
 
 R = sp.Rational
 SOURCE = "Ghazi et al. 2025"
@@ -711,7 +716,8 @@ def _theorem12(alpha: Any, beta: Any, eps_prime: Any) -> CheckResult:
     expected="holds",
     notes="failure probability certified by summation over k with the tail p'^K in the "
     "enclosure; copies are powers, never lists; realized failure <= 0.183 beta "
-    "(beta = 1/100) and 0.153 beta (beta = 1/1000)",
+    "(beta = 1/100) and 0.153 beta (beta = 1/1000); the supremum is beta/2 (tightness)",
+    tightness=theorem12_entry,
 )
 def thm12() -> CheckResult:
     return conjunction(

@@ -135,3 +135,122 @@ def lemma7_ii_family() -> Tightness:
         limit=f"H/delta -> x(1 - x^k) as L -> oo (x = w/delta), maximal at x = (k+1)^(-1/k) "
         f"with value {best} (< 1), whose limit as k -> oo is 1 (sympy.limit)",
     )
+
+
+# ---------------------------------------------------------------------------
+# Theorem 12 (utility): the supremum of the failure probability
+# ---------------------------------------------------------------------------
+
+
+def theorem12_worst_instance(alpha: Any) -> Any:
+    """One mechanism with ``Pr[M(D) >= 1] = α`` exactly (the same on ``D'``): the
+    premise of Ghazi et al. 2025, Theorem 12 holds with equality through ``M`` and no
+    other mechanism helps, the worst case of the failure probability."""
+    from verifier.mechanism import FiniteMechanism
+    from verifier.neighbours import pair
+
+    a = sp.sympify(alpha)
+    table = {0: 1 - a, 1: a}
+    return FiniteMechanism(pair(), {"D": dict(table), "D'": dict(table)}, [0, 1], name="M_alpha")
+
+
+def theorem12_worst_failure(alpha: Any, beta: Any, ratio: Any, eps_prime: Any) -> Any:
+    """``Pr[A(D) < (1, 0)]`` of Algorithm 3 (``Geom_{e^{-ε'}}``, Theorem 12's ``T``
+    copies of :func:`theorem12_worst_instance`, ``ε_i = ratio · ε'``), as a certified
+    enclosure computed from the algorithm (:func:`verifier.algorithms.ghazi.probability_below`)."""
+    from .theory import theorem12_copies, theorem12_failure
+
+    e = sp.sympify(ratio) * sp.sympify(eps_prime)
+    copies = theorem12_copies(alpha, beta, e, eps_prime)
+    return theorem12_failure([theorem12_worst_instance(alpha)], [e], eps_prime, [copies], "D", 1)
+
+
+def theorem12_envelope(beta: Any, ratio: Any) -> Any:
+    """``g_c(r) = ∫_0^{e^c} exp(-c w^r) dw = c^{-1/r} Γ(1+1/r) P(1/r, c e^{cr})``
+    (``c = ln(2/β)``, ``r = ε_i/ε'``, ``P`` the regularized lower incomplete gamma):
+    ``Pr[fail] <= (β/2) g_c(r)`` for every ``α`` and ``ε'`` (module docstring of this
+    section: :func:`theorem12_entry`), an mpmath value."""
+    import mpmath as mp
+
+    c = mp.log(2 / mp.mpf(sp.Rational(beta).p) * sp.Rational(beta).q)
+    r = mp.mpf(sp.Rational(ratio).p) / sp.Rational(ratio).q
+    return (
+        c ** (-1 / r)
+        * mp.gamma(1 + 1 / r)
+        * mp.gammainc(1 / r, 0, c * mp.e ** (c * r), regularized=True)
+    )
+
+
+def theorem12_fixed_prior_limit(beta: Any, eps_prime: Any) -> sp.Expr:
+    """The failure probability's limit as ``α → 0`` and ``r → ∞`` at a fixed ``ε'``
+    (``k* = ln(2/β)/ε'`` not an integer): ``Pr[k > k*] = e^{-ε'(⌊k*⌋ + 1)}``."""
+    ep = sp.sympify(eps_prime)
+    kstar = sp.log(2 / sp.sympify(beta)) / ep
+    if kstar.is_integer:
+        raise ValueError("k* = ln(2/beta)/eps' is an integer: the limit has a boundary term")
+    return sp.exp(-ep * (sp.floor(kstar) + 1))
+
+
+THM12_POINT = (R(1, 1000), R(1, 100), 256, R(1, 100))  # alpha, beta, r, eps'
+
+
+def theorem12_entry() -> Tightness:
+    """Theorem 12: ``sup Pr[fail]/β = 1/2`` for ``β <= 2/e``, ``r = ε_i/ε' >= 1``,
+    approached as ``α → 0``, ``ε' → 0``, ``r → ∞`` and never attained; the bound ``β``
+    is loose by a factor 2.
+
+    Proof.  (1) Other mechanisms only add candidates, and ``Pr[M_i*(D) >= o*] > α``
+    only lowers the failure, so the worst case is one mechanism at ``α`` exactly:
+    ``F = Σ_k (1-p) p^k (1 - α x_k)^T`` with ``p = e^{-ε'}``, ``x_k = e^{-ε_i k}``.
+    (2) ``(1 - αx)^T <= exp(-αTx) <= exp(-A x)``, ``A = (2/β)^r ln(2/β)``.
+    (3) ``x_k = t^r`` at ``t = p^k``; ``φ(t) = exp(-A t^r)`` decreases, and
+    ``Σ_k (1-p)p^k φ(p^k)`` is the right-end Riemann sum of ``φ`` over the intervals
+    ``[p^{k+1}, p^k]``, at most ``∫_0^1 φ = (β/2) g_c(r)`` (``w = e^c t``,
+    :func:`theorem12_envelope`).  (4) ``g_c(r) < c^{-1/r} Γ(1 + 1/r) <= 1`` when
+    ``c >= 1`` and ``r >= 1`` (``Γ(1+x) <= 1`` on ``[0, 1]``, ``P < 1``).  (5) As
+    ``α → 0`` the bound of (2) becomes an equality in the limit, as ``ε' → 0`` the
+    Riemann sum tends to the integral, and ``g_c(r) → 1`` as ``r → ∞``.
+    """
+    import mpmath as mp
+
+    r = sp.Symbol("r", positive=True)
+    c = sp.Symbol("c", positive=True)
+    _require(
+        sp.limit(c ** (-1 / r) * sp.gamma(1 + 1 / r), r, sp.oo) == 1,
+        "c^(-1/r) Gamma(1 + 1/r) does not tend to 1",
+    )
+    alpha, beta, ratio, ep = THM12_POINT
+    s = theorem12_worst_failure(alpha, beta, ratio, ep)
+    lo, hi = s.enclosure.bounds()
+    value = approx(sp.Rational(hi.numerator, hi.denominator) / beta)
+    env = float(theorem12_envelope(beta, ratio)) / 2
+    _require(value <= env, "the exact failure exceeds the envelope")
+    lim = approx(theorem12_fixed_prior_limit(beta, ep) / beta)
+    return Tightness(
+        "loose",
+        value,
+        f"alpha = {alpha}, beta = {beta}, eps_i/eps' = {ratio}, eps' = {ep} (T = (2/beta)^r "
+        f"ln(2/beta)/alpha rounded up): Pr[fail] = {value:.5f} beta (exact algorithm), "
+        f"envelope (beta/2) g = {env:.5f} beta, limit in r at this eps' {lim:.5f} beta",
+        family="one mechanism with Pr[M(D) >= o*] = alpha exactly, alpha -> 0, eps' -> 0, "
+        "eps_i/eps' = r -> oo",
+        limit="Pr[fail] <= (beta/2) g_c(r), g_c(r) = int_0^(e^c) exp(-c w^r) dw = "
+        "c^(-1/r) Gamma(1+1/r) P(1/r, c e^(cr)) (c = ln(2/beta)) for every alpha and eps'; "
+        "g_c(r) < 1 for c >= 1, r >= 1 and g_c(r) -> 1 as r -> oo (sympy.limit of "
+        "c^(-1/r) Gamma(1+1/r)): sup Pr[fail]/beta = 1/2, approached, never attained",
+        searched=f"the worst case (one mechanism at alpha exactly) along r = 1..{ratio}; "
+        f"sup over every alpha, beta < 1, r > 0 of Pr[fail]/beta is "
+        f"{float(_theorem12_global_sup(mp)):.4f} (beta -> 1, r ~ 0.91, numerical)",
+    )
+
+
+def _theorem12_global_sup(mp: Any) -> Any:
+    """``max_r g_{ln 2}(r)/2`` (``β → 1``), by quadrature and a root of the derivative:
+    the largest ``Pr[fail]/β`` over the whole parameter range (numerical)."""
+
+    def g(r: Any) -> Any:
+        c = mp.log(2)
+        return mp.quad(lambda w: mp.exp(-c * w**r), [0, 1, 2])
+
+    r0 = mp.findroot(lambda r: mp.diff(g, r), 0.9)
+    return g(r0) / 2

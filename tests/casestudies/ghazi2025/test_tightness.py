@@ -54,3 +54,72 @@ def test_lemma7_ii_delta_matters_on_the_registered_instances():
     assert box.verdict is Verdict.HOLDS and box.undecided_fraction == 0
     (premise,) = box.result.premises
     assert premise.verdict is Verdict.HOLDS  # H >= delta/10 on the whole box
+
+
+def _direct_failure(alpha, beta, r, eps_prime):  # type: ignore[no-untyped-def]
+    """Second method: ``Σ_k (1-p) p^k (1 - α e^{-ε_i k})^T`` summed in mpmath at 60
+    digits (the hand-derived worst case: one mechanism at ``α`` exactly)."""
+    import mpmath as mp
+
+    from casestudies.ghazi2025.theory import theorem12_copies
+
+    with mp.workdps(60):
+        a, ep = mp.mpf(alpha.p) / alpha.q, mp.mpf(eps_prime.p) / eps_prime.q
+        T = theorem12_copies(alpha, beta, r * eps_prime, eps_prime)
+        p = mp.e ** (-ep)
+        total, k = mp.mpf(0), 0
+        while True:
+            term = (1 - p) * p**k * mp.exp(T * mp.log1p(-a * mp.e ** (-r * ep * k)))
+            total += term
+            if p**k < mp.mpf(10) ** -40:
+                return float(total)
+            k += 1
+
+
+def test_theorem12_envelope_closed_form_matches_quadrature():
+    import mpmath as mp
+
+    from casestudies.ghazi2025.tightness import theorem12_envelope
+
+    for beta, r in ((sp.Rational(1, 100), 2), (sp.Rational(1, 1000), 7), (sp.Rational(1, 2), 1)):
+        c = mp.log(2 / (mp.mpf(beta.p) / beta.q))
+        quad = mp.quad(lambda w: mp.exp(-c * w**r), [0, 1, mp.e**c])  # noqa: B023
+        assert abs(theorem12_envelope(beta, r) - quad) < 1e-12
+
+
+def test_theorem12_failure_grows_with_the_ratio_towards_half_beta():
+    from casestudies.ghazi2025.tightness import theorem12_envelope, theorem12_worst_failure
+
+    alpha = beta = sp.Rational(1, 100)
+    ep = sp.Rational(1, 10)
+    previous = 0.0
+    for r in (1, 2, 4, 8, 16, 32, 64):
+        s = theorem12_worst_failure(alpha, beta, r, ep)
+        lo, hi = (approx(sp.Rational(b.numerator, b.denominator)) for b in s.enclosure.bounds())
+        direct = _direct_failure(alpha, beta, r, ep)
+        assert lo <= direct * (1 + 1e-9) and direct <= hi * (1 + 1e-9)
+        # the proved envelope (beta/2) g_c(r) < beta/2 bounds the exact algorithm
+        assert hi < float(theorem12_envelope(beta, r)) / 2 * 0.01 < 0.005
+        assert hi > previous
+        previous = hi
+    # the registered figures: 0.183 beta at r = 2 (unchanged) and 0.452 beta at r = 64
+    assert round(_direct_failure(alpha, beta, 2, ep) / 0.01, 3) == 0.183
+    assert round(previous / 0.01, 3) == 0.452
+
+
+def test_theorem12_limit_at_fixed_prior_and_the_entry():
+    from casestudies.ghazi2025.tightness import theorem12_entry, theorem12_fixed_prior_limit
+
+    # k* = 10 ln 200 = 52.98: Pr[k > k*] = e^(-53/10), by hand 0.0049916
+    assert (
+        sp.simplify(
+            theorem12_fixed_prior_limit(sp.Rational(1, 100), sp.Rational(1, 10))
+            - sp.exp(-sp.Rational(53, 10))
+        )
+        == 0
+    )
+    t = theorem12_entry()
+    assert t.status == "loose" and 0.49 < t.ratio < 0.5
+    assert "r -> oo" in t.family and "1/2" in t.limit
+    reg = load_casestudies()
+    assert reg.get("ghazi2025.thm12").tightness is theorem12_entry

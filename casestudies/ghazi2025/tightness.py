@@ -254,3 +254,105 @@ def _theorem12_global_sup(mp: Any) -> Any:
 
     r0 = mp.findroot(lambda r: mp.diff(g, r), 0.9)
     return g(r0) / 2
+
+
+# ---------------------------------------------------------------------------
+# Theorem 13 (ex-post RDP): the ⊥ term and the data-dependent part separately
+# ---------------------------------------------------------------------------
+
+
+def theorem13_parts(A: Any, bound: Any, alpha: Any, D: str, Dp: str) -> tuple[sp.Expr, sp.Expr]:
+    """Def 6's sum for the pair ``D -> D'`` split as the proof of Ghazi et al. 2025,
+    Theorem 13 splits it (Eq. (5) and the last display): the ``⊥`` term
+    ``A(⊥)^α A'(⊥)^{1-α} e^{-(α-1)ε̃(⊥)}`` (at most ``1/(τ+1)``) and the data-dependent
+    part ``Σ_{(o,i)} A(o,i)^α A'(o,i)^{1-α} e^{-(α-1)ε̃(o,i)}`` (at most ``τ/(τ+1)``)."""
+    a = sp.sympify(alpha)
+    bot, data = sp.Integer(0), sp.Integer(0)
+    for o in A.outputs:
+        p, q = A.p(D, o), A.p(Dp, o)
+        if p == 0:
+            continue
+        term = p**a * q ** (1 - a) * sp.exp(-(a - 1) * bound(o))
+        if o == BOTTOM:
+            bot += term
+        else:
+            data += term
+    return bot, data
+
+
+def theorem13_single(E: Any, eps_prime: Any, alpha: Any = 2) -> tuple[Any, Any, sp.Expr, sp.Expr]:
+    """Algorithm 3 (``Exp_{ε'}``) on one ``RR(log E)`` with ``ε_1`` its exact RDP ``ε`` at
+    ``α`` and ``ℓ_1 = 0``: ``(A, ε̃, ε_1, τ)``."""
+    from verifier.privacy import rdp_epsilon
+
+    from .theory import expected_runs, theorem13_bound
+
+    m = _rr(sp.log(sp.sympify(E)), "D")
+    a = sp.sympify(alpha)
+    e1 = rdp_epsilon(m, a)[0]
+    A = hyperparameter_tuning(
+        [m], [e1], eps_prime, prior="exponential", name=f"Alg3-Exp[RR(log {E})]"
+    )
+    bound = theorem13_bound([e1], eps_prime, a, ells=[0])
+    (tau,) = expected_runs([e1], eps_prime)
+    return A, bound, e1, tau
+
+
+def theorem13_single_closed_forms(e1: Any, eps_prime: Any, alpha: Any) -> tuple[sp.Expr, sp.Expr]:
+    """Hand derivation for ``d = 1``, ``ℓ = 0``: ``A(o, 1) = τ Q(o)``, ``A(⊥) = 1 - τ``,
+    ``ε̃(o, 1) = 2ε_1 + ε' + log(τ+1)/(α-1)`` and ``Σ_o Q^α Q'^{1-α} = e^{(α-1)ε_1}``, so
+    the data-dependent part over its share ``τ/(τ+1)`` is ``e^{-(α-1)(ε_1+ε')}`` and the
+    ⊥ term over its share ``1/(τ+1)`` is ``1 - τ``, with ``τ = ε'/(ε'+ε_1)``."""
+    a = sp.sympify(alpha)
+    tau = eps_prime / (eps_prime + e1)
+    return sp.exp(-(a - 1) * (e1 + eps_prime)), 1 - tau
+
+
+def theorem13_entry() -> Tightness:
+    """Theorem 13 as a whole: Def 6's sum ``(1 - τ + τ e^{-(α-1)(ε_1+ε')})/(1+τ)`` on one
+    ``RR(log E)`` tends to 1 as ``E → ∞`` (``τ → 0``): driven by the data-independent ⊥
+    term (its share of the sum tends to 1)."""
+    e1, ep, a, Es = sp.symbols("epsilon_1 epsilon' alpha E", positive=True)
+    data, bot = theorem13_single_closed_forms(e1, ep, a)
+    tau = ep / (ep + e1)
+    total = (bot + tau * data) / (1 + tau)
+    _require(
+        sp.limit(total.subs({a: 2, ep: R(1, 10)}), e1, sp.oo) == 1, "the sum does not tend to 1"
+    )
+    A, bound, eps1, tau_v = theorem13_single(100, R(1, 10))
+    b, d = theorem13_parts(A, bound, 2, "D", "D'")
+    value = approx(b + d)
+    return Tightness(
+        "approached",
+        value,
+        f"one RR(log 100), alpha = 2, eps' = 1/10, eps_1 = D_2 = {approx(eps1):.4f}: Def 6 sum "
+        f"{value:.4f}, of which the bot term {approx(b):.4f} (data-independent) and the "
+        f"outputs (o, 1) {approx(d):.2e}; the data-dependent part alone: "
+        "ghazi2025.thm13.data_dependent",
+        family="one RR(log E) with eps_1 its exact RDP eps at alpha, ell = 0, E -> oo (eps_1/eps' -> oo)",
+        limit="sum = (1 - tau + tau e^(-(alpha-1)(eps_1+eps')))/(1+tau), tau = eps'/(eps'+eps_1) "
+        "(hand derivation, equal to the algorithm's exact sum); -> 1 as eps_1 -> oo "
+        "(sympy.limit), < 1 for every finite eps_1",
+    )
+
+
+def theorem13_data_entry() -> Tightness:
+    """The data-dependent part of Theorem 13 over its share ``τ/(τ+1)``: ``e^{-(α-1)(ε_1+ε')}``
+    on one ``RR(log E)``, tending to 1 as ``E → 1`` and ``ε' → 0``."""
+    e1, ep = sp.symbols("epsilon_1 epsilon'", positive=True)
+    data, _ = theorem13_single_closed_forms(e1, ep, 2)
+    _require(sp.limit(sp.limit(data, e1, 0), ep, 0) == 1, "the data ratio does not tend to 1")
+    E, epv = R(101, 100), R(1, 1000)
+    A, bound, eps1, tau = theorem13_single(E, epv)
+    _, d = theorem13_parts(A, bound, 2, "D", "D'")
+    value = approx(d / (tau / (tau + 1)))
+    return Tightness(
+        "approached",
+        value,
+        f"one RR(log {E}), alpha = 2, eps' = {epv}, eps_1 = D_2 = {approx(eps1):.3e}: data-dependent "
+        f"sum / (tau/(tau+1)) = {value:.5f}",
+        family="one RR(log E) with eps_1 its exact RDP eps at alpha, ell = 0, E -> 1 and eps' -> 0",
+        limit="data-dependent sum / (tau/(tau+1)) = e^(-(alpha-1)(eps_1+eps')) (hand derivation: "
+        "A(o,1) = tau Q(o), sum_o Q^alpha Q'^(1-alpha) = e^((alpha-1) eps_1)); -> 1 as eps_1, eps' -> 0 "
+        "(sympy.limit), < 1 always",
+    )

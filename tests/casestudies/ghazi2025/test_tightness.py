@@ -123,3 +123,48 @@ def test_theorem12_limit_at_fixed_prior_and_the_entry():
     assert "r -> oo" in t.family and "1/2" in t.limit
     reg = load_casestudies()
     assert reg.get("ghazi2025.thm12").tightness is theorem12_entry
+
+
+def test_theorem13_split_matches_the_hand_derived_single_mechanism_forms():
+    from casestudies.ghazi2025.tightness import (
+        theorem13_parts,
+        theorem13_single,
+        theorem13_single_closed_forms,
+    )
+
+    # one RR(log 3): Q = (3/4, 1/4) against (1/4, 3/4); D_2 = log(9/4*... ) by hand:
+    # sum Q^2/Q' = (9/16)/(1/4) + (1/16)/(3/4) = 9/4 + 1/12 = 7/3
+    A, bound, e1, tau = theorem13_single(3, sp.Rational(1, 5))
+    assert sp.simplify(e1 - sp.log(sp.Rational(7, 3))) == 0
+    assert sp.simplify(tau - sp.Rational(1, 5) / (sp.Rational(1, 5) + e1)) == 0
+    bot, data = theorem13_parts(A, bound, 2, "D", "D'")
+    # A(o, 1) = tau Q(o): data = tau/(tau+1) e^(-(e1 + 1/5)); bot = (1 - tau)/(1 + tau)
+    expected_data = tau / (tau + 1) * sp.exp(-(e1 + sp.Rational(1, 5)))
+    assert abs(approx(data - expected_data)) < 1e-30
+    assert abs(approx(bot - (1 - tau) / (1 + tau))) < 1e-30
+    closed, closed_bot = theorem13_single_closed_forms(e1, sp.Rational(1, 5), 2)
+    assert abs(approx(data / (tau / (tau + 1)) - closed)) < 1e-30
+    assert abs(approx(bot * (tau + 1) - closed_bot)) < 1e-30
+
+
+def test_theorem13_whole_sum_is_the_bottom_term_and_the_data_part_is_separate():
+    from casestudies.ghazi2025.tightness import theorem13_data_entry, theorem13_entry
+
+    whole = theorem13_entry()
+    # the search's 0.958: one RR(log 100), eps' = 1/10; D_2 = log((10^6 + 1)/10100) by hand
+    e1 = sp.log(sp.Rational(10**6 + 1, 10100))
+    tau = sp.Rational(1, 10) / (sp.Rational(1, 10) + e1)
+    bot = (1 - tau) / (1 + tau)  # A(bot) = 1 - tau, over tau + 1
+    assert round(approx(bot), 4) == 0.9583  # the data-independent bot term
+    total = bot + tau / (1 + tau) * sp.exp(-(e1 + sp.Rational(1, 10)))
+    assert whole.status == "approached" and round(whole.ratio, 7) == round(approx(total), 7)
+    data = theorem13_data_entry()
+    assert data.status == "approached" and 0.998 < data.ratio < 1
+    # e^(-(eps_1 + eps')) at E = 101/100, eps' = 1/1000, hand: D_2 = log(1 + (1/201)^2 ...)
+    q = sp.Rational(101, 201)
+    e1 = sp.log(q**2 / (1 - q) + (1 - q) ** 2 / q)
+    assert round(data.ratio, 6) == round(approx(sp.exp(-(e1 + sp.Rational(1, 1000)))), 6)
+    reg = load_casestudies()
+    out = reg.get("ghazi2025.thm13.data_dependent").run()
+    assert out.verdict is Verdict.HOLDS
+    assert reg.get("ghazi2025.thm13").tightness is theorem13_entry

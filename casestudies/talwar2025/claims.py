@@ -236,8 +236,12 @@ from .theory import (  # noqa: E402
     theorem9_counting,
 )
 from .tightness import (  # noqa: E402
+    DELTA_POINTS,
     advanced_composition_epsilon,
     advanced_composition_tightness,
+    delta_family_tightness,
+    delta_point,
+    leaky_rr,
     rr_composition,
 )
 from .tradeoff import tradeoff  # noqa: E402
@@ -753,7 +757,7 @@ def thm11_privacy() -> CheckResult:
     statement="A_max^T is (T eps^2 + eps sqrt(2T ln(1/delta')), T delta + delta')-DP "
     "(T = 50, eps = 1/20, delta' = 1e-6, on randomized response: pure loss T eps = 2.5 > 1.99)",
     expected="holds",
-    tightness=advanced_composition_tightness,
+    tightness=delta_family_tightness,
 )
 def thm11_advanced() -> CheckResult:
     T, eps, dp = 50, R(1, 20), R(1, 10**6)
@@ -777,6 +781,29 @@ def thm11_advanced_worst_case() -> CheckResult:
     return check_approx_dp(
         m, advanced_composition_epsilon(T, sp.log(odds), dp), dp, pairs=[("D", "D'")]
     )
+
+
+@claim(
+    id="talwar2025.thm11.advanced_composition.delta_matters",
+    source=f"{SOURCE}, Theorem 11 (advanced composition, an (eps, delta)-DP oracle)",
+    statement="A_max^50 of (1-w) RR(1/20) + w on a top score D' never gives ((1/20, w)-DP, "
+    "delta computed exactly) is (T eps^2 + eps sqrt(2T ln(1/delta')), T w + delta')-DP with "
+    "realized delta >= 1 - (1-w)^T: (w, delta') in {(1e-3, 1e-6), (1e-5, 1e-10)}, "
+    "realized/claimed 0.976 and 0.99975",
+    expected="holds",
+    tightness=delta_family_tightness,
+)
+def thm11_advanced_delta_matters() -> CheckResult:
+    from verifier.privacy import delta
+
+    parts = []
+    for T, eps, w, dp in DELTA_POINTS:
+        d, _ = delta(leaky_rr(eps, w), eps)
+        parts.append(check_eq(d, w, f"the oracle is ({eps}, {w})-DP"))
+        A, e_adv, claimed, realized = delta_point(T, eps, w, dp)
+        parts.append(check_le(1 - (1 - w) ** T, realized, f"w = {w}: realized >= 1 - (1-w)^T"))
+        parts.append(check_approx_dp(A, e_adv, claimed))
+    return conjunction("Theorem 11 advanced composition where delta matters", parts)
 
 
 @claim(

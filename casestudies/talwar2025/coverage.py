@@ -140,6 +140,7 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm11.privacy",
                 "talwar2025.thm11.advanced_composition",
                 "talwar2025.thm11.advanced_composition.rr_worst_case",
+                "talwar2025.thm11.advanced_composition.delta_matters",
                 "talwar2025.thm11.utility",
             ),
         ),

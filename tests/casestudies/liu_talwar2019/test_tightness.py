@@ -85,3 +85,40 @@ def test_d2_factor_two_is_exhibited():
     assert t.status == "approached" and 0.92 < t.ratio < 1
     reg = load_casestudies()
     assert reg.get("liu_talwar2019.D2.factor_two_exhibited").run().verdict is Verdict.HOLDS
+
+
+def _bottom(p, gamma, T):  # type: ignore[no-untyped-def]
+    """Pr[bot] of thresholding with pass mass p (float model): halt in round j < T with
+    probability gamma after a failure, or fail all T rounds."""
+    u = 1 - p
+    r = u * (1 - gamma)
+    return u * gamma * (1 - r ** (T - 1)) / (1 - r) + u * r ** (T - 1)
+
+
+def test_bottom_float_model_matches_the_algorithm():
+    Q = lt.thm31_family_Q(R(1, 10))
+    for gamma, T in ((R(1, 10), 30), (R(1, 2), 5)):
+        A = thresholding(Q, 1, gamma, T)
+        for d, p in (("D", 0.2 + 0.25), ("D'", 0.1 + 0.5)):
+            assert math.isclose(approx(A.p(d, BOTTOM)), _bottom(p, float(gamma), T), rel_tol=1e-12)
+
+
+def test_bottom_loss_stays_below_two_eps1_on_a_seeded_search():
+    """The observation of NOTES.md (not a proof): bot's loss never exceeded 2 eps1."""
+    import random
+
+    rng = random.Random(3)
+    worst = -math.inf
+    for _ in range(3000):
+        e1 = 10 ** rng.uniform(-2, 1)
+        e0 = 10 ** rng.uniform(-3, 0)
+        g = 10 ** rng.uniform(-3, 0)
+        T = math.ceil(max(math.log(2 / e0) / g, 1 + 1 / (math.e * g))) * rng.choice([1, 2])
+        p = 10 ** rng.uniform(-4, 0) * 0.999
+        lo = max(p * math.exp(-e1), 1 - (1 - p) * math.exp(e1))
+        hi = min(p * math.exp(e1), 1 - (1 - p) * math.exp(-e1))
+        p2 = lo + (hi - lo) * rng.choice([0.0, 1.0, rng.random()])
+        if not 0 < p2 < 1:
+            continue
+        worst = max(worst, math.log(_bottom(p, g, T) / _bottom(p2, g, T)) - 2 * e1)
+    assert worst < 0

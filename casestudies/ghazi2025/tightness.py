@@ -169,11 +169,12 @@ def theorem12_envelope(beta: Any, ratio: Any) -> Any:
     """``g_c(r) = ∫_0^{e^c} exp(-c w^r) dw = c^{-1/r} Γ(1+1/r) P(1/r, c e^{cr})``
     (``c = ln(2/β)``, ``r = ε_i/ε'``, ``P`` the regularized lower incomplete gamma):
     ``Pr[fail] <= (β/2) g_c(r)`` for every ``α`` and ``ε'`` (module docstring of this
-    section: :func:`theorem12_entry`), an mpmath value."""
+    section: :func:`theorem12_entry`), an mpmath value (``beta``, ``ratio`` rationals)."""
     import mpmath as mp
 
-    c = mp.log(2 / mp.mpf(sp.Rational(beta).p) * sp.Rational(beta).q)
-    r = mp.mpf(sp.Rational(ratio).p) / sp.Rational(ratio).q
+    b, rr = sp.Rational(beta), sp.Rational(ratio)
+    c = mp.log(2 * mp.mpf(b.q) / b.p)  # ln(2/beta)
+    r = mp.mpf(rr.p) / rr.q
     return (
         c ** (-1 / r)
         * mp.gamma(1 + 1 / r)

@@ -230,6 +230,7 @@ COVERAGE = PaperCoverage.of(
             "Algorithm 3 with Exp(eps') on (alpha, eps_i)-RDP mechanisms is ex-post (alpha, eps~)-RDP",
             claims=(
                 "ghazi2025.thm13",
+                "ghazi2025.thm13.data_dependent",
                 "ghazi2025.thm13.proof_step_printed",
                 "ghazi2025.thm13.proof_step_printed_equal_budgets",
                 "ghazi2025.thm13.proof_step_corrected",

@@ -135,3 +135,225 @@ def lemma7_ii_family() -> Tightness:
         limit=f"H/delta -> x(1 - x^k) as L -> oo (x = w/delta), maximal at x = (k+1)^(-1/k) "
         f"with value {best} (< 1), whose limit as k -> oo is 1 (sympy.limit)",
     )
+
+
+# ---------------------------------------------------------------------------
+# Theorem 12 (utility): the supremum of the failure probability
+# ---------------------------------------------------------------------------
+
+
+def theorem12_worst_instance(alpha: Any) -> Any:
+    """One mechanism with ``Pr[M(D) >= 1] = α`` exactly (the same on ``D'``): the
+    premise of Ghazi et al. 2025, Theorem 12 holds with equality through ``M`` and no
+    other mechanism helps, the worst case of the failure probability."""
+    from verifier.mechanism import FiniteMechanism
+    from verifier.neighbours import pair
+
+    a = sp.sympify(alpha)
+    table = {0: 1 - a, 1: a}
+    return FiniteMechanism(pair(), {"D": dict(table), "D'": dict(table)}, [0, 1], name="M_alpha")
+
+
+def theorem12_worst_failure(alpha: Any, beta: Any, ratio: Any, eps_prime: Any) -> Any:
+    """``Pr[A(D) < (1, 0)]`` of Algorithm 3 (``Geom_{e^{-ε'}}``, Theorem 12's ``T``
+    copies of :func:`theorem12_worst_instance`, ``ε_i = ratio · ε'``), as a certified
+    enclosure computed from the algorithm (:func:`verifier.algorithms.ghazi.probability_below`)."""
+    from .theory import theorem12_copies, theorem12_failure
+
+    e = sp.sympify(ratio) * sp.sympify(eps_prime)
+    copies = theorem12_copies(alpha, beta, e, eps_prime)
+    return theorem12_failure([theorem12_worst_instance(alpha)], [e], eps_prime, [copies], "D", 1)
+
+
+def theorem12_envelope(beta: Any, ratio: Any) -> Any:
+    """``g_c(r) = ∫_0^{e^c} exp(-c w^r) dw = c^{-1/r} Γ(1+1/r) P(1/r, c e^{cr})``
+    (``c = ln(2/β)``, ``r = ε_i/ε'``, ``P`` the regularized lower incomplete gamma):
+    ``Pr[fail] <= (β/2) g_c(r)`` for every ``α`` and ``ε'`` (module docstring of this
+    section: :func:`theorem12_entry`), an mpmath value (``beta``, ``ratio`` rationals)."""
+    import mpmath as mp
+
+    b, rr = sp.Rational(beta), sp.Rational(ratio)
+    c = mp.log(2 * mp.mpf(b.q) / b.p)  # ln(2/beta)
+    r = mp.mpf(rr.p) / rr.q
+    return (
+        c ** (-1 / r)
+        * mp.gamma(1 + 1 / r)
+        * mp.gammainc(1 / r, 0, c * mp.e ** (c * r), regularized=True)
+    )
+
+
+def theorem12_fixed_prior_limit(beta: Any, eps_prime: Any) -> sp.Expr:
+    """The failure probability's limit as ``α → 0`` and ``r → ∞`` at a fixed ``ε'``
+    (``k* = ln(2/β)/ε'`` not an integer): ``Pr[k > k*] = e^{-ε'(⌊k*⌋ + 1)}``."""
+    ep = sp.sympify(eps_prime)
+    kstar = sp.log(2 / sp.sympify(beta)) / ep
+    if kstar.is_integer:
+        raise ValueError("k* = ln(2/beta)/eps' is an integer: the limit has a boundary term")
+    return sp.exp(-ep * (sp.floor(kstar) + 1))
+
+
+THM12_POINT = (R(1, 1000), R(1, 100), 256, R(1, 100))  # alpha, beta, r, eps'
+
+
+def theorem12_entry() -> Tightness:
+    """Theorem 12: ``sup Pr[fail]/β = 1/2`` for ``β <= 2/e``, ``r = ε_i/ε' >= 1``,
+    approached as ``α → 0``, ``ε' → 0``, ``r → ∞`` and never attained; the bound ``β``
+    is loose by a factor 2.
+
+    Proof.  (1) Other mechanisms only add candidates, and ``Pr[M_i*(D) >= o*] > α``
+    only lowers the failure, so the worst case is one mechanism at ``α`` exactly:
+    ``F = Σ_k (1-p) p^k (1 - α x_k)^T`` with ``p = e^{-ε'}``, ``x_k = e^{-ε_i k}``.
+    (2) ``(1 - αx)^T <= exp(-αTx) <= exp(-A x)``, ``A = (2/β)^r ln(2/β)``.
+    (3) ``x_k = t^r`` at ``t = p^k``; ``φ(t) = exp(-A t^r)`` decreases, and
+    ``Σ_k (1-p)p^k φ(p^k)`` is the right-end Riemann sum of ``φ`` over the intervals
+    ``[p^{k+1}, p^k]``, at most ``∫_0^1 φ = (β/2) g_c(r)`` (``w = e^c t``,
+    :func:`theorem12_envelope`).  (4) ``g_c(r) < c^{-1/r} Γ(1 + 1/r) <= 1`` when
+    ``c >= 1`` and ``r >= 1`` (``Γ(1+x) <= 1`` on ``[0, 1]``, ``P < 1``).  (5) As
+    ``α → 0`` the bound of (2) becomes an equality in the limit, as ``ε' → 0`` the
+    Riemann sum tends to the integral, and ``g_c(r) → 1`` as ``r → ∞``.
+    """
+    import mpmath as mp
+
+    r = sp.Symbol("r", positive=True)
+    c = sp.Symbol("c", positive=True)
+    _require(
+        sp.limit(c ** (-1 / r) * sp.gamma(1 + 1 / r), r, sp.oo) == 1,
+        "c^(-1/r) Gamma(1 + 1/r) does not tend to 1",
+    )
+    alpha, beta, ratio, ep = THM12_POINT
+    s = theorem12_worst_failure(alpha, beta, ratio, ep)
+    lo, hi = s.enclosure.bounds()
+    value = approx(sp.Rational(hi.numerator, hi.denominator) / beta)
+    env = float(theorem12_envelope(beta, ratio)) / 2
+    _require(value <= env, "the exact failure exceeds the envelope")
+    lim = approx(theorem12_fixed_prior_limit(beta, ep) / beta)
+    return Tightness(
+        "loose",
+        value,
+        f"alpha = {alpha}, beta = {beta}, eps_i/eps' = {ratio}, eps' = {ep} (T = (2/beta)^r "
+        f"ln(2/beta)/alpha rounded up): Pr[fail] = {value:.5f} beta (exact algorithm), "
+        f"envelope (beta/2) g = {env:.5f} beta, limit in r at this eps' {lim:.5f} beta",
+        family="one mechanism with Pr[M(D) >= o*] = alpha exactly, alpha -> 0, eps' -> 0, "
+        "eps_i/eps' = r -> oo",
+        limit="Pr[fail] <= (beta/2) g_c(r), g_c(r) = int_0^(e^c) exp(-c w^r) dw = "
+        "c^(-1/r) Gamma(1+1/r) P(1/r, c e^(cr)) (c = ln(2/beta)) for every alpha and eps'; "
+        "g_c(r) < 1 for c >= 1, r >= 1 and g_c(r) -> 1 as r -> oo (sympy.limit of "
+        "c^(-1/r) Gamma(1+1/r)): sup Pr[fail]/beta = 1/2, approached, never attained",
+        searched=f"the worst case (one mechanism at alpha exactly) along r = 1..{ratio}; "
+        f"sup over every alpha, beta < 1, r > 0 of Pr[fail]/beta is "
+        f"{float(_theorem12_global_sup(mp)):.4f} (beta -> 1, r ~ 0.91, numerical)",
+    )
+
+
+def _theorem12_global_sup(mp: Any) -> Any:
+    """``max_r g_{ln 2}(r)/2`` (``β → 1``), by quadrature and a root of the derivative:
+    the largest ``Pr[fail]/β`` over the whole parameter range (numerical)."""
+
+    def g(r: Any) -> Any:
+        c = mp.log(2)
+        return mp.quad(lambda w: mp.exp(-c * w**r), [0, 1, 2])
+
+    r0 = mp.findroot(lambda r: mp.diff(g, r), 0.9)
+    return g(r0) / 2
+
+
+# ---------------------------------------------------------------------------
+# Theorem 13 (ex-post RDP): the ⊥ term and the data-dependent part separately
+# ---------------------------------------------------------------------------
+
+
+def theorem13_parts(A: Any, bound: Any, alpha: Any, D: str, Dp: str) -> tuple[sp.Expr, sp.Expr]:
+    """Def 6's sum for the pair ``D -> D'`` split as the proof of Ghazi et al. 2025,
+    Theorem 13 splits it (Eq. (5) and the last display): the ``⊥`` term
+    ``A(⊥)^α A'(⊥)^{1-α} e^{-(α-1)ε̃(⊥)}`` (at most ``1/(τ+1)``) and the data-dependent
+    part ``Σ_{(o,i)} A(o,i)^α A'(o,i)^{1-α} e^{-(α-1)ε̃(o,i)}`` (at most ``τ/(τ+1)``)."""
+    a = sp.sympify(alpha)
+    bot, data = sp.Integer(0), sp.Integer(0)
+    for o in A.outputs:
+        p, q = A.p(D, o), A.p(Dp, o)
+        if p == 0:
+            continue
+        term = p**a * q ** (1 - a) * sp.exp(-(a - 1) * bound(o))
+        if o == BOTTOM:
+            bot += term
+        else:
+            data += term
+    return bot, data
+
+
+def theorem13_single(E: Any, eps_prime: Any, alpha: Any = 2) -> tuple[Any, Any, sp.Expr, sp.Expr]:
+    """Algorithm 3 (``Exp_{ε'}``) on one ``RR(log E)`` with ``ε_1`` its exact RDP ``ε`` at
+    ``α`` and ``ℓ_1 = 0``: ``(A, ε̃, ε_1, τ)``."""
+    from verifier.privacy import rdp_epsilon
+
+    from .theory import expected_runs, theorem13_bound
+
+    m = _rr(sp.log(sp.sympify(E)), "D")
+    a = sp.sympify(alpha)
+    e1 = rdp_epsilon(m, a)[0]
+    A = hyperparameter_tuning(
+        [m], [e1], eps_prime, prior="exponential", name=f"Alg3-Exp[RR(log {E})]"
+    )
+    bound = theorem13_bound([e1], eps_prime, a, ells=[0])
+    (tau,) = expected_runs([e1], eps_prime)
+    return A, bound, e1, tau
+
+
+def theorem13_single_closed_forms(e1: Any, eps_prime: Any, alpha: Any) -> tuple[sp.Expr, sp.Expr]:
+    """Hand derivation for ``d = 1``, ``ℓ = 0``: ``A(o, 1) = τ Q(o)``, ``A(⊥) = 1 - τ``,
+    ``ε̃(o, 1) = 2ε_1 + ε' + log(τ+1)/(α-1)`` and ``Σ_o Q^α Q'^{1-α} = e^{(α-1)ε_1}``, so
+    the data-dependent part over its share ``τ/(τ+1)`` is ``e^{-(α-1)(ε_1+ε')}`` and the
+    ⊥ term over its share ``1/(τ+1)`` is ``1 - τ``, with ``τ = ε'/(ε'+ε_1)``."""
+    a = sp.sympify(alpha)
+    tau = eps_prime / (eps_prime + e1)
+    return sp.exp(-(a - 1) * (e1 + eps_prime)), 1 - tau
+
+
+def theorem13_entry() -> Tightness:
+    """Theorem 13 as a whole: Def 6's sum ``(1 - τ + τ e^{-(α-1)(ε_1+ε')})/(1+τ)`` on one
+    ``RR(log E)`` tends to 1 as ``E → ∞`` (``τ → 0``): driven by the data-independent ⊥
+    term (its share of the sum tends to 1)."""
+    e1, ep, a, Es = sp.symbols("epsilon_1 epsilon' alpha E", positive=True)
+    data, bot = theorem13_single_closed_forms(e1, ep, a)
+    tau = ep / (ep + e1)
+    total = (bot + tau * data) / (1 + tau)
+    _require(
+        sp.limit(total.subs({a: 2, ep: R(1, 10)}), e1, sp.oo) == 1, "the sum does not tend to 1"
+    )
+    A, bound, eps1, tau_v = theorem13_single(100, R(1, 10))
+    b, d = theorem13_parts(A, bound, 2, "D", "D'")
+    value = approx(b + d)
+    return Tightness(
+        "approached",
+        value,
+        f"one RR(log 100), alpha = 2, eps' = 1/10, eps_1 = D_2 = {approx(eps1):.4f}: Def 6 sum "
+        f"{value:.4f}, of which the bot term {approx(b):.4f} (data-independent) and the "
+        f"outputs (o, 1) {approx(d):.2e}; the data-dependent part alone: "
+        "ghazi2025.thm13.data_dependent",
+        family="one RR(log E) with eps_1 its exact RDP eps at alpha, ell = 0, E -> oo (eps_1/eps' -> oo)",
+        limit="sum = (1 - tau + tau e^(-(alpha-1)(eps_1+eps')))/(1+tau), tau = eps'/(eps'+eps_1) "
+        "(hand derivation, equal to the algorithm's exact sum); -> 1 as eps_1 -> oo "
+        "(sympy.limit), < 1 for every finite eps_1",
+    )
+
+
+def theorem13_data_entry() -> Tightness:
+    """The data-dependent part of Theorem 13 over its share ``τ/(τ+1)``: ``e^{-(α-1)(ε_1+ε')}``
+    on one ``RR(log E)``, tending to 1 as ``E → 1`` and ``ε' → 0``."""
+    e1, ep = sp.symbols("epsilon_1 epsilon'", positive=True)
+    data, _ = theorem13_single_closed_forms(e1, ep, 2)
+    _require(sp.limit(sp.limit(data, e1, 0), ep, 0) == 1, "the data ratio does not tend to 1")
+    E, epv = R(101, 100), R(1, 1000)
+    A, bound, eps1, tau = theorem13_single(E, epv)
+    _, d = theorem13_parts(A, bound, 2, "D", "D'")
+    value = approx(d / (tau / (tau + 1)))
+    return Tightness(
+        "approached",
+        value,
+        f"one RR(log {E}), alpha = 2, eps' = {epv}, eps_1 = D_2 = {approx(eps1):.3e}: data-dependent "
+        f"sum / (tau/(tau+1)) = {value:.5f}",
+        family="one RR(log E) with eps_1 its exact RDP eps at alpha, ell = 0, E -> 1 and eps' -> 0",
+        limit="data-dependent sum / (tau/(tau+1)) = e^(-(alpha-1)(eps_1+eps')) (hand derivation: "
+        "A(o,1) = tau Q(o), sum_o Q^alpha Q'^(1-alpha) = e^((alpha-1) eps_1)); -> 1 as eps_1, eps' -> 0 "
+        "(sympy.limit), < 1 always",
+    )

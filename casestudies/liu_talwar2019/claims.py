@@ -174,7 +174,7 @@ from verifier.constructions.packing import (  # noqa: E402
 )
 from verifier.instances import random_mechanism, randomized_response  # noqa: E402
 from verifier.neighbours import path  # noqa: E402
-from verifier.privacy import check_approx_dp, delta, pure_epsilon  # noqa: E402
+from verifier.privacy import check_approx_dp, check_ex_post, delta, pure_epsilon  # noqa: E402
 from verifier.results import Finding, conjunction, implication  # noqa: E402
 
 from .theory import theorem31_min_T, theorem32_bound, theorem34_T, theorem35_T  # noqa: E402
@@ -252,6 +252,7 @@ def thm31_a() -> CheckResult:
     statement="Q eps1-DP and T >= max{ln(2/eps0)/gamma, 1 + 1/(e gamma)} => thresholding is "
     "(2 eps1 + eps0)-DP (every threshold, (gamma, eps0) in {(1/10, 1/10), (1/4, 1/2)})",
     expected="holds",
+    tightness=lambda: _tight().thm31_b_entry(),
 )
 def thm31_b() -> CheckResult:
     parts = []
@@ -261,6 +262,42 @@ def thm31_b() -> CheckResult:
             for tau in _thresholds(Q):
                 parts.append(check_pure_dp(thresholding(Q, tau, gamma, T), 2 * eps1 + eps0))
     return conjunction("Theorem 3.1 (b)", parts)
+
+
+def _tight() -> Any:
+    from . import tightness
+
+    return tightness
+
+
+@claim(
+    id="liu_talwar2019.thm31.b_passing_two_eps1",
+    source=f"{SOURCE}, Theorem 3.1 (b) (the outputs that pass tau)",
+    statement="thresholding's outputs q >= tau are ex-post 2 eps1-DP (eps0 unused; bot keeps "
+    "2 eps1 + eps0): Theorem 3.1 (b)'s instances and the extremal family Q[a] (a in {1/10, "
+    "1/1000}, gamma = 1/100 with the least T, and gamma = 0, T = oo)",
+    expected="holds",
+    kind="finding",
+    notes="by hand: Pr[o] = Q(o) S(p_tau), S decreasing, S(p)/S(p') <= p'/p for p < p'",
+)
+def thm31_b_passing() -> CheckResult:
+    parts = []
+    cases = [(Q, eps1, g, e0) for Q, eps1 in selection_instances() for g, e0 in THM31_PARAMS]
+    fam = _tight()
+    for a in (R(1, 10), R(1, 1000)):
+        Q = fam.thm31_family_Q(a)
+        cases += [(Q, sp.log(2), R(1, 100), R(1, 10)), (Q, sp.log(2), R(0), R(0))]
+    for Q, eps1, gamma, eps0 in cases:
+        T = None if gamma == 0 else theorem31_min_T(gamma, eps0)
+        for tau in _thresholds(Q):
+            A = thresholding(Q, tau, gamma, T)
+            bound = {o: 2 * eps1 + (eps0 if o == BOTTOM else 0) for o in A.outputs}
+            parts.append(
+                check_ex_post(
+                    A, bound, title=f"{Q.name}, tau={tau}, gamma={gamma}: passing at 2 eps1"
+                )
+            )
+    return conjunction("Theorem 3.1 (b): the passing outputs use 2 eps1 only", parts)
 
 
 def approx_selection_instances() -> list[tuple[FiniteMechanism, sp.Expr, sp.Expr]]:
@@ -455,6 +492,7 @@ def thm35() -> CheckResult:
     statement="hard stopping at T = log(1/delta2)/gamma on an (eps1, delta1)-DP Q is "
     "(3 eps1 + 3 sqrt(2 delta1), sqrt(2 delta1) T + delta2)-DP",
     expected="holds",
+    tightness=lambda: _tight().thm34_entry(),
 )
 def thm34() -> CheckResult:
     # Theorem 3.4's delta, sqrt(2 delta1) T + delta2, is below 1 only for tiny delta1:
@@ -478,6 +516,28 @@ def thm34() -> CheckResult:
             dl = sp.Min(1, sp.sqrt(2 * d1) * T + delta2)
             parts.append(check_approx_dp(random_stopping_hard(Q, gamma, T), e, dl))
     return conjunction("Theorem 3.4", parts)
+
+
+@claim(
+    id="liu_talwar2019.thm34.delta_matters",
+    source=f"{SOURCE}, Theorem 3.4",
+    statement="Theorem 3.4 where delta matters: Q = RR(log 2) plus mass w on a score D' never "
+    "gives (delta1 = w exactly), (w, gamma, T) in {(1/2000, 1/4, 12), (1e-8, 1/4, 12), "
+    "(1/5000, 1/10, 30)}: the realized delta at Theorem 3.4's eps is at least w > 0 (the D-only "
+    "score is drawn at least once with probability >= w) and at most the claimed delta",
+    expected="holds",
+    tightness=lambda: _tight().thm34_entry(),
+)
+def thm34_delta_matters() -> CheckResult:
+    fam = _tight()
+    parts = []
+    for w, g, T in fam.THM34_POINTS:
+        d1, _ = delta(fam.thm34_Q(w), sp.log(2))
+        parts.append(check_eq(d1, w, f"delta1 of Q at log 2 is w = {w}"))
+        A, eps, claimed, realized = fam.thm34_point(w, g, T)
+        parts.append(check_le(w, realized, f"w = {w}: the realized delta is at least w"))
+        parts.append(check_approx_dp(A, eps, sp.Min(1, claimed)))
+    return conjunction("Theorem 3.4 where delta > 0", parts)
 
 
 # --- B.1: the (Theta(ln 1/delta) eps, delta) companion ---------------------------------
@@ -711,6 +771,7 @@ def d2_instance() -> CheckResult:
     statement="a K^-alpha-weakly-useful selector on the packing instance has realized "
     "eps_hat >= (1-alpha) ln K / Delta (= log 2 here): best-of-K and thresholding",
     expected="holds",
+    tightness=lambda: _tight().d2_entry(),
 )
 def d2_bound() -> CheckResult:
     inst = packing_instance(D2_K, D2_ALPHA, D2_EPS)
@@ -753,6 +814,31 @@ def d2_factor_two() -> CheckResult:
                 )
             )
     return conjunction("D.2: the bound tends to 2(1 - 3 alpha) eps", parts)
+
+
+@claim(
+    id="liu_talwar2019.D2.factor_two_exhibited",
+    source=f"{SOURCE}, App. D, Theorem D.2",
+    statement="on the packing instance with K = 2^20, alpha = 1/20 and K = 2^40, alpha = 1/40 "
+    "(eps = 1/10), the proportional selector (thresholding tau = 1, gamma = 0, T = oo) is "
+    "K^-alpha-weakly useful and its realized eps_hat lies between the lower bound "
+    "(1-alpha) ln K/Delta (>= 17/10 eps and >= 37/20 eps) and 2 eps: the factor 2 is needed "
+    "and paid",
+    expected="holds",
+    notes="reduced by the symmetry of the arms; the reduction equals the full construction at "
+    "K = 16 (tests)",
+    tightness=lambda: _tight().d2_entry(),
+)
+def d2_factor_two_exhibited() -> CheckResult:
+    fam = _tight()
+    parts = []
+    for (K_, a, eps), floor in zip(fam.D2_FAMILY, (R(17, 10), R(37, 20)), strict=True):
+        r = fam.d2_reduced(K_, a, eps)
+        parts.append(check_le(r["gamma"], r["useful"], f"K = {K_}: K^-alpha-weakly useful"))
+        parts.append(check_le(floor * eps, r["lower"], f"K = {K_}: lower bound >= {floor} eps"))
+        parts.append(check_le(r["lower"], r["eps_hat"], f"K = {K_}: lower bound <= eps_hat"))
+        parts.append(check_le(r["eps_hat"], 2 * eps, f"K = {K_}: eps_hat <= 2 eps"))
+    return conjunction("D.2: the factor 2 exhibited", parts)
 
 
 # ids the search used before the claim model had one namespace

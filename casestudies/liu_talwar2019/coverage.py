@@ -32,6 +32,7 @@ THM31_STEPS = tuple(
 THM31 = (
     "liu_talwar2019.thm31.a_proportional",
     "liu_talwar2019.thm31.b_pure",
+    "liu_talwar2019.thm31.b_passing_two_eps1",
     "liu_talwar2019.thm31.c_approx",
     "liu_talwar2019.thm31.d_iterations",
     "liu_talwar2019.thm31.e_bottom",
@@ -122,7 +123,7 @@ COVERAGE = PaperCoverage.of(
             "Theorem 3.4",
             "theorem",
             "hard stopping on (eps1, delta1)-DP Q is (3 eps1 + 3 sqrt(2 delta1), sqrt(2 delta1) T + delta2)-DP",
-            claims=("liu_talwar2019.thm34.approx",),
+            claims=("liu_talwar2019.thm34.approx", "liu_talwar2019.thm34.delta_matters"),
         ),
         S(
             "Theorem 3.5",
@@ -320,6 +321,7 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.D2.instance",
                 "liu_talwar2019.D2.packing_bound",
                 "liu_talwar2019.D2.factor_two",
+                "liu_talwar2019.D2.factor_two_exhibited",
             ),
         ),
         S(

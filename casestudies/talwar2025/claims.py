@@ -236,8 +236,12 @@ from .theory import (  # noqa: E402
     theorem9_counting,
 )
 from .tightness import (  # noqa: E402
+    DELTA_POINTS,
     advanced_composition_epsilon,
     advanced_composition_tightness,
+    delta_family_tightness,
+    delta_point,
+    leaky_rr,
     rr_composition,
 )
 from .tradeoff import tradeoff  # noqa: E402
@@ -700,6 +704,60 @@ def thm10_chain() -> CheckResult:
     return conjunction("Theorem 10 proof chains", parts)
 
 
+@claim(
+    id="talwar2025.thm9.adaptive",
+    source=f"{SOURCE}, §3.1, Theorem 9 and every displayed line of its proof",
+    statement="Theorem 9's proof chain and conclusion for adaptive algorithms that query other "
+    "inputs: NeighbourProbe(2, 3) (calls on random neighbours of d after a low answer, c = 5) "
+    "at eps in {1, log 2}; BlindProbe(A_LT,1/50, 20) and BlindProbe(A_max^3, 10) (probes at "
+    "uniformly random datasets until a top answer) at eps = log 2",
+    expected="holds",
+    kind="proof-step",
+    notes="casestudies.talwar2025.adversaries: each algorithm is within the hypotheses by hand "
+    "(privacy c, failure <= gamma, at most T calls)",
+)
+def thm9_adaptive() -> CheckResult:
+    from .adversaries import blind_probe, neighbour_probe
+
+    cases = [
+        (neighbour_probe(2, 3), sp.Integer(1)),
+        (neighbour_probe(2, 3), sp.log(2)),
+        (blind_probe(a_lt(R(1, 50)), 20), sp.log(2)),
+        (blind_probe(a_max(3), 10), sp.log(2)),
+    ]
+    parts = [
+        lower_bound_chain(theorem9_instance(eps, alg.expected_calls), alg)  # type: ignore[arg-type]
+        for alg, eps in cases
+    ]
+    return conjunction("Theorem 9 proof chains, adaptive algorithms", parts)
+
+
+@claim(
+    id="talwar2025.thm10.adaptive",
+    source=f"{SOURCE}, §3.2, Theorem 10 and every displayed line of its proof",
+    statement="Theorem 10's proof chain and conclusion (K = 3, target the 1 - 1/(2K) quantile) "
+    "for adaptive algorithms that query other inputs and other settings: NeighbourProbe(12, 6) "
+    "and BlindProbe(A_LT,1/600, 6) at eps in {1, log 2}",
+    expected="holds",
+    kind="proof-step",
+    notes="the probes call the uniform mixture over the settings at other datasets",
+)
+def thm10_adaptive() -> CheckResult:
+    from .adversaries import blind_probe, neighbour_probe
+
+    K = 3
+    algs = [
+        neighbour_probe(12, 6, R(1, 2 * K)),
+        blind_probe(metaselection_algorithms(R(1, 100), 2 * K, cs=(2,))[1], 6),
+    ]
+    parts = [
+        lower_bound_chain(theorem10_instance(eps, alg.expected_calls / K, K), alg)  # type: ignore[arg-type]
+        for alg in algs
+        for eps in (sp.Integer(1), sp.log(2))
+    ]
+    return conjunction("Theorem 10 proof chains, adaptive algorithms", parts)
+
+
 # --- Theorems 11-14: upper bounds --------------------------------------------------------
 
 
@@ -753,7 +811,7 @@ def thm11_privacy() -> CheckResult:
     statement="A_max^T is (T eps^2 + eps sqrt(2T ln(1/delta')), T delta + delta')-DP "
     "(T = 50, eps = 1/20, delta' = 1e-6, on randomized response: pure loss T eps = 2.5 > 1.99)",
     expected="holds",
-    tightness=advanced_composition_tightness,
+    tightness=delta_family_tightness,
 )
 def thm11_advanced() -> CheckResult:
     T, eps, dp = 50, R(1, 20), R(1, 10**6)
@@ -777,6 +835,29 @@ def thm11_advanced_worst_case() -> CheckResult:
     return check_approx_dp(
         m, advanced_composition_epsilon(T, sp.log(odds), dp), dp, pairs=[("D", "D'")]
     )
+
+
+@claim(
+    id="talwar2025.thm11.advanced_composition.delta_matters",
+    source=f"{SOURCE}, Theorem 11 (advanced composition, an (eps, delta)-DP oracle)",
+    statement="A_max^50 of (1-w) RR(1/20) + w on a top score D' never gives ((1/20, w)-DP, "
+    "delta computed exactly) is (T eps^2 + eps sqrt(2T ln(1/delta')), T w + delta')-DP with "
+    "realized delta >= 1 - (1-w)^T: (w, delta') in {(1e-3, 1e-6), (1e-5, 1e-10)}, "
+    "realized/claimed 0.976 and 0.99975",
+    expected="holds",
+    tightness=delta_family_tightness,
+)
+def thm11_advanced_delta_matters() -> CheckResult:
+    from verifier.privacy import delta
+
+    parts = []
+    for T, eps, w, dp in DELTA_POINTS:
+        d, _ = delta(leaky_rr(eps, w), eps)
+        parts.append(check_eq(d, w, f"the oracle is ({eps}, {w})-DP"))
+        A, e_adv, claimed, realized = delta_point(T, eps, w, dp)
+        parts.append(check_le(1 - (1 - w) ** T, realized, f"w = {w}: realized >= 1 - (1-w)^T"))
+        parts.append(check_approx_dp(A, e_adv, claimed))
+    return conjunction("Theorem 11 advanced composition where delta matters", parts)
 
 
 @claim(

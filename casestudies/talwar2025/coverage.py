@@ -122,6 +122,7 @@ COVERAGE = PaperCoverage.of(
             claims=(
                 "talwar2025.thm9.counting",
                 "talwar2025.thm9.chain",
+                "talwar2025.thm9.adaptive",
                 "talwar2025.thm9.step.union",
                 "talwar2025.thm9.step.exponent_bound",
             ),
@@ -130,7 +131,11 @@ COVERAGE = PaperCoverage.of(
             "Theorem 10",
             "theorem",
             "metaselection over K settings: T >= (8 gamma)^(-1/(40c))/8 calls per setting",
-            claims=("talwar2025.thm10.chain", "talwar2025.thm10.step.union"),
+            claims=(
+                "talwar2025.thm10.chain",
+                "talwar2025.thm10.adaptive",
+                "talwar2025.thm10.step.union",
+            ),
         ),
         S(
             "Theorem 11",
@@ -140,6 +145,7 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm11.privacy",
                 "talwar2025.thm11.advanced_composition",
                 "talwar2025.thm11.advanced_composition.rr_worst_case",
+                "talwar2025.thm11.advanced_composition.delta_matters",
                 "talwar2025.thm11.utility",
             ),
         ),

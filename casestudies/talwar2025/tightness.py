@@ -78,3 +78,69 @@ def advanced_composition_tightness() -> Tightness:
         searched=f"the worst case of composition, T copies of randomized response: {rows} "
         f"(the registered A_max^50 instance: 1.2e-9)",
     )
+
+
+# ---------------------------------------------------------------------------
+# Where delta matters: an (eps, delta)-DP oracle
+# ---------------------------------------------------------------------------
+#
+# M_w = (1 - w) RR(eps) + w [a top score that D' never gives]: by hand delta_M(eps) = w
+# (the top score from D; from D' the excess is w p at the output RR(eps) favours, p < 1).
+# A_max^T releases the top score iff some run drew it: Pr_D = 1 - (1 - w)^T, Pr_D' = 0, so
+# the realized delta at every eps is at least 1 - (1 - w)^T, against Theorem 11's
+# T w + delta'.  With delta' = w^2 the ratio (1 - (1-w)^T)/(T w + w^2) -> 1 as w -> 0.
+
+
+def leaky_rr(eps: sp.Expr, w: sp.Expr) -> FiniteMechanism:
+    """``(1-w) RR(ε) + w·[score 2 at D only]`` on scores ``{0, 1, 2}`` (``δ = w`` at ``ε``)."""
+    e = sp.exp(sp.sympify(eps))
+    p = e / (1 + e)
+    w = sp.sympify(w)
+    return FiniteMechanism(
+        pair(),
+        {"D": {0: (1 - w) * (1 - p), 1: (1 - w) * p, 2: w}, "D'": {0: p, 1: 1 - p}},
+        [0, 1, 2],
+        name=f"RR({eps}) + {w} at a score D' never gives",
+    )
+
+
+def delta_point(T: int, eps: sp.Expr, w: sp.Expr, delta_prime: sp.Expr) -> tuple:  # type: ignore[type-arg]
+    """``A_max^T`` on :func:`leaky_rr`: ``(A, ε_adv, claimed Tδ + δ', realized δ(ε_adv))``."""
+    from verifier.algorithms.talwar import a_max
+    from verifier.privacy import delta
+
+    A = a_max(T).apply(leaky_rr(eps, w))
+    e_adv = advanced_composition_epsilon(T, sp.sympify(eps), sp.sympify(delta_prime))
+    realized, _ = delta(A, e_adv)
+    return A, e_adv, T * w + delta_prime, realized
+
+
+#: (T, eps, w, delta') of the registered points where delta matters.
+DELTA_POINTS = ((50, R(1, 20), R(1, 1000), R(1, 10**6)), (50, R(1, 20), R(1, 10**5), R(1, 10**10)))
+
+
+def delta_family_tightness() -> Tightness:
+    """Theorem 11's advanced composition, approached where ``δ > 0`` matters."""
+    from verifier.arithmetic import approx
+
+    w = sp.Symbol("w", positive=True)
+    lim = sp.limit((1 - (1 - w) ** 50) / (50 * w + w**2), w, 0)
+    if lim != 1:
+        from verifier.errors import ConstructionFailed
+
+        raise ConstructionFailed(f"the tightness proof failed: the limit is {lim}, not 1")
+    T_, eps, w_, dp = DELTA_POINTS[-1]
+    _, e_adv, claimed, realized = delta_point(T_, eps, w_, dp)
+    r = approx(realized / claimed)
+    return Tightness(
+        "approached",
+        r,
+        f"A_max^{T_} of (1-w) RR({eps}) + w on a D-only top score, w = {w_}, delta' = {dp}: "
+        f"realized delta {approx(realized):.6e} at eps_adv = {approx(e_adv):.4f} against "
+        f"T delta + delta' = {approx(claimed):.6e}",
+        family="A_max^T of (1-w) RR(eps) + w [a top score D' never gives] (an (eps, w)-DP "
+        "oracle), delta' = w^2, w -> 0",
+        limit="realized delta >= Pr_D[top] - 0 = 1 - (1-w)^T (A_max^T releases the top score iff "
+        "a run drew it); (1 - (1-w)^T)/(T w + w^2) -> 1 as w -> 0 (sympy.limit at T = 50); "
+        "the pure part is loose (T-fold RR: realized/claimed <= 1.3e-3, rr_worst_case)",
+    )

@@ -54,3 +54,117 @@ def test_lemma7_ii_delta_matters_on_the_registered_instances():
     assert box.verdict is Verdict.HOLDS and box.undecided_fraction == 0
     (premise,) = box.result.premises
     assert premise.verdict is Verdict.HOLDS  # H >= delta/10 on the whole box
+
+
+def _direct_failure(alpha, beta, r, eps_prime):  # type: ignore[no-untyped-def]
+    """Second method: ``Σ_k (1-p) p^k (1 - α e^{-ε_i k})^T`` summed in mpmath at 60
+    digits (the hand-derived worst case: one mechanism at ``α`` exactly)."""
+    import mpmath as mp
+
+    from casestudies.ghazi2025.theory import theorem12_copies
+
+    with mp.workdps(60):
+        a, ep = mp.mpf(alpha.p) / alpha.q, mp.mpf(eps_prime.p) / eps_prime.q
+        T = theorem12_copies(alpha, beta, r * eps_prime, eps_prime)
+        p = mp.e ** (-ep)
+        total, k = mp.mpf(0), 0
+        while True:
+            term = (1 - p) * p**k * mp.exp(T * mp.log1p(-a * mp.e ** (-r * ep * k)))
+            total += term
+            if p**k < mp.mpf(10) ** -40:
+                return float(total)
+            k += 1
+
+
+def test_theorem12_envelope_closed_form_matches_quadrature():
+    import mpmath as mp
+
+    from casestudies.ghazi2025.tightness import theorem12_envelope
+
+    for beta, r in ((sp.Rational(1, 100), 2), (sp.Rational(1, 1000), 7), (sp.Rational(1, 2), 1)):
+        c = mp.log(2 / (mp.mpf(beta.p) / beta.q))
+        quad = mp.quad(lambda w: mp.exp(-c * w**r), [0, 1, mp.e**c])  # noqa: B023
+        assert abs(theorem12_envelope(beta, r) - quad) < 1e-12
+
+
+def test_theorem12_failure_grows_with_the_ratio_towards_half_beta():
+    from casestudies.ghazi2025.tightness import theorem12_envelope, theorem12_worst_failure
+
+    alpha = beta = sp.Rational(1, 100)
+    ep = sp.Rational(1, 10)
+    previous = 0.0
+    for r in (1, 2, 4, 8, 16, 32, 64):
+        s = theorem12_worst_failure(alpha, beta, r, ep)
+        lo, hi = (approx(sp.Rational(b.numerator, b.denominator)) for b in s.enclosure.bounds())
+        direct = _direct_failure(alpha, beta, r, ep)
+        assert lo <= direct * (1 + 1e-9) and direct <= hi * (1 + 1e-9)
+        # the proved envelope (beta/2) g_c(r) < beta/2 bounds the exact algorithm
+        assert hi < float(theorem12_envelope(beta, r)) / 2 * 0.01 < 0.005
+        assert hi > previous
+        previous = hi
+    # the registered figures: 0.183 beta at r = 2 (unchanged) and 0.452 beta at r = 64
+    assert round(_direct_failure(alpha, beta, 2, ep) / 0.01, 3) == 0.183
+    assert round(previous / 0.01, 3) == 0.452
+
+
+def test_theorem12_limit_at_fixed_prior_and_the_entry():
+    from casestudies.ghazi2025.tightness import theorem12_entry, theorem12_fixed_prior_limit
+
+    # k* = 10 ln 200 = 52.98: Pr[k > k*] = e^(-53/10), by hand 0.0049916
+    assert (
+        sp.simplify(
+            theorem12_fixed_prior_limit(sp.Rational(1, 100), sp.Rational(1, 10))
+            - sp.exp(-sp.Rational(53, 10))
+        )
+        == 0
+    )
+    t = theorem12_entry()
+    assert t.status == "loose" and 0.49 < t.ratio < 0.5
+    assert "r -> oo" in t.family and "1/2" in t.limit
+    reg = load_casestudies()
+    assert reg.get("ghazi2025.thm12").tightness is theorem12_entry
+
+
+def test_theorem13_split_matches_the_hand_derived_single_mechanism_forms():
+    from casestudies.ghazi2025.tightness import (
+        theorem13_parts,
+        theorem13_single,
+        theorem13_single_closed_forms,
+    )
+
+    # one RR(log 3): Q = (3/4, 1/4) against (1/4, 3/4); D_2 = log(9/4*... ) by hand:
+    # sum Q^2/Q' = (9/16)/(1/4) + (1/16)/(3/4) = 9/4 + 1/12 = 7/3
+    A, bound, e1, tau = theorem13_single(3, sp.Rational(1, 5))
+    assert sp.simplify(e1 - sp.log(sp.Rational(7, 3))) == 0
+    assert sp.simplify(tau - sp.Rational(1, 5) / (sp.Rational(1, 5) + e1)) == 0
+    bot, data = theorem13_parts(A, bound, 2, "D", "D'")
+    # A(o, 1) = tau Q(o): data = tau/(tau+1) e^(-(e1 + 1/5)); bot = (1 - tau)/(1 + tau)
+    expected_data = tau / (tau + 1) * sp.exp(-(e1 + sp.Rational(1, 5)))
+    assert abs(approx(data - expected_data)) < 1e-30
+    assert abs(approx(bot - (1 - tau) / (1 + tau))) < 1e-30
+    closed, closed_bot = theorem13_single_closed_forms(e1, sp.Rational(1, 5), 2)
+    assert abs(approx(data / (tau / (tau + 1)) - closed)) < 1e-30
+    assert abs(approx(bot * (tau + 1) - closed_bot)) < 1e-30
+
+
+def test_theorem13_whole_sum_is_the_bottom_term_and_the_data_part_is_separate():
+    from casestudies.ghazi2025.tightness import theorem13_data_entry, theorem13_entry
+
+    whole = theorem13_entry()
+    # the search's 0.958: one RR(log 100), eps' = 1/10; D_2 = log((10^6 + 1)/10100) by hand
+    e1 = sp.log(sp.Rational(10**6 + 1, 10100))
+    tau = sp.Rational(1, 10) / (sp.Rational(1, 10) + e1)
+    bot = (1 - tau) / (1 + tau)  # A(bot) = 1 - tau, over tau + 1
+    assert round(approx(bot), 4) == 0.9583  # the data-independent bot term
+    total = bot + tau / (1 + tau) * sp.exp(-(e1 + sp.Rational(1, 10)))
+    assert whole.status == "approached" and round(whole.ratio, 7) == round(approx(total), 7)
+    data = theorem13_data_entry()
+    assert data.status == "approached" and 0.998 < data.ratio < 1
+    # e^(-(eps_1 + eps')) at E = 101/100, eps' = 1/1000, hand: D_2 = log(1 + (1/201)^2 ...)
+    q = sp.Rational(101, 201)
+    e1 = sp.log(q**2 / (1 - q) + (1 - q) ** 2 / q)
+    assert round(data.ratio, 6) == round(approx(sp.exp(-(e1 + sp.Rational(1, 1000)))), 6)
+    reg = load_casestudies()
+    out = reg.get("ghazi2025.thm13.data_dependent").run()
+    assert out.verdict is Verdict.HOLDS
+    assert reg.get("ghazi2025.thm13").tightness is theorem13_entry

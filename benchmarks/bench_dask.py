@@ -42,7 +42,7 @@ def _warm(claim_id: str) -> None:
 
 def _stable(r) -> dict:
     d = r.to_dict()
-    for k in ("elapsed", "checkpoint", "certificate"):
+    for k in ("checkpoint", "certificate"):
         d.pop(k)
     return d
 

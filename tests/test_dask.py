@@ -12,6 +12,10 @@
   ``--workers 2``, ``--dask local:1`` and ``--dask tcp://...`` (a running cluster of 2
   workers, by its scheduler address); ``verifier casestudies --dask local:2`` gives
   the serial outcomes; unreachable or malformed addresses are input errors (exit 2).
+* Box decisions: the pieces of a decision run on a ``LocalCluster`` of 2 worker
+  processes and give the decision made in this process (verdict, failing and
+  undecided sub-boxes, witness); ``verifier check --dask`` prints the bytes of the
+  serial ``verifier check`` on a claim over a box that splits into pieces.
 """
 
 from __future__ import annotations
@@ -168,6 +172,7 @@ def test_cli_search_gives_the_same_bytes_everywhere(tmp_path, monkeypatch, capsy
 
 def test_cli_casestudies_on_a_cluster(capsys):
     names = ["ghazi2025.thm9", "liu_talwar2019.thm32", "hartmann2022.lemma8"]
+    names.append("ghazi2025.thm11.no_factor2.box")  # over a box: decided in the client
     docs = []
     for extra in ([], ["--dask", "local:2"]):
         code, text = _cli(capsys, "casestudies", *names, "--json", *extra)
@@ -176,6 +181,35 @@ def test_cli_casestudies_on_a_cluster(capsys):
         for c in docs[-1]["claims"]:
             c.pop("seconds")
     assert docs[0] == docs[1] and docs[0]["total"] >= 5
+
+
+def test_a_box_decision_on_a_cluster_is_the_serial_one(cluster):
+    from verifier.boxes import sub_boxes_on
+
+    from .box_pieces import CASES, check_by_hand, decide_fresh
+
+    serial = [decide_fresh(*c) for c in CASES]
+    check_by_hand(*serial)
+    runner = _Counting(cluster.client)
+    with sub_boxes_on(runner):
+        on_dask = [decide_fresh(*c) for c in CASES]
+    assert runner.submitted == 2 * 8  # every piece of both decisions went to the cluster
+    assert on_dask == serial
+
+
+class _Counting(DaskRunner):
+    submitted = 0
+
+    def submit(self, fn, /, *args):
+        self.submitted += 1
+        return super().submit(fn, *args)
+
+
+def test_cli_check_on_a_cluster_gives_the_serial_bytes(tmp_path, capsys, cluster):
+    from .test_executors import check_box_spec
+
+    serial = check_box_spec(tmp_path, capsys)
+    assert check_box_spec(tmp_path, capsys, "--dask", cluster.client.scheduler.address) == serial
 
 
 def test_bad_scheduler_addresses_are_input_errors(capsys):

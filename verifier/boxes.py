@@ -39,7 +39,9 @@ sub-boxes, seconds) ran out and their share of the box's volume.
 parameters in turn, each interval at the point step 4 would choose) into
 ``2**split_levels`` pieces, and each piece is settled by steps 2–4 as an independent
 task with an equal share of the sub-boxes left (the first pass is discarded; its
-sub-boxes count in ``boxes``).  The tasks run here or, inside :func:`sub_boxes_on`,
+sub-boxes count in ``boxes``); in rounds, the pieces that ran out of sub-boxes are
+settled again from their start with equal shares of what is left, until the budget
+is spent.  The tasks run here or, inside :func:`sub_boxes_on`,
 on a :class:`verifier.executors.Runner` — local worker processes or a dask cluster —
 a bounded window at a time (:func:`verifier.executors.ordered_map`), their findings
 merged in piece order as they stream back.  A piece is a pure function of its
@@ -282,7 +284,8 @@ class BoxBudget:
         (a decision that ends within them is never split).
     split_levels : int
         Bisections of the box into pieces (``2**split_levels`` pieces, each an
-        independent task with an equal share of the remaining ``max_boxes``).
+        independent task with an equal share of the remaining ``max_boxes``; those
+        that run out get equal shares of what is left, in rounds).
     """
 
     max_depth: int = 40
@@ -1347,45 +1350,51 @@ def _settle_piece(
 def _decide_in_pieces(
     search: _Search, budget: BoxBudget, spent: int, lhs: sp.Expr, rhs: sp.Expr, f: sp.Expr
 ) -> tuple[str, _Tally, str]:
-    """Decide ``f >= 0`` on the box of ``search`` in ``2**levels`` pieces, each with an
-    equal share of the sub-boxes the first depth-first pass (``spent``) left, on the
-    runner of :func:`sub_boxes_on` or here; the pieces' findings merged in piece
-    order.  Returns the state, the tally and why a piece stopped (the first)."""
+    """Decide ``f >= 0`` on the box of ``search`` in ``2**levels`` pieces, on the runner
+    of :func:`sub_boxes_on` or here, in rounds: every piece still open for lack of
+    sub-boxes is settled again from its start with an equal share of the sub-boxes
+    left (``max_boxes`` minus the first depth-first pass, ``spent``, and the earlier
+    rounds), until every piece is settled or a share would not grow.  The pieces'
+    last findings are merged in piece order.  Returns the state, the tally and why a
+    piece stopped (the first)."""
     levels = min(budget.split_levels, budget.max_depth)
     root = search.root
     if not any(lo < hi for lo, hi in root.bounds):  # pragma: no cover - a point never runs out
         return "open", search.tally, search.exhausted
-    axes = _split_axes(root, levels)
-    count = math.prod(len(a) for a in axes)
-    share = max(1, (budget.max_boxes - spent) // count)
+    bounds = list(itertools.product(*_split_axes(root, levels)))
     deadline = search.deadline
+    runner = _RUNNER.get()
+    payload = None if runner is None else portable_dumps((lhs, rhs, f, search.box, budget))
 
     def seconds() -> float | None:  # what is left of the time budget, as a task starts
         return None if deadline is None else deadline - time.perf_counter()
 
-    runner = _RUNNER.get()
-    if runner is None:
-        pieces: Iterator[_Piece] = (
-            search.piece(SubBox(b), levels, share, seconds()) for b in itertools.product(*axes)
-        )
-    else:
-        payload = portable_dumps((lhs, rhs, f, search.box, budget))
-        pieces = ordered_map(
-            runner,
-            _settle_piece,
-            ((payload, b, levels, share, seconds()) for b in itertools.product(*axes)),
-        )
-    t = _Tally(boxes=spent)
+    def settle(todo: list[int], share: int) -> Iterator[_Piece]:
+        if runner is None:
+            return (search.piece(SubBox(bounds[i]), levels, share, seconds()) for i in todo)
+        tasks = ((payload, bounds[i], levels, share, seconds()) for i in todo)
+        return ordered_map(runner, _settle_piece, tasks)
+
+    last: dict[int, _Piece] = {}
+    left, todo, share, total = budget.max_boxes - spent, list(range(len(bounds))), 0, spent
+    while todo and (not last or left // len(todo) > share):  # at least one round
+        share = max(1, left // len(todo))
+        for i, p in zip(todo, settle(todo, share), strict=True):  # streamed in order
+            last[i] = p
+            left -= p.boxes
+            total += p.boxes
+        todo = [i for i in todo if last[i].exhausted.startswith("the budget of")]
+    t = _Tally(boxes=total)
     states: set[str] = set()
     exhausted = ""
-    for p in pieces:  # streamed in piece order: the same merge whatever ran them
+    for i in range(len(bounds)):  # in piece order: the same merge whatever ran them
+        p = last[i]
         states.add(p.state)
         t.failing.extend(p.failing)
         t.undecided.extend(p.undecided)
         if t.witness is None:
             t.witness = p.witness
         t.tight |= p.tight
-        t.boxes += p.boxes
         exhausted = exhausted or p.exhausted
     state = "fails" if "fails" in states else "open" if "open" in states else "holds"
     return state, t, exhausted

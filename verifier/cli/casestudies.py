@@ -9,7 +9,8 @@ verdict with its expected outcome.
 
 The claims are decided in this process by default; ``-j N`` decides them in N local
 worker processes and ``--dask`` on a dask cluster (the same outcomes, in the same
-order: the claims travel as their ids).
+order: the claims travel as their ids), except the claims over a box, decided in this
+process with the pieces of their hard decisions on the workers (:mod:`verifier.boxes`).
 """
 
 from __future__ import annotations

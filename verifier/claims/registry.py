@@ -205,13 +205,22 @@ class Registry:
                     f"claim {c.id!r} is not in verifier.claims.REGISTRY: only claims of the "
                     f"installed case studies can be decided by id in worker processes"
                 )
+        # the claims about points are in flight on the workers while a box claim is
+        # decided here
         done = ordered_map(runner, decide_registered, ((c.id,) for c in points))
-        outcomes = {id(c): ClaimOutcome(c, *o) for c, o in zip(points, done, strict=True)}
-        with sub_boxes_on(runner):
+        out = []
+        try:
             for c in claims:
-                if c.domain is not None:
-                    outcomes[id(c)] = c.run()
-        return [outcomes[id(c)] for c in claims]
+                if c.domain is None:
+                    out.append(ClaimOutcome(c, *next(done)))
+                else:
+                    with sub_boxes_on(runner):
+                        out.append(c.run())
+        finally:
+            close = getattr(done, "close", None)
+            if close is not None:  # cancels the claims still in flight
+                close()
+        return out
 
 
 #: The global registry, filled by the installed case-study packages.

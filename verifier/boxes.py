@@ -70,6 +70,7 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import contextvars
 import copy
@@ -1465,22 +1466,27 @@ def region_fractions(
         bad = sum((s.volume_share(box) for s in fails), Fraction(0))
         return min(und, Fraction(1)), min(bad, Fraction(1))
 
-    def inside(s: SubBox, lows: Sequence[Fraction], highs: Sequence[Fraction]) -> bool:
-        return all(
-            s.bounds[i][0] <= lo and hi <= s.bounds[i][1]
-            for i, lo, hi in zip(dims, lows, highs, strict=True)
-        )
+    def cells_of(s: SubBox) -> Iterator[tuple[int, ...]]:
+        """The grid cells inside ``s`` (none for a sub-box of zero volume)."""
+        ranges = []
+        for k, i in enumerate(dims):
+            lo, hi = s.bounds[i]
+            ranges.append(range(bisect.bisect_left(cuts[k], lo), bisect.bisect_left(cuts[k], hi)))
+        return itertools.product(*ranges)
 
+    marks: dict[tuple[int, ...], bool] = {}  # cell -> failing (True) or undecided
+    for s in fails:
+        for cell in cells_of(s):
+            marks[cell] = True
+    for s in opens:
+        for cell in cells_of(s):
+            marks.setdefault(cell, False)
     full = math.prod(box.highs[i] - box.lows[i] for i in dims)
     und = bad = Fraction(0)
-    import itertools
-
-    for idx in itertools.product(*(range(len(c) - 1) for c in cuts)):
-        lows = [cuts[k][j] for k, j in enumerate(idx)]
-        highs = [cuts[k][j + 1] for k, j in enumerate(idx)]
-        vol = math.prod(h - lo for lo, h in zip(lows, highs, strict=True))
-        if any(inside(s, lows, highs) for s in fails):
+    for cell, failing in marks.items():
+        vol = math.prod(cuts[k][j + 1] - cuts[k][j] for k, j in enumerate(cell))
+        if failing:
             bad += vol
-        elif any(inside(s, lows, highs) for s in opens):
+        else:
             und += vol
     return und / full, bad / full

@@ -6,6 +6,7 @@ the ``--dask``/``--workers`` options.  The dask runs are in tests/test_dask.py."
 from __future__ import annotations
 
 import doctest
+import json
 import sys
 import threading
 import time
@@ -153,3 +154,81 @@ def test_without_dask_the_option_says_what_to_install(monkeypatch):
 def test_doctests():
     res = doctest.testmod(executors)
     assert res.attempted > 0 and res.failed == 0
+
+
+class _Counting(ExecutorRunner):
+    def __init__(self, executor) -> None:
+        super().__init__(executor)
+        self.submitted = 0
+
+    def submit(self, fn, /, *args):
+        self.submitted += 1
+        return super().submit(fn, *args)
+
+
+def test_a_box_decision_in_pieces_is_the_same_on_two_processes():
+    """The pieces of a box decision run as tasks on 2 local processes (only inside
+    sub_boxes_on) and give the decision made in this process: verdict, failing and
+    undecided sub-boxes, witness, counts."""
+    from verifier.boxes import sub_boxes_on
+
+    from .box_pieces import CASES, check_by_hand, decide_fresh
+
+    serial = [decide_fresh(*c) for c in CASES]
+    check_by_hand(*serial)
+    with ProcessPoolExecutor(2) as ex:
+        runner = _Counting(ex)
+        with sub_boxes_on(runner):
+            parallel = [decide_fresh(*c) for c in CASES]
+        assert runner.submitted == 2 * 8  # every piece of both decisions was a task
+        assert decide_fresh(*CASES[0]) == serial[0]  # outside the block: here again
+    assert parallel == serial
+
+
+SPEC_NARROW = """
+version = 1
+[symbols]
+eps_1 = { positive = true }
+eps_2 = { positive = true }
+[graphs.g]
+kind = "pair"
+datasets = ["D", "D'"]
+[mechanisms.softmax]
+graph = "g"
+outputs = ["a", "b", "c"]
+distributions.D = { a = "exp(eps_1)/(1 + exp(eps_1) + exp(eps_2))", b = "1/(1 + exp(eps_1) + exp(eps_2))", c = "exp(eps_2)/(1 + exp(eps_1) + exp(eps_2))" }
+distributions."D'" = { a = "1/(1 + exp(eps_1) + exp(eps_2))", b = "exp(eps_1)/(1 + exp(eps_1) + exp(eps_2))", c = "exp(eps_2)/(1 + exp(eps_1) + exp(eps_2))" }
+[[claims]]
+id = "narrow"
+mechanism = "softmax"
+kind = "pure_dp"
+epsilon = "eps_1 + (eps_2 - 1)**2 + 1/1000"
+over = { eps_1 = ["1/100", "3"], eps_2 = ["0", "2"] }
+expected = "holds"
+"""
+
+
+def check_box_spec(tmp_path, capsys, *extra: str) -> str:
+    """`verifier check --json` on a claim over a box that holds with a narrow margin:
+    at output a the realized epsilon is eps_1 (the ratio e^eps_1, by hand), the claim
+    eps_1 + (eps_2 - 1)^2 + 1/1000, so the slack is (eps_2 - 1)^2 + 1/1000 > 0, but
+    only 1/1000 along eps_2 = 1 inside the box: more sub-boxes than the first pass,
+    so the box is split into pieces.  Exit 0; the printed document."""
+    from verifier import cli
+    from verifier.boxes import DEFAULT_BUDGET, _decide_cached
+
+    spec = tmp_path / "narrow.toml"
+    spec.write_text(SPEC_NARROW)
+    _decide_cached.cache_clear()
+    assert cli.main(["check", str(spec), "--json", *extra]) == 0
+    text = capsys.readouterr().out
+    worst = json.loads(text)["claims"][0]["result"]["per_output"][0]
+    assert worst["output"] == "a" and worst["verdict"] == "holds"
+    assert worst["box"]["sub_boxes"] > DEFAULT_BUDGET.serial_boxes  # split into pieces
+    return text
+
+
+def test_check_decides_the_pieces_of_a_box_on_two_processes(tmp_path, capsys):
+    one = check_box_spec(tmp_path, capsys)
+    two = check_box_spec(tmp_path, capsys, "--workers", "2")
+    assert one == two

@@ -34,6 +34,21 @@ Nothing is sampled: the verdict is ``HOLDS`` (every sub-box proved),
 ``UNDECIDED`` with the sub-boxes left undecided when the budget (depth, number of
 sub-boxes, seconds) ran out and their share of the box's volume.
 
+**Pieces.**  A decision that is still open after ``serial_boxes`` sub-boxes
+(:class:`BoxBudget`) is split: the box is bisected ``split_levels`` times (the free
+parameters in turn, each interval at the point step 4 would choose) into
+``2**split_levels`` pieces, and each piece is settled by steps 2–4 as an independent
+task with an equal share of the sub-boxes left (the first pass is discarded; its
+sub-boxes count in ``boxes``); in rounds, the pieces that ran out of sub-boxes are
+settled again from their start with equal shares of what is left, until the budget
+is spent.  The tasks run here or, inside :func:`sub_boxes_on`,
+on a :class:`verifier.executors.Runner` — local worker processes or a dask cluster —
+a bounded window at a time (:func:`verifier.executors.ordered_map`), their findings
+merged in piece order as they stream back.  A piece is a pure function of its
+arguments, so the verdict, the failing and undecided sub-boxes and the witness are
+the same with any runner and any number of workers (only a time budget that runs out
+depends on the clock).
+
 Enclosures use mpmath's interval primitives (``mpmath.libmp.libmpi``) at an explicit
 working precision passed to every call: no context and no process-global precision is
 read or set.  (``benchmarks/bench_boxes.py`` compares them with ball arithmetic.)
@@ -55,10 +70,16 @@ Examples
 
 from __future__ import annotations
 
+import bisect
+import contextlib
+import contextvars
+import copy
+import dataclasses
 import functools
+import itertools
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -86,6 +107,7 @@ from .arithmetic import (
     exact,
 )
 from .errors import InvalidParameter, UnsupportedExpression
+from .executors import Runner, ordered_map, portable_dumps, portable_loads
 from .precision import interval_context
 from .terminal import task
 
@@ -99,6 +121,7 @@ __all__ = [
     "decide_on_box",
     "identically_zero",
     "region_fractions",
+    "sub_boxes_on",
 ]
 
 
@@ -258,15 +281,24 @@ class BoxBudget:
         Wall-clock limit (``None``: none).
     bits : int
         Working precision of the enclosures.
+    serial_boxes : int
+        Sub-boxes examined depth first before a decision is split into pieces
+        (a decision that ends within them is never split).
+    split_levels : int
+        Bisections of the box into pieces (``2**split_levels`` pieces, each an
+        independent task with an equal share of the remaining ``max_boxes``; those
+        that run out get equal shares of what is left, in rounds).
     """
 
     max_depth: int = 40
     max_boxes: int = 20000
     seconds: float | None = 120.0
     bits: int = 64
+    serial_boxes: int = 2000
+    split_levels: int = 6
 
     def __post_init__(self) -> None:
-        for name in ("max_depth", "max_boxes", "bits"):
+        for name in ("max_depth", "max_boxes", "bits", "serial_boxes", "split_levels"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise InvalidParameter(f"box budget {name} must be a positive integer, got {v!r}")
@@ -925,6 +957,19 @@ class _Tally:
     boxes: int = 0
 
 
+@dataclass(frozen=True)
+class _Piece:
+    """What settling one piece of a box found (:meth:`_Search.piece`)."""
+
+    state: str  # "holds" | "fails" | "open"
+    failing: tuple[SubBox, ...]
+    undecided: tuple[SubBox, ...]
+    witness: dict[sp.Symbol, sp.Rational] | None
+    tight: bool
+    boxes: int
+    exhausted: str
+
+
 class _Search:
     def __init__(
         self,
@@ -940,9 +985,25 @@ class _Search:
         self.grad_progs = _gradient_programs(self.f, box.symbols, budget.bits)
         self.root = box.whole()
         self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self.max_boxes = budget.max_boxes
         self.tally = _Tally()
         self.zero_faces: dict[tuple[Any, ...], bool] = {}
         self.exhausted = ""
+        self.scope = ""
+
+    def piece(self, sub: SubBox, depth: int, max_boxes: int, seconds: float | None) -> _Piece:
+        """Settle the piece ``sub`` of the box (``depth`` bisections from the root) with
+        its own budget of ``max_boxes`` sub-boxes and ``seconds``; a pure function of
+        its arguments but for the clock (the search's own state is not touched, so one
+        search may settle several pieces at once, in threads)."""
+        run = copy.copy(self)
+        run.tally, run.exhausted, run.max_boxes, run.scope = _Tally(), "", max_boxes, " of a piece"
+        run.deadline = None if seconds is None else time.perf_counter() + seconds
+        state = run.settle(sub, depth)
+        t = run.tally
+        return _Piece(
+            state, tuple(t.failing), tuple(t.undecided), t.witness, t.tight, t.boxes, run.exhausted
+        )
 
     # -- evaluation ------------------------------------------------------------
     def _ivs(self, sub: SubBox) -> list[_Iv]:
@@ -1010,8 +1071,8 @@ class _Search:
 
     # -- the recursion -----------------------------------------------------------
     def out_of_budget(self) -> bool:
-        if self.tally.boxes >= self.budget.max_boxes:
-            self.exhausted = f"the budget of {self.budget.max_boxes} sub-boxes ran out"
+        if self.tally.boxes >= self.max_boxes:
+            self.exhausted = f"the budget of {self.max_boxes} sub-boxes{self.scope} ran out"
             return True
         if self.deadline is not None and time.perf_counter() > self.deadline:
             self.exhausted = f"the time budget of {self.budget.seconds} s ran out"
@@ -1188,9 +1249,13 @@ def _decide_cached(lhs: sp.Expr, rhs: sp.Expr, box: Box, budget: BoxBudget) -> B
                     tight=_vanishes_in_box(num, shifted, box),
                 )
             f = _polynomial_in_parameters(num, shifted)
-    search = _Search(lhs, rhs, box, budget, f)
+    first = min(budget.max_boxes, budget.serial_boxes)
+    search = _Search(lhs, rhs, box, dataclasses.replace(budget, max_boxes=first), f)
     state = search.settle(search.root, 0)
     t = search.tally
+    if search.exhausted.startswith("the budget of") and budget.max_boxes > budget.serial_boxes:
+        # the depth-first search ran out of sub-boxes: split the box into pieces
+        state, t, search.exhausted = _decide_in_pieces(search, budget, t.boxes, lhs, rhs, f)
     if state != "holds" and not t.failing and t.witness is None:
         # enclosures keep straddling 0: an identity that the exponential rewrite above
         # could not see (tried last: symbolic simplification is slow)
@@ -1220,6 +1285,121 @@ def _decide_cached(lhs: sp.Expr, rhs: sp.Expr, box: Box, budget: BoxBudget) -> B
 
 
 _EVERYWHERE = "rhs - lhs vanishes identically: the bound is attained everywhere"
+
+
+# ---------------------------------------------------------------------------
+# pieces: one decision spread over worker processes or a dask cluster
+# ---------------------------------------------------------------------------
+
+#: Where the pieces of a decision run (:func:`sub_boxes_on`); ``None``: here.
+_RUNNER: contextvars.ContextVar[Runner | None] = contextvars.ContextVar(
+    "verifier_boxes_runner", default=None
+)
+
+
+@contextlib.contextmanager
+def sub_boxes_on(runner: Runner | None) -> Iterator[None]:
+    """Decide the pieces of the box decisions made inside the ``with`` block as tasks
+    on ``runner`` (:mod:`verifier.executors`: local worker processes or a dask
+    cluster; ``None``: in this process).  The decisions are the same with any runner
+    and any number of workers (module docstring, "Pieces")."""
+    token = _RUNNER.set(runner)
+    try:
+        yield
+    finally:
+        _RUNNER.reset(token)
+
+
+def _split_axes(root: SubBox, levels: int) -> list[list[tuple[Fraction, Fraction]]]:
+    """The pieces' intervals along each parameter: ``levels`` bisections dealt to the
+    free parameters in turn, each interval cut at :func:`_simple_between` (the point
+    :meth:`_Search._split` would choose), so the pieces form a grid."""
+    free = [i for i, (lo, hi) in enumerate(root.bounds) if lo < hi]
+    cuts = [0] * len(root.bounds)
+    for j in range(levels):
+        cuts[free[j % len(free)]] += 1
+    axes = []
+    for (lo, hi), n in zip(root.bounds, cuts, strict=True):
+        parts = [(lo, hi)]
+        for _ in range(n):
+            parts = [
+                q
+                for a, b in parts
+                for q in ((a, _simple_between(a, b)), (_simple_between(a, b), b))
+            ]
+        axes.append(parts)
+    return axes
+
+
+@functools.lru_cache(maxsize=4)
+def _worker_search(payload: bytes) -> _Search:
+    """The search of a decision, rebuilt once per worker process from its payload."""
+    lhs, rhs, f, box, budget = portable_loads(payload)
+    return _Search(lhs, rhs, box, budget, f)
+
+
+def _settle_piece(
+    payload: bytes,
+    bounds: tuple[tuple[Fraction, Fraction], ...],
+    depth: int,
+    max_boxes: int,
+    seconds: float | None,
+) -> _Piece:
+    """One piece of a decision (a task: module-level, its arguments picklable)."""
+    return _worker_search(payload).piece(SubBox(bounds), depth, max_boxes, seconds)
+
+
+def _decide_in_pieces(
+    search: _Search, budget: BoxBudget, spent: int, lhs: sp.Expr, rhs: sp.Expr, f: sp.Expr
+) -> tuple[str, _Tally, str]:
+    """Decide ``f >= 0`` on the box of ``search`` in ``2**levels`` pieces, on the runner
+    of :func:`sub_boxes_on` or here, in rounds: every piece still open for lack of
+    sub-boxes is settled again from its start with an equal share of the sub-boxes
+    left (``max_boxes`` minus the first depth-first pass, ``spent``, and the earlier
+    rounds), until every piece is settled or a share would not grow.  The pieces'
+    last findings are merged in piece order.  Returns the state, the tally and why a
+    piece stopped (the first)."""
+    levels = min(budget.split_levels, budget.max_depth)
+    root = search.root
+    if not any(lo < hi for lo, hi in root.bounds):  # pragma: no cover - a point never runs out
+        return "open", search.tally, search.exhausted
+    bounds = list(itertools.product(*_split_axes(root, levels)))
+    deadline = search.deadline
+    runner = _RUNNER.get()
+    payload = None if runner is None else portable_dumps((lhs, rhs, f, search.box, budget))
+
+    def seconds() -> float | None:  # what is left of the time budget, as a task starts
+        return None if deadline is None else deadline - time.perf_counter()
+
+    def settle(todo: list[int], share: int) -> Iterator[_Piece]:
+        if runner is None:
+            return (search.piece(SubBox(bounds[i]), levels, share, seconds()) for i in todo)
+        tasks = ((payload, bounds[i], levels, share, seconds()) for i in todo)
+        return ordered_map(runner, _settle_piece, tasks)
+
+    last: dict[int, _Piece] = {}
+    left, todo, share, total = budget.max_boxes - spent, list(range(len(bounds))), 0, spent
+    while todo and (not last or left // len(todo) > share):  # at least one round
+        share = max(1, left // len(todo))
+        for i, p in zip(todo, settle(todo, share), strict=True):  # streamed in order
+            last[i] = p
+            left -= p.boxes
+            total += p.boxes
+        todo = [i for i in todo if last[i].exhausted.startswith("the budget of")]
+    t = _Tally(boxes=total)
+    states: set[str] = set()
+    exhausted = ""
+    for i in range(len(bounds)):  # in piece order: the same merge whatever ran them
+        p = last[i]
+        states.add(p.state)
+        t.failing.extend(p.failing)
+        t.undecided.extend(p.undecided)
+        if t.witness is None:
+            t.witness = p.witness
+        t.tight |= p.tight
+        exhausted = exhausted or p.exhausted
+    state = "fails" if "fails" in states else "open" if "open" in states else "holds"
+    return state, t, exhausted
 
 
 def _polynomial_in_parameters(num: sp.Poly, shifted: _Shifted) -> sp.Expr:
@@ -1290,22 +1470,27 @@ def region_fractions(
         bad = sum((s.volume_share(box) for s in fails), Fraction(0))
         return min(und, Fraction(1)), min(bad, Fraction(1))
 
-    def inside(s: SubBox, lows: Sequence[Fraction], highs: Sequence[Fraction]) -> bool:
-        return all(
-            s.bounds[i][0] <= lo and hi <= s.bounds[i][1]
-            for i, lo, hi in zip(dims, lows, highs, strict=True)
-        )
+    def cells_of(s: SubBox) -> Iterator[tuple[int, ...]]:
+        """The grid cells inside ``s`` (none for a sub-box of zero volume)."""
+        ranges = []
+        for k, i in enumerate(dims):
+            lo, hi = s.bounds[i]
+            ranges.append(range(bisect.bisect_left(cuts[k], lo), bisect.bisect_left(cuts[k], hi)))
+        return itertools.product(*ranges)
 
+    marks: dict[tuple[int, ...], bool] = {}  # cell -> failing (True) or undecided
+    for s in fails:
+        for cell in cells_of(s):
+            marks[cell] = True
+    for s in opens:
+        for cell in cells_of(s):
+            marks.setdefault(cell, False)
     full = math.prod(box.highs[i] - box.lows[i] for i in dims)
     und = bad = Fraction(0)
-    import itertools
-
-    for idx in itertools.product(*(range(len(c) - 1) for c in cuts)):
-        lows = [cuts[k][j] for k, j in enumerate(idx)]
-        highs = [cuts[k][j + 1] for k, j in enumerate(idx)]
-        vol = math.prod(h - lo for lo, h in zip(lows, highs, strict=True))
-        if any(inside(s, lows, highs) for s in fails):
+    for cell, failing in marks.items():
+        vol = math.prod(cuts[k][j + 1] - cuts[k][j] for k, j in enumerate(cell))
+        if failing:
             bad += vol
-        elif any(inside(s, lows, highs) for s in opens):
+        else:
             und += vol
     return und / full, bad / full

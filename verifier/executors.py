@@ -16,9 +16,9 @@ On top of them, :func:`ordered_map` runs a stream of tasks with a bounded number
 flight and yields their results in submission order (``verifier casestudies -j N`` and
 ``--dask``); results travel as :func:`portable_dumps` bytes.  The counterexample search keeps its own loop on the same calls
 (:func:`verifier.search.search`), because it checkpoints finished out-of-order
-batches.  A decider that splits a parameter box into sub-boxes submits them the same
-way: ``ordered_map(runner, decide_sub_box, ((claim_id, box) for box in boxes))``,
-stopping (and so cancelling the rest) at the first refuted sub-box.
+batches.  A box decision split into pieces (:mod:`verifier.boxes`, "Pieces") submits
+them the same way, ``ordered_map(runner, _settle_piece, pieces)``, and merges their
+findings in piece order.
 
 Determinism is the callers' part: a task must be a pure function of its arguments,
 and results are consumed in task order, so the answer does not depend on the runner,

@@ -161,6 +161,24 @@ def test_cli_killed_and_resumed_search_ends_with_the_same_answer(tmp_path):
     assert resumed.returncode == straight.returncode == 0, resumed.stderr
     a, b = json.loads(resumed.stdout), json.loads(straight.stdout)
     for d in (a, b):
-        for k in ("elapsed", "checkpoint"):
-            d.pop(k)
+        assert "elapsed" not in d
+        d.pop("checkpoint")
     assert a == b
+
+
+def test_timings_are_only_added_on_request(tmp_path, monkeypatch, capsys):
+    """Without --timings the --json document has no clock in it: two runs print the
+    same bytes; --timings adds `elapsed` (after `batches`) and changes nothing else."""
+    from verifier import cli
+
+    monkeypatch.chdir(tmp_path)
+    args = ["search", "liu_talwar2019.thm32", "--instances", "200", "--seed", "5", "--json"]
+    texts = []
+    for extra in ([], [], ["--timings"]):
+        assert cli.main([*args, "--no-checkpoint", *extra]) == 0
+        texts.append(capsys.readouterr().out)
+    assert texts[0] == texts[1] and '"elapsed"' not in texts[0]
+    plain, timed = json.loads(texts[0]), json.loads(texts[2])
+    assert isinstance(timed.pop("elapsed"), float) and timed == plain
+    keys = list(json.loads(texts[2]))
+    assert keys[keys.index("batches") + 1] == "elapsed"

@@ -47,9 +47,9 @@ LATE = dict(
 )
 
 
-def _stable(r):  # everything but timing and file locations
+def _stable(r):  # everything but file locations (to_dict has no timings)
     d = r.to_dict()
-    for k in ("elapsed", "checkpoint", "certificate"):
+    for k in ("checkpoint", "certificate"):
         d.pop(k)
     return d
 

@@ -37,6 +37,7 @@ from typing import Any
 
 import sympy as sp  # noqa: F401  (used by the doctest)
 
+from ..boxes import sub_boxes_on
 from ..errors import InvalidParameter, UnknownClaim
 from ..executors import Runner, ordered_map
 from ..results import CheckResult
@@ -188,9 +189,12 @@ class Registry:
     def run(self, claims: Iterable[Claim], *, runner: Runner | None = None) -> list[ClaimOutcome]:
         """Decide each claim on its registered instances, in this process or, with a
         ``runner`` (:mod:`verifier.executors`: local processes, a dask cluster), in
-        parallel: the claims travel as their ids and are found again through the
-        entry points in the worker (:func:`decide_registered`); the outcomes come back
-        in the order of ``claims``."""
+        parallel: the claims about points travel as their ids and are found again
+        through the entry points in the worker (:func:`decide_registered`); a claim
+        over a box is decided here, one after the other, its box decisions split into
+        pieces that run on ``runner`` (:func:`verifier.boxes.sub_boxes_on`: a hard
+        decision spreads over the workers).  The outcomes come back in the order of
+        ``claims``, the same as without a runner."""
         return list(self.outcomes(claims, runner=runner))
 
     def outcomes(
@@ -204,19 +208,27 @@ class Registry:
             for c in claims:
                 yield c.run()
             return
-        for c in claims:
+        points = [c for c in claims if c.domain is None]
+        for c in points:
             if REGISTRY.claims.get(c.id) is not c:
                 raise InvalidParameter(
                     f"claim {c.id!r} is not in verifier.claims.REGISTRY: only claims of the "
                     f"installed case studies can be decided by id in worker processes"
                 )
-        done = ordered_map(runner, decide_registered, ((c.id,) for c in claims))
+        # the claims about points are in flight on the workers while a box claim is
+        # decided here
+        done = ordered_map(runner, decide_registered, ((c.id,) for c in points))
         try:
-            for c, o in zip(claims, done, strict=True):
-                yield ClaimOutcome(c, *o)
+            for c in claims:
+                if c.domain is None:
+                    yield ClaimOutcome(c, *next(done))
+                else:
+                    with sub_boxes_on(runner):
+                        o = c.run()
+                    yield o
         finally:
             close = getattr(done, "close", None)
-            if close is not None:
+            if close is not None:  # cancels the claims still in flight
                 close()
 
 

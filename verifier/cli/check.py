@@ -5,6 +5,7 @@
     verifier check FILE [FILE ...] [--json] [--max-bits N] [--claim ID ...]
                         [--expected] [--certificates DIR] [--max-outputs N]
                         [--max-work N] [--max-exponent N] [--max-file-size BYTES]
+                        [--workers W | --dask local[:N] | --dask tcp://HOST:PORT]
 
 Several files (as a pre-commit hook passes them) are checked one after another; the
 exit code is the most severe of theirs (2 bad input, then 1, then 3, then 0), and a
@@ -14,6 +15,10 @@ A file whose claims are a certificate's (a target expected refuted and premises
 expected to hold, :mod:`verifier.spec.premises`) is judged as a certificate: the
 premises are decided first, and the target's violation counts only when every premise
 holds (exit 2 "invalid certificate: premise P fails" otherwise, whatever the flags).
+
+A claim over a box of parameters whose decision needs more than a first depth-first
+pass splits the box into pieces (:mod:`verifier.boxes`); ``--workers W`` settles them
+in W local processes and ``--dask`` on a dask cluster, with the same verdicts.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from ..errors import (
     VerifierError,
 )
 from .common import (
+    MAX_WORKERS,
     Command,
     add_progress_option,
     int_option,
@@ -84,6 +90,22 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         default=None,
         help="write a minimal counterexample spec for every violated claim into DIR",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_option(1, MAX_WORKERS),
+        default=1,
+        metavar="W",
+        help="decide the pieces of a claim over a box of parameters in W local worker "
+        "processes (default 1: in this process; the same verdicts)",
+    )
+    p.add_argument(
+        "--dask",
+        metavar="WHERE",
+        default=None,
+        help="decide the pieces of a claim over a box on dask.distributed: local[:N] starts "
+        "a LocalCluster of N worker processes, tcp://HOST:PORT connects to a running "
+        "scheduler (needs the dask extra; the same verdicts)",
     )
     add_limit_options(p)
 
@@ -193,9 +215,15 @@ _SEVERITY = (EXIT_BAD_INPUT, EXIT_VIOLATED, EXIT_UNDECIDED, EXIT_OK)
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier check``; return the exit code.  On a terminal, a claim over a box
     shows a progress bar of its inequalities while it is decided."""
+    from ..boxes import sub_boxes_on
+    from ..executors import open_runner
     from ..terminal import progress_display
 
-    with progress_display(progress_wanted(args)):
+    with (
+        progress_display(progress_wanted(args)),
+        open_runner(getattr(args, "workers", 1), getattr(args, "dask", None)) as runner,
+        sub_boxes_on(runner),
+    ):
         return _run_files(args)
 
 

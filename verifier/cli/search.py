@@ -4,7 +4,8 @@
 
     verifier search CLAIM [--seconds N] [--instances N] [--seed S]
                           [--workers W | --dask local[:N] | --dask tcp://HOST:PORT]
-                          [--out FILE] [--resume FILE] [--checkpoint FILE] [--json]
+                          [--out FILE] [--resume FILE] [--checkpoint FILE]
+                          [--json [--timings]]
     verifier search FILE.toml [--claim ID] ...
     verifier search --list
 
@@ -127,6 +128,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-shrink", action="store_true", help="certify the counterexample as found")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     add_progress_option(p)
+    p.add_argument(
+        "--timings",
+        action="store_true",
+        help="add the wall-clock seconds (elapsed) to the --json document (without it the "
+        "document is a function of the claim, seed and budget: the same bytes with any "
+        "number of workers, local or on dask)",
+    )
 
 
 class SearchProgress:
@@ -271,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         code = EXIT_OK
     if args.json:
-        doc = result.to_dict()
+        doc = result.to_dict(timings=args.timings)
         doc["exit_code"] = code
         doc["space"] = space
         json_dump(doc)

@@ -438,13 +438,20 @@ class SearchResult:
             lines.append(f"  resume with: --resume {self.checkpoint}")
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, timings: bool = False) -> dict[str, Any]:
+        """The result as a JSON-ready document: a pure function of the claim, the seed,
+        the budget and the output paths, the same bytes whatever ran the batches
+        (local processes or a dask cluster of any size).  ``timings`` adds the one
+        field that is not, ``elapsed`` (wall-clock seconds, after ``batches``); a
+        search stopped by its time limit (``status`` ``time_limit``) depends on the
+        clock anyway."""
+
         def num(x: float | None) -> Any:
             if x is None:
                 return None
             return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
-        return {
+        doc: dict[str, Any] = {
             "claim": self.claim,
             "statement": self.statement,
             "expected": self.expected,
@@ -454,7 +461,6 @@ class SearchResult:
             "instances": self.instances,
             "requested_instances": self.requested_instances,
             "batches": self.batches,
-            "elapsed": round(self.elapsed, 3),
             "best_ratio": num(self.best_ratio),
             "best_exact_ratio": num(self.best_exact_ratio),
             "best_instance": self.best_description,
@@ -471,6 +477,15 @@ class SearchResult:
             "checkpoint": self.checkpoint,
             "check": None if self.check is None else self.check.to_dict(max_findings=20),
         }
+        if timings:
+            keys = list(doc)
+            at = keys.index("batches") + 1
+            doc = (
+                {k: doc[k] for k in keys[:at]}
+                | {"elapsed": round(self.elapsed, 3)}
+                | {k: doc[k] for k in keys[at:]}
+            )
+        return doc
 
 
 def _fmt_ratio(x: float) -> str:

@@ -38,6 +38,7 @@ both ``INCORRECT``): negative controls.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -48,7 +49,7 @@ from verifier.algorithms.noise.density_ratio import best_of, ratio_at_most, sup_
 from verifier.algorithms.noise.noisy_max import argmax_laws, max_density, report_noisy_max
 
 from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs, piecewise_json
-from .svt import STATDP_EPSILONS, STATDP_PAIRS
+from .svt import STATDP_PAIRS, statdp_levels
 
 __all__ = ["ENTRIES", "EPS", "DPSNIPER_PAIRS", "exact_argmax", "exact_value"]
 
@@ -208,40 +209,42 @@ def _exact(noise: str, release: str, eps: Any, pairs: list[tuple[Vector, Vector]
     return functools.partial(fn, eps, noise, pairs)
 
 
+def _entry(
+    name: str,
+    tool: str,
+    source: str,
+    eps: Any,
+    pairs: tuple[str, list[tuple[Vector, Vector]]],
+    variant: Sequence[Any],
+) -> SuiteEntry:
+    """The entry ``name``: Report-Noisy-Max with ``noise`` releasing ``release`` at
+    ``eps`` on the tool's input ``pairs`` (their description, the pairs)."""
+    noise, release, expected, alg = variant
+    return SuiteEntry(
+        name=name,
+        tool=tool,
+        source=source,
+        claimed=eps,
+        pairs=pairs[0],
+        expected=expected,  # type: ignore[arg-type]
+        exact=_exact(noise, release, eps, pairs[1]),
+        export=functools.partial(export_noisy_max, eps, noise, release, pairs[1]),
+        kind="theorem" if expected == "holds" else "negative-control",
+        notes=_notes(noise, release, alg),
+    )
+
+
 def _entries() -> list[SuiteEntry]:
-    out: list[SuiteEntry] = []
-    for cls, _fn, noise, release, expected, alg in _VARIANTS:
-        out.append(
-            SuiteEntry(
-                name=f"report_noisy_max{cls[-1]}",
-                tool="DP-Sniper",
-                source=f"{_SRC}, {cls}(eps=0.1)",
-                claimed=EPS,
-                pairs=_PAIRS_DPS,
-                expected=expected,  # type: ignore[arg-type]
-                exact=_exact(noise, release, EPS, DPSNIPER_PAIRS),
-                export=functools.partial(export_noisy_max, EPS, noise, release, DPSNIPER_PAIRS),
-                kind="theorem" if expected == "holds" else "negative-control",
-                notes=_notes(noise, release, alg),
-            )
-        )
-    for _cls, fn, noise, release, expected, alg in _VARIANTS:
-        for eps in (STATDP_EPSILONS[1], STATDP_EPSILONS[0], STATDP_EPSILONS[2]):
-            suffix = "" if eps == STATDP_EPSILONS[1] else ".eps" + str(float(eps)).replace(".", "_")
-            out.append(
-                SuiteEntry(
-                    name=f"statdp_{fn}{suffix}",
-                    tool="StatDP",
-                    source=f"statdp/algorithms.py, {fn} (examples/benchmark.py: epsilon={eps})",
-                    claimed=eps,
-                    pairs=_PAIRS_STATDP,
-                    expected=expected,  # type: ignore[arg-type]
-                    exact=_exact(noise, release, eps, STATDP_PAIRS),
-                    export=functools.partial(export_noisy_max, eps, noise, release, STATDP_PAIRS),
-                    kind="theorem" if expected == "holds" else "negative-control",
-                    notes=_notes(noise, release, alg),
-                )
-            )
+    dps = (_PAIRS_DPS, DPSNIPER_PAIRS)
+    statdp = (_PAIRS_STATDP, STATDP_PAIRS)
+    out = [
+        _entry(f"report_noisy_max{cls[-1]}", "DP-Sniper", f"{_SRC}, {cls}(eps=0.1)", EPS, dps, rest)
+        for cls, _fn, *rest in _VARIANTS
+    ]
+    for _cls, fn, *rest in _VARIANTS:
+        for eps, suffix in statdp_levels():
+            source = f"statdp/algorithms.py, {fn} (examples/benchmark.py: epsilon={eps})"
+            out.append(_entry(f"statdp_{fn}{suffix}", "StatDP", source, eps, statdp, rest))
     return out
 
 

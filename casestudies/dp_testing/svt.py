@@ -120,6 +120,18 @@ STATDP_PAIRS = pattern_pairs(5, True) + pattern_pairs(10, True)
 #: ``claimed_privacy = (0.2, 0.7, 1.5)`` in StatDP's ``examples/benchmark.py``.
 STATDP_EPSILONS = (sp.Rational(1, 5), sp.Rational(7, 10), sp.Rational(3, 2))
 
+
+def statdp_levels() -> list[tuple[sp.Rational, str]]:
+    """StatDP's claimed ε levels with the suffix of their claim id: the middle level
+    0.7 first, without a suffix (``statdp_<fn>``), then 0.2 and 1.5 (``.eps0_2``,
+    ``.eps1_5``)."""
+    middle = STATDP_EPSILONS[1]
+    return [
+        (eps, "" if eps == middle else ".eps" + str(float(eps)).replace(".", "_"))
+        for eps in (middle, STATDP_EPSILONS[0], STATDP_EPSILONS[2])
+    ]
+
+
 Answers = tuple[Any, ...]
 PostProcess = Callable[[Answers, int], Hashable]
 
@@ -352,8 +364,7 @@ def _statdp(
     """One entry per claimed ε of StatDP's benchmark: ``statdp_<fn>`` at 0.7 (the
     middle level) and the variants ``statdp_<fn>.eps0_2``, ``statdp_<fn>.eps1_5``."""
     out = []
-    for eps in (STATDP_EPSILONS[1], STATDP_EPSILONS[0], STATDP_EPSILONS[2]):
-        suffix = "" if eps == STATDP_EPSILONS[1] else ".eps" + str(float(eps)).replace(".", "_")
+    for eps, suffix in statdp_levels():
         out.append(
             SuiteEntry(
                 name=f"statdp_{fn.lower()}{suffix}",
@@ -383,8 +394,7 @@ _ALG3 = (
 
 def _statdp_isvt4() -> list[SuiteEntry]:
     out = []
-    for eps in (STATDP_EPSILONS[1], STATDP_EPSILONS[0], STATDP_EPSILONS[2]):
-        suffix = "" if eps == STATDP_EPSILONS[1] else ".eps" + str(float(eps)).replace(".", "_")
+    for eps, suffix in statdp_levels():
         out.append(
             SuiteEntry(
                 name=f"statdp_isvt4{suffix}",

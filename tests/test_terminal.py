@@ -83,3 +83,12 @@ def test_progress_only_for_a_terminal_without_json(monkeypatch):
     assert progress_wanted(ns(json=False, no_progress=False))
     assert not progress_wanted(ns(json=True, no_progress=False))
     assert not progress_wanted(ns(json=False, no_progress=True))
+
+
+def test_a_terminal_too_narrow_to_fold_keeps_every_column():
+    head = ("claim", "kind", "source", "slack")
+    rows = [("hartmann2022.lemma4.per_cell_reading", "finding", LONG, "-7/32 ≈ -0.2188")]
+    text = text_table(head, rows, width=40, fold=(2, 3))
+    for cell in (*head, *rows[0][:2]):
+        assert cell in text
+    assert LONG in text and "-7/32 ≈ -0.2188" in text

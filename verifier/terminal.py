@@ -42,6 +42,10 @@ def is_terminal(stream: Any) -> bool:
         return False
 
 
+#: The narrowest a folded column gets (characters), however narrow the terminal.
+FOLD_MIN_WIDTH = 18
+
+
 def _rule_box() -> Any:
     """Columns apart by two spaces, a line of dashes under the header, nothing else
     (ASCII, so any terminal encoding shows it)."""
@@ -63,7 +67,8 @@ def text_table(
     ``width`` is the line width to fit (default: the terminal's when standard output is
     a terminal, else unlimited).  Only the columns in ``fold`` (default: all) are folded
     when the table is wider than ``width``; a cell is folded at spaces where it has
-    them, else character by character, and never cut.  Every line starts with
+    them, else character by character, and never cut; when even folding cannot fit
+    every column, rows stay whole lines (no column is ever dropped).  Every line starts with
     ``indent``; trailing spaces are removed.
     """
     from rich.console import Console
@@ -83,15 +88,21 @@ def text_table(
         highlight=False,
     )
     folded = set(range(len(header))) if fold is None else set(fold)
+    longest = [max([len(h), *(len(str(r[i])) for r in rows)]) for i, h in enumerate(header)]
     for i, h in enumerate(header):
         table.add_column(
             h,
             overflow="fold",
             no_wrap=i not in folded,
-            min_width=None if i in folded else len(h),
+            # a folded column keeps room for a few words per line
+            min_width=min(FOLD_MIN_WIDTH, longest[i]) if i in folded else longest[i],
         )
     for r in rows:
         table.add_row(*(str(c) for c in r))
+    needed = sum(c.min_width or 0 for c in table.columns) + 2 * len(header)
+    if needed > width:
+        # too narrow to fold without hiding columns: one line per row, the terminal wraps
+        width = 1_000_000
     buf = io.StringIO()
     console = Console(
         file=buf,

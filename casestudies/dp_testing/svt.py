@@ -363,23 +363,43 @@ def _statdp(
 ) -> list[SuiteEntry]:
     """One entry per claimed ε of StatDP's benchmark: ``statdp_<fn>`` at 0.7 (the
     middle level) and the variants ``statdp_<fn>.eps0_2``, ``statdp_<fn>.eps1_5``."""
-    out = []
-    for eps, suffix in statdp_levels():
-        out.append(
-            SuiteEntry(
-                name=f"statdp_{fn.lower()}{suffix}",
-                tool="StatDP",
-                source=f"statdp/algorithms.py, {fn} (examples/benchmark.py: epsilon={eps}, "
-                f"N=1, T={t})",
-                claimed=eps,
-                pairs=_PAIRS_STATDP,
-                expected=expected,  # type: ignore[arg-type]
-                exact=functools.partial(exact_on_pairs, _lyu(k, t, eps), STATDP_PAIRS, post),
-                kind=kind,  # type: ignore[arg-type]
-                notes=notes,
-            )
+    return _statdp_levels(
+        fn,
+        t,
+        expected,
+        kind,
+        notes,
+        lambda eps: functools.partial(exact_on_pairs, _lyu(k, t, eps), STATDP_PAIRS, post),
+    )
+
+
+def _statdp_levels(
+    fn: str,
+    t: Any,
+    expected: str,
+    kind: str,
+    notes: str,
+    exact: Callable[[Any], Callable[[], ExactEpsilon]],
+    export: Callable[[Any], Callable[[], dict[str, Any]]] | None = None,
+) -> list[SuiteEntry]:
+    """The entries of StatDP's ``fn`` (threshold ``t``) at each claimed level
+    (:func:`statdp_levels`); ``exact(eps)`` and ``export(eps)`` give the entry's
+    deciders."""
+    return [
+        SuiteEntry(
+            name=f"statdp_{fn.lower()}{suffix}",
+            tool="StatDP",
+            source=f"statdp/algorithms.py, {fn} (examples/benchmark.py: epsilon={eps}, N=1, T={t})",
+            claimed=eps,
+            pairs=_PAIRS_STATDP,
+            expected=expected,  # type: ignore[arg-type]
+            exact=exact(eps),
+            export=None if export is None else export(eps),
+            kind=kind,  # type: ignore[arg-type]
+            notes=notes,
         )
-    return out
+        for eps, suffix in statdp_levels()
+    ]
 
 
 _ALG3 = (
@@ -393,26 +413,17 @@ _ALG3 = (
 
 
 def _statdp_isvt4() -> list[SuiteEntry]:
-    out = []
-    for eps, suffix in statdp_levels():
-        out.append(
-            SuiteEntry(
-                name=f"statdp_isvt4{suffix}",
-                tool="StatDP",
-                source=f"statdp/algorithms.py, iSVT4 (examples/benchmark.py: epsilon={eps}, "
-                "N=1, T=1)",
-                claimed=eps,
-                pairs=_PAIRS_STATDP,
-                expected="refuted",
-                kind="negative-control",
-                exact=functools.partial(exact_released_value, eps, STATDP_PAIRS),
-                export=functools.partial(export_released_value, eps, STATDP_PAIRS),
-                notes="Lyu et al.'s Alg. 3 with N = 1 (outputs (count(False), the noisy query) "
-                "instead of True; rho ~ Lap(2/eps), nu ~ Lap(2N/eps)): infinity-DP (Table 1); "
-                "Ding et al. 2018 (Section 6.2) detect it. " + _ALG3,
-            )
-        )
-    return out
+    return _statdp_levels(
+        "iSVT4",
+        1,
+        "refuted",
+        "negative-control",
+        "Lyu et al.'s Alg. 3 with N = 1 (outputs (count(False), the noisy query) "
+        "instead of True; rho ~ Lap(2/eps), nu ~ Lap(2N/eps)): infinity-DP (Table 1); "
+        "Ding et al. 2018 (Section 6.2) detect it. " + _ALG3,
+        lambda eps: functools.partial(exact_released_value, eps, STATDP_PAIRS),
+        lambda eps: functools.partial(export_released_value, eps, STATDP_PAIRS),
+    )
 
 
 OUT_OF_REACH: list[SuiteEntry] = [

@@ -118,13 +118,7 @@ def main() -> None:
             record("local 2", *_timed(workers=2))
             record("dask 1", *_timed(executor=clusters[1]))
             record("dask 2", *_timed(executor=clusters[2]))
-        print(f"best of {ROUNDS} rounds:")
-        for name, rate in rates.items():
-            print(f"   {name:8} {rate:9.0f} instances/s")
-        print("ratios")
-        _ratios(rates)
-        same = all(ans == answers["local 1"] for ans in answers.values())
-        print(f"same answer everywhere: {same}")
+        _report(rates, answers, "instances/s", "answer")
 
         b = BOX_BUDGET
         print(
@@ -147,13 +141,19 @@ def main() -> None:
                     box_rates[name] = max(rate, box_rates.get(name, 0.0))
                     box_answers.setdefault(name, answer)
                     assert answer == box_answers[name]
+    _report(box_rates, box_answers, "sub-boxes/s", "decision")
+
+
+def _report(rates: dict[str, float], answers: dict[str, object], unit: str, what: str) -> None:
+    """The best rate of each runner, their ratios, and whether every runner gave the
+    same ``what`` as one local worker."""
     print(f"best of {ROUNDS} rounds:")
-    for name, rate in box_rates.items():
-        print(f"   {name:8} {rate:9.0f} sub-boxes/s")
+    for name, rate in rates.items():
+        print(f"   {name:8} {rate:9.0f} {unit}")
     print("ratios")
-    _ratios(box_rates)
-    same = all(ans == box_answers["local 1"] for ans in box_answers.values())
-    print(f"same decision everywhere: {same}")
+    _ratios(rates)
+    same = all(ans == answers["local 1"] for ans in answers.values())
+    print(f"same {what} everywhere: {same}")
 
 
 if __name__ == "__main__":

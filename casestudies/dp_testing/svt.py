@@ -53,17 +53,12 @@ Expected outcomes (from the literature, never from the computed values)
   Alg. 4 (``c = 2``) on the same input with independent noise: its loss on a pair is
   the sum of theirs, at least Alg. 4's (more than ε, Table 1).
 
-The released compared value (Alg. 3, StatDP's ``iSVT4``, ``c = N = 1``): the density
-of "``k - 1`` answers below, the ``k``-th released as ``v``" is ``h_D(v) = f_ν(v -
-q_k) · G_D(v - T)`` with ``G_D(y) = ∫_{r <= y} f_ρ(r) Π_{i<k} P(q_i + ν_i < T + r)
-dr`` (:func:`exact_released_value`).  Threshold and query noise have the same rate
-(``ε1 = ε2 = ε/2``, ``ν ~ Lap(c/ε2)``), so where a ⊥ answer lies above the threshold
-(``q_i = 2 > T = 1``) the exponents cancel and ``G_D`` gains terms ``v · e^{-kuv}``:
-the supremum of ``h_D/h_D'`` is decided by
-:mod:`verifier.algorithms.noise.density_ratio` with its Rolle-type reduction of
-those terms.  Not decided (``out_of_reach``): ``SVT34Parallel``, whose Alg. 3
-component (``c = 2``) releases up to two values that share the threshold noise — a
-two-dimensional density.
+The released compared values (Alg. 3: SparseVectorTechnique3 and iSVT4 with ``c = 1``,
+SVT34Parallel's component with ``c = 2``) have densities; their exact ε is decided in
+:mod:`.released` — up to ``c`` values sharing the threshold noise, whose
+``c``-dimensional density ratio reduces to one dimension, each piece decided by
+:mod:`verifier.algorithms.noise.density_ratio`.  SVT34Parallel adds, per pair, Alg. 4's
+exact loss (:func:`pair_losses`).
 """
 
 from __future__ import annotations
@@ -87,16 +82,9 @@ from verifier.algorithms.noise import (
     max_log_ratio,
     numerical_svt,
 )
-from verifier.algorithms.noise.density_ratio import (
-    RatioSup,
-    best_of,
-    ratio_at_most,
-    sup_log_ratio,
-)
-from verifier.algorithms.noise.distributions import laplace_density, laplace_survival
-from verifier.algorithms.noise.expoly import CONTINUOUS, PW
 
-from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs, piecewise_json
+from .released import exact_released_value, export_released_value
+from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
 
 __all__ = [
     "ENTRIES",
@@ -106,6 +94,8 @@ __all__ = [
     "STATDP_PAIRS",
     "STATDP_EPSILONS",
     "exact_on_pairs",
+    "export_on_pairs",
+    "pair_losses",
     "count_false",
     "hamming",
 ]
@@ -174,22 +164,22 @@ def _vec(v: Vector) -> str:
     return "(" + ",".join(str(x) for x in v) + ")"
 
 
-def exact_on_pairs(
+def pair_losses(
     prog: SparseVector,
     pairs: Sequence[tuple[Vector, Vector]],
     post: PostProcess | None = None,
     fresh_rate: Any = None,
-) -> ExactEpsilon:
-    """The exact ε of ``prog`` on the ordered ``pairs``: per pair the largest loss
-    over the outputs (the answer sequence, or its image under ``post``); with
-    ``fresh_rate`` (NumericalSVT) each ⊤ also releases its answer plus independent
-    Laplace noise of that rate, adding ``rate·|q_i - q'_i|`` to the loss (module
-    docstring)."""
+) -> tuple[Any, Fraction, list[tuple[str, LossMax]]]:
+    """Per ordered pair the largest loss of ``prog`` over its outputs (the answer
+    sequence, or its image under ``post``), with the pair's label; with ``fresh_rate``
+    (NumericalSVT) each ⊤ also releases its answer plus independent Laplace noise of
+    that rate, adding ``rate·|q_i - q'_i|`` to the loss (module docstring).  Returns the
+    context of the laws, its unit ``u`` (the losses are Laurent polynomials in ``W =
+    e^{-u}``) and the losses."""
     vectors = list(dict.fromkeys(v for pair in pairs for v in pair))
     ctx, laws = answer_sequence_laws(prog, vectors)
     u = Fraction(int(ctx.u.p), int(ctx.u.q))  # type: ignore[attr-defined]
-    best: tuple[LossMax, str] | None = None
-    per_pair: list[tuple[str, sp.Expr]] = []
+    out: list[tuple[str, LossMax]] = []
     for a, b in pairs:
         n = len(a)
         P, Q = _push(laws[a], post, n), _push(laws[b], post, n)
@@ -205,8 +195,23 @@ def exact_on_pairs(
                 if not k.is_Integer:
                     raise ValueError(f"internal: the release bonus {k} is not a multiple of u")
                 bonus[_label(answers, n)] = int(k)
-        r = max_log_ratio(P, Q, u, bonus)
-        where = f"{_vec(a)} vs {_vec(b)}, output {r.output}"
+        out.append((f"{_vec(a)} vs {_vec(b)}", max_log_ratio(P, Q, u, bonus)))
+    return ctx, u, out
+
+
+def exact_on_pairs(
+    prog: SparseVector,
+    pairs: Sequence[tuple[Vector, Vector]],
+    post: PostProcess | None = None,
+    fresh_rate: Any = None,
+) -> ExactEpsilon:
+    """The exact ε of ``prog`` on the ordered ``pairs``: the largest of the losses of
+    :func:`pair_losses`."""
+    ctx, u, losses = pair_losses(prog, pairs, post, fresh_rate)
+    best: tuple[LossMax, str] | None = None
+    per_pair: list[tuple[str, sp.Expr]] = []
+    for label, r in losses:
+        where = f"{label}, output {r.output}"
         per_pair.append((where, r.value))
         if best is None or _larger(r, best[0], u):
             best = (r, where)
@@ -226,105 +231,34 @@ def exact_on_pairs(
     )
 
 
-def _released_laws(u: Fraction, q: tuple[int, ...], t: int) -> tuple[list[PW], Any]:
-    """Lyu et al.'s Alg. 3 with ``c = 1`` and threshold and query noise both of rate
-    ``u`` (Laplace), on the integer answers ``q``: the density in ``v`` of "the first
-    ``k - 1`` answers below, the ``k``-th released as ``v``", ``h_k(v) = f(v - q_k)
-    G_k(v - t)`` with ``G_k(y) = ∫_{r <= y} f(r) Π_{i<k} P(q_i + ν_i < r + t) dr``
-    (``v >= r + t`` is the ``k``-th answer above), for ``k = 1..n``, and the
-    probability that every answer is below (``G_{n+1}(∞)``)."""
-    ring = CONTINUOUS.at_unit(u)
-    f = laplace_density(ring, 1)
-    surv = laplace_survival(ring, 1)
-    integrand = f
-    out = []
-    for qk in q:
-        out.append(f.shifted(-qk) * integrand.cumulative().shifted(-t))
-        integrand = integrand * (1 - surv.shifted(t - qk))
-    return out, integrand.total()
-
-
-def exact_released_value(
-    eps: Any, pairs: Sequence[tuple[Vector, Vector]], t: int = 1
-) -> ExactEpsilon:
-    """The exact ε of Lyu et al.'s Alg. 3 with ``c = 1`` (ρ and every ν of rate
-    ``ε/2``) on ``pairs``: per pair the largest of the log-ratio of the probability
-    that no answer is above and, per position ``k``, the supremum of the ratio of the
-    densities of the released value (:func:`_released_laws`,
-    :func:`~verifier.algorithms.noise.density_ratio.sup_log_ratio`); a position whose
-    supremum is at an interior critical point is certified below the overall largest
-    value (:func:`~verifier.algorithms.noise.density_ratio.ratio_at_most`)."""
-    e = sp.Rational(eps)
-    u = Fraction(int((e / 2).p), int((e / 2).q))
-    laws: dict[tuple[int, ...], tuple[list[PW], Any]] = {}
-    for pair in pairs:
-        for v in pair:
-            key = tuple(int(x) for x in v)
-            if key not in laws:
-                laws[key] = _released_laws(u, key, t)
-    results: list[tuple[str, RatioSup, PW | None, PW | None]] = []
-    uu = sp.Rational(u.numerator, u.denominator)
-    for a, b in pairs:
-        ka, kb = tuple(int(x) for x in a), tuple(int(x) for x in b)
-        (ha, pa), (hb, pb) = laws[ka], laws[kb]
-        label = f"{_vec(a)} vs {_vec(b)}"
-        atom = RatioSup(sp.log(pa.to_sympy(uu) / pb.to_sympy(uu)), pa, pb, "no answer above")
-        results.append((f"{label}, output {'⊥' * len(a)}", atom, None, None))
-        for k, (fa, fb) in enumerate(zip(ha, hb, strict=True), start=1):
-            r = sup_log_ratio(fa, fb, u)
-            results.append((f"{label}, output ⊥^{k - 1} then the value, {r.where}", r, fa, fb))
-    exact_ones = [i for i, (_, r, _, _) in enumerate(results) if not r.interior]
-    top_i = exact_ones[best_of([results[i][1] for i in exact_ones], u)]
-    top = results[top_i][1]
-    if top.value == sp.oo:
-        raise ValueError("internal: an unbounded loss under Laplace noise")
-    per_pair = []
-    for label, r, fa, fb in results:
-        if r.interior:
-            assert fa is not None and fb is not None
-            if not ratio_at_most(fa, fb, u, top.p, top.q):
-                raise ValueError(f"{label}: an interior supremum above every end")
-            per_pair.append((f"{label} (interior maximum, at least)", r.value))
-        else:
-            per_pair.append((label, r.value))
-    return ExactEpsilon(
-        top.value,
-        tuple(per_pair),
-        witness=results[top_i][0],
-        method="probability of no answer above, and the supremum of the ratio of the "
-        "densities of the released value (piecewise (c + c' v) e^{-kuv}, u = "
-        f"{uu}): ends and limits of every piece, interior certified by Descartes' rule and a "
-        "Rolle-type reduction of the v-terms",
-    )
-
-
-def export_released_value(
-    eps: Any, pairs: Sequence[tuple[Vector, Vector]], t: int = 1
+def export_on_pairs(
+    prog: SparseVector,
+    pairs: Sequence[tuple[Vector, Vector]],
+    post: PostProcess | None = None,
 ) -> dict[str, Any]:
-    """The exact laws of Alg. 3 (``c = 1``) on each input of ``pairs``: the probability
-    that no answer is above, and per position ``k`` the density of "``k - 1`` answers
-    below, the ``k``-th released as ``v``" piece by piece (:func:`_released_laws`)."""
-    e = sp.Rational(eps)
-    u = Fraction(int((e / 2).p), int((e / 2).q))
-    uu = sp.Rational(u.numerator, u.denominator)
+    """The exact output law of ``prog`` on each input of ``pairs``: per output (the
+    answer sequence, or its image under ``post``) its probability, closed form and
+    float."""
+    vectors = list(dict.fromkeys(v for pair in pairs for v in pair))
+    ctx, laws = answer_sequence_laws(prog, vectors)
     inputs: dict[str, Any] = {}
-    for pair in pairs:
-        for x in pair:
-            key = tuple(int(y) for y in x)
-            if _vec(x) in inputs:
-                continue
-            dens, p = _released_laws(u, key, t)
-            inputs[_vec(x)] = {
-                "no answer above": {
-                    "probability": str(p.to_sympy(uu)),
-                    "probability_approx": float(p.to_sympy(uu)),
-                },
-                **{f"released at query {k}": piecewise_json(h, uu) for k, h in enumerate(dens, 1)},
+    for v in vectors:
+        law = _push(laws[v], post, len(v))
+        inputs[_vec(v)] = {
+            str(o): {
+                "probability": str(p.to_sympy(ctx.u)),
+                "probability_approx": float(p.to_sympy(ctx.u)),
             }
+            for o, p in law.items()
+        }
+    what = (
+        "the answer sequence: one symbol per query, ⊤ above, ⊥ below, · not asked "
+        "(after the cutoff)"
+        if post is None
+        else f"{post.__name__} of the answer sequence"
+    )
     return {
-        "release": "the first answer above the noisy threshold, as its noisy value v (the "
-        "answers before it below; -1000 / False for them, -2000 after it); threshold and "
-        f"query noise Laplace of rate {e / 2}, threshold {t}",
+        "release": what,
         "inputs": inputs,
         "pairs": [[_vec(a), _vec(b)] for a, b in pairs],
     }
@@ -426,27 +360,42 @@ def _statdp_isvt4() -> list[SuiteEntry]:
     )
 
 
-OUT_OF_REACH: list[SuiteEntry] = [
-    SuiteEntry(
-        name="svt34_parallel",
-        tool="DP-Sniper",
-        source="dpsniper/mechanisms/parallel.py, SVT34Parallel() (eps=0.1, c=2, t=1)",
-        claimed=EPS,
-        pairs=_PAIRS_DPS,
-        expected="refuted",
-        kind="negative-control",
-        notes="Alg. 3 and Alg. 4 with c = 2 on the same input, independent noise: the loss "
-        "on a pair is the sum of the two components' losses, at least Alg. 4's "
-        "((1+6c)/4 eps-DP only, Lyu et al. 2017, Table 1).",
-        out_of_reach="its Alg. 3 component (c = 2) releases up to two compared noisy values "
-        "under Laplace noise: a two-dimensional density (both values depend on the one "
-        "threshold noise, so it is not a product of one-dimensional ones) whose ratio's "
-        "supremum is not built; the density-ratio supremum (verifier.algorithms.noise."
-        "density_ratio) is one-dimensional (it decides sparse_vector_technique3, c = 1). "
-        "Its Alg. 4 component (c = 2) has finite outputs and is decidable as "
-        "sparse_vector_technique4 is",
-    ),
-]
+#: ``SVT34Parallel()``'s components: Alg. 3 and Alg. 4 of Lyu et al., both with c = 2.
+SVT34_C = 2
+
+
+def _svt34_alg4() -> SparseVector:
+    return lyu_svt(4, EPS, SVT34_C, noise="laplace", threshold=1)
+
+
+def _svt34_exact() -> ExactEpsilon:
+    """``SVT34Parallel()`` (``dpsniper/mechanisms/parallel.py``): per pair the exact
+    loss of Alg. 3 (c = 2, :func:`.released.exact_released_value`) plus that of Alg. 4
+    (c = 2, :func:`pair_losses`) — independent noise, so the losses add."""
+    _, u, alg4 = pair_losses(_svt34_alg4(), DPSNIPER_PAIRS)
+    alg3_u = EPS / (2 * SVT34_C)
+    if u != Fraction(int(alg3_u.p), int(alg3_u.q)):
+        raise ValueError(f"internal: Alg. 4's unit {u} is not Alg. 3's {alg3_u}")
+    return exact_released_value(
+        EPS, DPSNIPER_PAIRS, c=SVT34_C, other=alg4, other_name="Alg. 4 (c = 2)"
+    )
+
+
+def _svt34_export() -> dict[str, Any]:
+    return {
+        "release": "the outputs of SparseVectorTechnique3(eps=0.1, c=2, t=1) and "
+        "SparseVectorTechnique4(eps=0.1, c=2, t=1) on the same input, independent noise: "
+        "the density of a joint output is the product of the two components' laws",
+        "components": {
+            "SparseVectorTechnique3": export_released_value(EPS, DPSNIPER_PAIRS, c=SVT34_C),
+            "SparseVectorTechnique4": export_on_pairs(_svt34_alg4(), DPSNIPER_PAIRS),
+        },
+    }
+
+
+#: The mechanisms of this module that are not decided (none: SVT34Parallel's
+#: two-dimensional release reduces to one dimension, :mod:`.released`).
+OUT_OF_REACH: list[SuiteEntry] = []
 
 ENTRIES: list[SuiteEntry] = [
     _dps(
@@ -561,5 +510,22 @@ ENTRIES: list[SuiteEntry] = [
         "2018 (§6.2) detect it.",
     ),
     *_statdp_isvt4(),
-    *OUT_OF_REACH,
+    SuiteEntry(
+        name="svt34_parallel",
+        tool="DP-Sniper",
+        source="dpsniper/mechanisms/parallel.py, SVT34Parallel() (eps=0.1, c=2, t=1)",
+        claimed=EPS,
+        pairs=_PAIRS_DPS,
+        expected="refuted",
+        kind="negative-control",
+        exact=_svt34_exact,
+        export=_svt34_export,
+        notes="Alg. 3 and Alg. 4 of Lyu et al. 2017 with c = 2 on the same input, "
+        "independent noise: the loss on a pair is the sum of the two components' losses. "
+        "Alg. 3 is infinity-DP and Alg. 4 only (1+6c)/4-eps-DP (their Table 1), so the "
+        "parallel run is not eps-DP. On these pairs Alg. 3 alone loses at least 10 u = "
+        "eps/4 > eps (u = eps/(2c) its query noise rate): on (0^10) vs (1^10), one value "
+        "released at the first query and every other below, for v below every answer each "
+        "factor of the density is in its left form and the ratio is e^{u sum_i (q'_i - q_i)}.",
+    ),
 ]

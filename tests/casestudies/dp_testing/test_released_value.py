@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from casestudies.dp_testing import svt
+from casestudies.dp_testing import released, svt
+from casestudies.dp_testing.released import Alg3
 from verifier.algorithms.noise.density_ratio import ratio_at_most, sup_log_ratio
 from verifier.algorithms.noise.expoly import Laurent
 from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue
@@ -23,6 +24,13 @@ from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue
 R = sp.Rational
 ENTRY = {e.name: e for e in svt.ENTRIES}
 ALPHA = 1e-4
+ALG = Alg3(R(1, 10), 1, 1)  # rho and nu of rate eps/2 = 1/20
+
+
+def _density(q, k):
+    """The density of "the first k - 1 answers below, the k-th released as v"."""
+    (f,), G = released.factors(ALG, q, (k - 1,))
+    return f * G
 
 
 @pytest.mark.parametrize(
@@ -38,7 +46,7 @@ def test_exact_epsilon_is_ten_eta(name, eps):
     # (every factor in its left form), so the ratio is e^{eta Σ_i (q'_i - q_i)} = e^{10 eta}
     ex = ENTRY[name].exact()
     assert ex.value == 10 * eps / 2
-    assert "⊥^9 then the value" in ex.witness
+    assert "⊥⊥⊥⊥⊥⊥⊥⊥⊥v" in ex.witness
     assert ex.value > eps  # violated, as Lyu et al. show (not eps-DP)
 
 
@@ -67,8 +75,7 @@ def _quad_density(q, k, v, rate, t=1):
 def test_densities_match_quadrature(k, v):
     q = (2, 2, 2, 2, 2, 0, 0, 0, 0, 0)  # answers above the threshold: v e^{-kuv} terms
     u = Fraction(1, 20)
-    dens, _ = svt._released_laws(u, q, 1)
-    exact = dens[k - 1].at(v)
+    exact = _density(q, k).at(v)
     lo, hi = exact.enclosure(u, 80)
     num = _quad_density(q, k, v, mpmath.mpf(1) / 20)
     assert abs(float(lo) - float(num)) <= 1e-12 * float(num)
@@ -88,8 +95,7 @@ def test_an_interior_maximum_with_v_terms_is_certified_against_the_grid():
     # (1, 2); the exact bound e^{j u} above the grid maximum is certified, one below not
     u = Fraction(1, 20)
     a, b = (1,) * 10, (2,) * 5 + (0,) * 5
-    fa = svt._released_laws(u, a, 1)[0][6]
-    fb = svt._released_laws(u, b, 1)[0][6]
+    fa, fb = _density(a, 7), _density(b, 7)
     r = sup_log_ratio(fa, fb, u)
     assert r.interior
     grid = max(
@@ -115,7 +121,7 @@ def test_no_answer_above_against_a_seeded_simulation():
     nu = rng.laplace(scale=1 / 0.05, size=(n, 10))
     none_above = int(np.sum(np.all(q + nu < rho + 1.0, axis=1)))
     u = Fraction(1, 20)
-    _, p = svt._released_laws(u, (2,) * 5 + (0,) * 5, 1)
+    p = released.joint(ALG.key, tuple(sorted((2,) * 5 + (0,) * 5))).total()
     lo, hi = p.enclosure(u, 80)
     assert binomial_two_sided_pvalue(none_above, n, (lo + hi) / 2) > ALPHA
 

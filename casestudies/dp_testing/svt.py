@@ -282,6 +282,7 @@ def _dps(k: int, t: Any, expected: str, kind: str, notes: str) -> SuiteEntry:
         pairs=_PAIRS_DPS,
         expected=expected,  # type: ignore[arg-type]
         exact=functools.partial(exact_on_pairs, _lyu(k, t), DPSNIPER_PAIRS),
+        export=functools.partial(export_on_pairs, _lyu(k, t), DPSNIPER_PAIRS),
         kind=kind,  # type: ignore[arg-type]
         notes=notes,
     )
@@ -290,6 +291,17 @@ def _dps(k: int, t: Any, expected: str, kind: str, notes: str) -> SuiteEntry:
 def _numerical() -> ExactEpsilon:
     prog = numerical_svt(EPS, 2, noise="laplace", threshold=1)
     return exact_on_pairs(prog, DPSNIPER_PAIRS, fresh_rate=prog.value_noise.rate)
+
+
+def _numerical_export() -> dict[str, Any]:
+    prog = numerical_svt(EPS, 2, noise="laplace", threshold=1)
+    doc = export_on_pairs(prog, DPSNIPER_PAIRS)
+    doc["release"] += (
+        "; each ⊤ at query i also releases q_i + xi_i, xi_i independent Laplace noise of "
+        f"rate {prog.value_noise.rate}: the density of an output is the probability of its "
+        "answer sequence times the product of those Laplace densities"
+    )
+    return doc
 
 
 def _statdp(
@@ -304,6 +316,7 @@ def _statdp(
         kind,
         notes,
         lambda eps: functools.partial(exact_on_pairs, _lyu(k, t, eps), STATDP_PAIRS, post),
+        lambda eps: functools.partial(export_on_pairs, _lyu(k, t, eps), STATDP_PAIRS, post),
     )
 
 
@@ -463,6 +476,7 @@ ENTRIES: list[SuiteEntry] = [
         pairs=_PAIRS_DPS,
         expected="holds",
         exact=_numerical,
+        export=_numerical_export,
         notes="Wang, Ding, Wang, Kifer, Zhang 2019 (PLDI), NumericalSVT (rho ~ Lap(3/eps), "
         "nu ~ Lap(6c/eps), released q_i + Lap(3c/eps)) is eps-DP. The exact value: the "
         "answer sequence's loss plus, per released value, the supremum (3c/eps)^-1 |q_i - "

@@ -7,6 +7,7 @@ the additivity of the two components' losses, and the hand lower bound 10u."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
@@ -18,7 +19,7 @@ from casestudies.dp_testing.released import Alg3
 from verifier.algorithms.noise import BOT, TOP, answer_sequence_laws, lyu_svt
 from verifier.algorithms.noise.distributions import laplace_survival
 from verifier.algorithms.noise.expoly import CONTINUOUS
-from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue
+from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue, chi_square_pvalue
 from verifier.arithmetic import decide_le
 from verifier.results import Verdict
 
@@ -162,3 +163,29 @@ def test_the_losses_add_and_the_verdict_is_violated():
     # Alg. 4 within Lyu et al.'s bound (1 + 6c)/4 eps for c = 2 (Table 1)
     assert decide_le(a4.value, R(13, 4) * EPS).verdict is Verdict.HOLDS
     assert len(ex.per_pair) == len(svt.DPSNIPER_PAIRS)
+
+
+def test_the_alg4_component_law_against_a_seeded_simulation():
+    # DP-Sniper's SparseVectorTechnique4(eps=0.1, c=2, t=1): rho ~ Lap(1/eps1), eps1 =
+    # eps/4; nu ~ Lap(1/eps2), eps2 = 3eps/4 (not scaled by c); stop after two above.
+    # The exported law (what `verifier export` writes) against the answer sequences of
+    # a numpy run, by a chi-square test; and it sums to 1
+    q = np.array(MIXED, dtype=float)
+    rng = np.random.default_rng(34)
+    n = 100_000
+    rho = rng.laplace(scale=40, size=(n, 1))
+    above = q + rng.laplace(scale=40 / 3, size=(n, 10)) >= rho + 1.0
+    runs: Counter[str] = Counter()
+    for row in above:
+        seq, tops = "", 0
+        for x in row:
+            seq += "⊤" if x else "⊥"
+            tops += bool(x)
+            if tops == 2:
+                break
+        runs[seq + "·" * (10 - len(seq))] += 1
+    doc = svt.export_on_pairs(svt._svt34_alg4(), [(tuple(map(Fraction, MIXED)), ONES)])
+    law = doc["inputs"]["(" + ",".join(map(str, MIXED)) + ")"]
+    assert abs(sum(p["probability_approx"] for p in law.values()) - 1) < 1e-12
+    expected = {o: sp.Float(p["probability_approx"]) for o, p in law.items()}
+    assert chi_square_pvalue(runs, expected, n) > ALPHA

@@ -96,8 +96,16 @@ class Alg3:
     t: int = 1
 
     def __post_init__(self) -> None:
-        if self.c < 1:
-            raise ValueError(f"the cutoff c must be at least 1, got {self.c}")
+        if not isinstance(self.c, int) or self.c < 1:
+            raise ValueError(f"the cutoff c must be an integer of at least 1, got {self.c!r}")
+        if not isinstance(self.t, int):
+            raise ValueError(
+                f"the threshold t must be an integer (the breakpoints of the densities), "
+                f"got {self.t!r}"
+            )
+        eps = sp.Rational(self.eps)
+        if eps <= 0:
+            raise ValueError(f"the budget eps must be a positive rational, got {self.eps!r}")
 
     @property
     def u(self) -> Fraction:

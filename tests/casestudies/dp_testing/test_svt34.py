@@ -189,3 +189,21 @@ def test_the_alg4_component_law_against_a_seeded_simulation():
     assert abs(sum(p["probability_approx"] for p in law.values()) - 1) < 1e-12
     expected = {o: sp.Float(p["probability_approx"]) for o, p in law.items()}
     assert chi_square_pvalue(runs, expected, n) > ALPHA
+
+
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        ({"eps": EPS, "c": 0}, "cutoff"),
+        ({"eps": EPS, "c": 2, "t": R(1, 2)}, "threshold"),
+        ({"eps": 0, "c": 2}, "budget"),
+    ],
+)
+def test_bad_parameters_are_named(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        Alg3(**kwargs)
+
+
+def test_non_integer_answers_are_refused():
+    with pytest.raises(ValueError, match="integer answers"):
+        released.exact_released_value(EPS, [((Fraction(1, 2),) * 3, (Fraction(1),) * 3)], c=2)

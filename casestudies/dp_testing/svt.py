@@ -274,6 +274,7 @@ def _lyu(k: int, t: Any, eps: Any = EPS, c: int = 1) -> SparseVector:
 
 
 def _dps(k: int, t: Any, expected: str, kind: str, notes: str) -> SuiteEntry:
+    prog = _lyu(k, t)
     return SuiteEntry(
         name=f"sparse_vector_technique{k}",
         tool="DP-Sniper",
@@ -281,8 +282,8 @@ def _dps(k: int, t: Any, expected: str, kind: str, notes: str) -> SuiteEntry:
         claimed=EPS,
         pairs=_PAIRS_DPS,
         expected=expected,  # type: ignore[arg-type]
-        exact=functools.partial(exact_on_pairs, _lyu(k, t), DPSNIPER_PAIRS),
-        export=functools.partial(export_on_pairs, _lyu(k, t), DPSNIPER_PAIRS),
+        exact=functools.partial(exact_on_pairs, prog, DPSNIPER_PAIRS),
+        export=functools.partial(export_on_pairs, prog, DPSNIPER_PAIRS),
         kind=kind,  # type: ignore[arg-type]
         notes=notes,
     )

@@ -39,7 +39,7 @@ from .arithmetic import (
     exact,
     is_exactly_zero,
 )
-from .boxes import DEFAULT_BUDGET, BoxBudget, decide_on_box
+from .boxes import DEFAULT_BUDGET, Box, BoxBudget, decide_on_box
 from .errors import InvalidParameter, Undecidable
 from .results import CheckResult, Finding
 
@@ -143,9 +143,39 @@ def check_le(
     The finding's ``realized`` is ``lhs`` and ``claimed`` is ``rhs`` (slack
     ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.  With a box ``over``
     (``{symbol: (lo, hi), ...}``) the inequality is decided for every point of the box
-    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision).
+    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision); with a
+    range ``over=(symbol, lo, hi)`` for every value of one parameter in ``[lo, hi]``
+    (:func:`verifier.ranges.decide_on_interval`).  The finding records the domain
+    (``Finding.over``), so the verdict says what it covers.
+
+    >>> t = sp.Symbol("t")
+    >>> check_le(t**2, t, over=(t, 0, 1)).verdict.value
+    'holds'
+    >>> r = check_le(t**2, t, over=(t, 0, 2))
+    >>> r.verdict.value, str(r.findings[0].over)
+    ('violated', 't in [0, 2]')
     """
     a, b = exact(lhs), exact(rhs)
+    if over is not None and not isinstance(over, (Box, dict)) and not hasattr(over, "items"):
+        from .ranges import ParameterRange, decide_on_interval
+
+        rng = ParameterRange.of(over)
+        assert rng is not None
+        r = decide_on_interval(a, b, rng.symbol, rng.lo, rng.hi, precision=precision)
+        f = Finding(
+            r.verdict,
+            output,
+            pair,
+            a,
+            b,
+            a,
+            b,
+            tight=r.identically_equal,
+            note=note,
+            failing=tuple(r.failing),
+            over=rng,
+        )
+        return CheckResult(title or f"{a} <= {b} for {rng}", r.verdict, [f], quantity=quantity)
     if over is not None:
         d = decide_on_box(a, b, over, budget)
         f = Finding(
@@ -160,6 +190,7 @@ def check_le(
             note=note,
             failing=d.failing,
             region=d,
+            over=d.box,
         )
         return CheckResult(title or f"{a} <= {b} on {d.box}", d.verdict, [f], quantity=quantity)
     c = decide_le(a, b, precision)
@@ -221,7 +252,14 @@ def check_eq(
     v = Verdict.HOLDS if (a == b or identically_zero(a - b)) else decide_eq(a, b, precision)
     t = title or f"{a} == {b}"
     if v is Verdict.HOLDS:
-        return CheckResult(t, v, [], quantity="value", notes=[f"identity proved exactly: {t}"])
+        return CheckResult(
+            t,
+            v,
+            [],
+            quantity="value",
+            notes=[f"identity proved exactly: {t}"],
+            identity_in=tuple(sorted(str(x) for x in (a - b).free_symbols)),
+        )
     f = _finding(v, a, b, False, note, output, pair)
     return CheckResult(t, v, [f], quantity="value")
 

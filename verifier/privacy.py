@@ -63,6 +63,7 @@ from .arithmetic import (
 from .boxes import DEFAULT_BUDGET, Box, BoxBudget, decide_on_box
 from .errors import InvalidParameter, UnboundSymbol
 from .mechanism import Dataset, FiniteMechanism, Output
+from .ranges import ParameterRange
 from .results import CheckResult, Finding, Subject
 
 __all__ = [
@@ -92,30 +93,6 @@ __all__ = [
 
 Pair = tuple[Dataset, Dataset]
 Bound = Callable[[Output], Any] | Mapping[Output, Any] | Any
-
-
-@dataclass(frozen=True)
-class ParameterRange:
-    """``symbol`` ranging over the closed interval ``[lo, hi]``."""
-
-    symbol: sp.Symbol
-    lo: sp.Expr
-    hi: sp.Expr
-
-    @classmethod
-    def of(cls, over: Any) -> ParameterRange | None:
-        if over is None or isinstance(over, ParameterRange):
-            return over
-        try:
-            s, a, b = over
-        except (TypeError, ValueError):
-            raise InvalidParameter("over= must be (symbol, lo, hi)") from None
-        if isinstance(s, str):
-            s = sp.Symbol(s)
-        return cls(s, exact(a), exact(b))
-
-    def __str__(self) -> str:
-        return f"{self.symbol} in [{self.lo}, {self.hi}]"
 
 
 Domain = ParameterRange | Box
@@ -326,7 +303,17 @@ def check_distributions(
             v, tight, failing, region = _decide(zero, p, rng, precision, budget)
             findings.append(
                 Finding(
-                    v, o, (d, d), p, zero, zero, p, failing=failing, region=region, lower_bound=True
+                    v,
+                    o,
+                    (d, d),
+                    p,
+                    zero,
+                    zero,
+                    p,
+                    failing=failing,
+                    region=region,
+                    over=rng,
+                    lower_bound=True,
                 )
             )
         one = identically_zero(total - 1, sorted(total.free_symbols, key=str))
@@ -476,6 +463,7 @@ def check_ex_post(
                     tight=tight,
                     failing=failing,
                     region=region,
+                    over=rng,
                 )
             )
     verdict = combine_verdicts(f.verdict for f in findings)
@@ -594,7 +582,19 @@ def check_ex_post_approx(
         hs = hockey_stick(_dist(mech, d), _dist(mech, d2), eps_tilde, precision)
         v, tight, failing, region = _decide(hs, dl, rng, precision, budget)
         findings.append(
-            Finding(v, None, (d, d2), hs, dl, hs, dl, tight=tight, failing=failing, region=region)
+            Finding(
+                v,
+                None,
+                (d, d2),
+                hs,
+                dl,
+                hs,
+                dl,
+                tight=tight,
+                failing=failing,
+                region=region,
+                over=rng,
+            )
         )
     return CheckResult(
         title or f"ex-post (eps~, {dl})-DP of {mech.name}",
@@ -772,7 +772,19 @@ def check_ex_post_rdp(
         s = ex_post_rdp_sum(_dist(mech, d), _dist(mech, d2), eps_tilde, a, precision)
         v, tight, failing, region = _decide(s, one, rng, precision, budget)
         findings.append(
-            Finding(v, None, (d, d2), s, one, s, one, tight=tight, failing=failing, region=region)
+            Finding(
+                v,
+                None,
+                (d, d2),
+                s,
+                one,
+                s,
+                one,
+                tight=tight,
+                failing=failing,
+                region=region,
+                over=rng,
+            )
         )
     return CheckResult(
         title or f"ex-post ({a}, eps~)-RDP of {mech.name}",

@@ -74,6 +74,7 @@ from .errors import InvalidParameter, UnsupportedExpression
 from .precision import interval_context
 
 __all__ = [
+    "ParameterRange",
     "SubInterval",
     "IntervalDecision",
     "decide_on_interval",
@@ -90,6 +91,30 @@ _POINT_CHECKS = 32
 # ---------------------------------------------------------------------------
 # results
 # ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParameterRange:
+    """``symbol`` ranging over the closed interval ``[lo, hi]``."""
+
+    symbol: sp.Symbol
+    lo: sp.Expr
+    hi: sp.Expr
+
+    @classmethod
+    def of(cls, over: Any) -> ParameterRange | None:
+        if over is None or isinstance(over, ParameterRange):
+            return over
+        try:
+            s, a, b = over
+        except (TypeError, ValueError):
+            raise InvalidParameter("over= must be (symbol, lo, hi)") from None
+        if isinstance(s, str):
+            s = sp.Symbol(s)
+        return cls(s, exact(a), exact(b))
+
+    def __str__(self) -> str:
+        return f"{self.symbol} in [{self.lo}, {self.hi}]"
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,18 @@ class Finding:
     lower_bound: bool = False  # the claim bounds ``realized`` from below
     #: over a box of parameters: the decision (:class:`verifier.boxes.BoxDecision`)
     region: Any = None
+    #: the parameter domain the inequality was decided over (a
+    #: :class:`verifier.privacy.ParameterRange` or a :class:`verifier.boxes.Box`);
+    #: ``None`` for an inequality between numbers (what a verdict covers:
+    #: :mod:`verifier.claims.scope`)
+    over: Any = None
+
+    @property
+    def domain(self) -> Any:
+        """The domain this finding was decided over (``None``: a point)."""
+        if self.over is not None:
+            return self.over
+        return None if self.region is None else self.region.box
 
     @functools.cached_property
     def slack(self) -> sp.Expr:
@@ -185,6 +197,11 @@ class CheckResult:
     #: exact ε of a mechanism); a claim's JSON record carries each as
     #: ``exact_<name>`` (its closed form as text) and ``exact_<name>_approx``
     measured: dict[str, Any] = field(default_factory=dict)
+    #: the verdict holds only because no premise held (:func:`implication` with a
+    #: violated premise, or a conjunction of such results): nothing was checked
+    vacuous: bool = False
+    #: symbols of an identity proved for every value of them (:func:`verifier.certified.check_eq`)
+    identity_in: tuple[str, ...] = ()
 
     @property
     def holds(self) -> bool:
@@ -292,6 +309,7 @@ class CheckResult:
             "truncated": max(0, len(fs) - max_findings),
             "notes": list(self.notes),
             "parts": [p.to_dict(max_findings) for p in self.parts],
+            **({"vacuous": True} if self.vacuous else {}),
             **measured_record(self.measured),
         }
 
@@ -375,31 +393,39 @@ def conjunction(
     title: str, results: Sequence[CheckResult], notes: Iterable[str] = ()
 ) -> CheckResult:
     """All of ``results`` must hold."""
+    parts = list(results)
     return CheckResult(
         title,
-        combine_verdicts(r.verdict for r in results),
+        combine_verdicts(r.verdict for r in parts),
         quantity="value",
         notes=list(notes),
-        parts=list(results),
+        parts=parts,
+        vacuous=bool(parts) and all(r.vacuous for r in parts),
     )
 
 
 def implication(title: str, premise: CheckResult, conclusion: CheckResult) -> CheckResult:
     """``premise ⇒ conclusion`` on one instance.
 
-    Holds vacuously when the premise is violated (noted in the result); when the
-    premise holds the verdict is the conclusion's; when the premise is undecided
-    only a conclusion that holds decides the implication.
+    Holds vacuously when the premise is violated (noted in the result, and marked
+    ``vacuous``: a claim whose every instance is vacuous checked nothing, and its
+    outcome says so); when the premise holds the verdict is the conclusion's; when the
+    premise is undecided only a conclusion that holds decides the implication.
     """
     notes = [f"premise — {premise.summary()}"]
+    vacuous = False
     if premise.verdict is Verdict.VIOLATED:
         v = Verdict.HOLDS
+        vacuous = True
         notes.append("premise does not hold on this instance (vacuous)")
     elif premise.verdict is Verdict.HOLDS:
         v = conclusion.verdict
+        vacuous = conclusion.vacuous
     else:
         v = Verdict.HOLDS if conclusion.verdict is Verdict.HOLDS else Verdict.UNDECIDED
-    return CheckResult(title, v, notes=notes, parts=[conclusion], premises=[premise])
+    return CheckResult(
+        title, v, notes=notes, parts=[conclusion], premises=[premise], vacuous=vacuous
+    )
 
 
 def given(title: str, premise: CheckResult, conclusion: CheckResult) -> CheckResult:
@@ -414,4 +440,5 @@ def given(title: str, premise: CheckResult, conclusion: CheckResult) -> CheckRes
         notes=[f"premise — {premise.summary()}"],
         parts=[conclusion],
         premises=[premise],
+        vacuous=conclusion.vacuous,
     )

@@ -10,6 +10,10 @@ __all__ = ["COVERAGE"]
 
 S = Statement
 
+#: The claims of these statements decide them on the instances each claim lists
+#: (its ``instances``), with the parameters those instances pin.
+PINNED = "decided on the instances each claim lists, with the parameters they pin"
+
 THM8_STEPS = tuple(
     f"ghazi2025.thm8.step.{x}"
     for x in (
@@ -89,6 +93,8 @@ COVERAGE = PaperCoverage.of(
             "definition",
             "pure (ex-ante) eps-DP",
             claims=("ghazi2025.defs.constant_eps_tilde",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Definition 2",
@@ -99,14 +105,25 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.def2.ex_ante_max",
                 "hartmann2022.ex_post_is_singleton_odp",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Definition 3",
             "definition",
             "(eps, delta)-DP",
             claims=("ghazi2025.defs.constant_eps_tilde",),
+            status="special case",
+            reason=PINNED,
         ),
-        S("Definition 4", "definition", "Renyi DP", claims=("ghazi2025.defs.constant_eps_tilde",)),
+        S(
+            "Definition 4",
+            "definition",
+            "Renyi DP",
+            claims=("ghazi2025.defs.constant_eps_tilde",),
+            status="special case",
+            reason=PINNED,
+        ),
         S(
             "Definition 5",
             "definition",
@@ -118,12 +135,16 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.lemma7.box_ii",
                 "ghazi2025.lemma7.box_i",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Definition 6",
             "definition",
             "ex-post (alpha, eps~)-RDP",
             claims=("ghazi2025.defs.constant_eps_tilde", "ghazi2025.lemma7.rdp_constant"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 7",
@@ -135,12 +156,16 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.lemma7.algorithm3",
                 "ghazi2025.lemma7.without_log_term",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Eq. (1)",
             "equation",
             "Geom_p(u) <= p^(u-v) Geom_p(v) for u <= v",
             claims=("ghazi2025.eq1.geometric",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Algorithm 1",
@@ -152,6 +177,8 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.thm8.step.eq2",
                 "ghazi2025.thm8.step.bottom_closed_form",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 8",
@@ -163,18 +190,24 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.thm8.final_line_without_eps_prime",
                 *THM8_STEPS,
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 9",
             "theorem",
             "for monotone f, Algorithm 1 is ex-post DP with eps~(o,i) = eps_i + eps'",
             claims=("ghazi2025.thm9", "ghazi2025.thm9.box", "ghazi2025.thm9.non_monotone"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Algorithm 2",
             "algorithm",
             "generalized AboveThreshold with random dropping",
             claims=("ghazi2025.thm10", "ghazi2025.thm10.box", "ghazi2025.thm10.step.closed_form"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 10",
@@ -188,6 +221,8 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.thm10.step.chain_first_as_printed_at_last_index",
                 *THM10_STEPS,
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Algorithm 3",
@@ -199,6 +234,8 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.thm11.step.closed_form",
                 "ghazi2025.thm13.step.factor_A",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 11",
@@ -211,18 +248,24 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.thm11.no_factor2.box",
                 *THM11_STEPS,
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Figure 1",
             "figure",
             "std vs mean of the number of runs: Theorem 11's prior against Papernot-Steinke's",
             claims=("ghazi2025.figure1.larger_variance", "ghazi2025.papernot_steinke.cor3"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 12",
             "theorem",
             "with T_i copies, Pr[output >= (o*, 0)] >= 1 - beta when Pr[M_i*(D) >= o*] >= alpha",
             claims=("ghazi2025.thm12", *THM12_STEPS),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 13",
@@ -236,12 +279,16 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.thm13.proof_step_corrected",
                 *THM13_STEPS,
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 14",
             "lemma",
             "reverse Hoelder: E[f]^a E[g]^(1-a) <= E[f^a g^(1-a)]",
             claims=("ghazi2025.lemma14", *LEMMA14_STEPS),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 15",
@@ -254,30 +301,40 @@ COVERAGE = PaperCoverage.of(
                 "ghazi2025.lemma15.step.exp_bound_where_it_holds",
                 *LEMMA15_STEPS,
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Algorithm 4",
             "algorithm",
             "privacy filter for ex-post RDP",
             claims=("ghazi2025.thm16",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 16",
             "theorem",
             "the filter keeps D_alpha(IT^0 || IT^1) <= eps for every adversary",
             claims=("ghazi2025.thm16", "ghazi2025.thm16.no_filter"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Papernot-Steinke 2022, Theorem 2 (cited in §4.2)",
             "theorem",
             "truncated negative binomial repetition of an RDP mechanism is RDP (the prior result Theorem 13 is compared with)",
             claims=("ghazi2025.papernot_steinke.thm2",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Papernot-Steinke 2022, Corollary 3 (cited in §4.1)",
             "corollary",
             "truncated negative binomial repetition of an eps-DP mechanism is (2 + eta) eps-DP",
             claims=("ghazi2025.papernot_steinke.cor3",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Table 1",

@@ -10,6 +10,10 @@ __all__ = ["COVERAGE"]
 
 S = Statement
 
+#: The claims of these statements decide them on the instances each claim lists
+#: (its ``instances``), with the parameters those instances pin.
+PINNED = "decided on the instances each claim lists, with the parameters they pin"
+
 _THM7 = (
     "hartmann2022.theorem7.step.slice_bound",
     "hartmann2022.theorem7.step.odp_sum",
@@ -41,6 +45,8 @@ COVERAGE = PaperCoverage.of(
             "definition",
             "(eps, delta)-differential privacy",
             claims=("hartmann2022.lemma3",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Definition 2",
@@ -51,43 +57,64 @@ COVERAGE = PaperCoverage.of(
                 "hartmann2022.def2.readings_differ",
                 "hartmann2022.lemma4.per_cell_reading",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 3",
             "lemma",
             "(eps, delta)-DP => (P, e = eps, delta)-ODP for every partition",
             claims=("hartmann2022.lemma3",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 4",
             "lemma",
             "(P, e, delta)-ODP => (max_j e(j), delta)-DP",
             claims=("hartmann2022.lemma4", "hartmann2022.lemma4.per_cell_reading"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Definition 5",
             "definition",
             "(S, e, delta)-subset differential privacy",
             claims=("hartmann2022.lemma6",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 6",
             "lemma",
             "subset DP in every cell => (P, e, sum_j delta(j))-ODP",
             claims=("hartmann2022.lemma6",),
+            status="special case",
+            reason=PINNED,
         ),
-        S("Algorithm 1", "algorithm", "the ODP composition experiment", claims=_THM7),
+        S(
+            "Algorithm 1",
+            "algorithm",
+            "the ODP composition experiment",
+            claims=_THM7,
+            status="special case",
+            reason=PINNED,
+        ),
         S(
             "Theorem 7",
             "theorem",
             "the views of Algorithm 1 are (eps_g, delta_g)-indistinguishable",
             claims=_THM7,
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Algorithm 2",
             "algorithm",
             "the sparse vector technique (Lyu et al. Alg. 1) with STOP",
             claims=("hartmann2022.lemma8.svt",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 8",
@@ -98,6 +125,8 @@ COVERAGE = PaperCoverage.of(
                 "hartmann2022.lemma8.budget_saving",
                 "hartmann2022.lemma8.without_threshold_cost",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Figure 1",
@@ -107,12 +136,15 @@ COVERAGE = PaperCoverage.of(
             reason="the figure plots a Chebyshev upper bound on the expected Laplace noise for a "
             "200-entry vector; its finite consequence, SVT's expected ODP charge below the DP charge "
             "with the per-entry budget it leaves, is checked on the worked instance",
+            status="ingredients only",
         ),
         S(
             "Definition 9",
             "definition",
             "(eps, delta)-PTR function",
             claims=("hartmann2022.ptr.function",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 10",
@@ -123,24 +155,32 @@ COVERAGE = PaperCoverage.of(
                 "hartmann2022.lemma10.ptr",
                 "hartmann2022.lemma10.single_test_for_bottom",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Algorithm 3",
             "algorithm",
             "an iterative mechanism with stopping points",
             claims=ITERATIVE,
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 11",
             "lemma",
             "ODP of an iterative mechanism from any DP composition theorem",
             claims=("hartmann2022.lemma11.iterative",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 12",
             "lemma",
             "(Kairouz et al.) every (eps, delta)-DP pair is a post-processing of randomized response",
             claims=("hartmann2022.lemma12.rr_post_processing",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 13",
@@ -150,12 +190,16 @@ COVERAGE = PaperCoverage.of(
                 "hartmann2022.theorem15.step.rr_is_worst",
                 "hartmann2022.lemma12.rr_post_processing",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 14",
             "lemma",
             "post-processing of an iterative mechanism keeps its ODP guarantee",
             claims=("hartmann2022.lemma14.post_processing",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 15",
@@ -169,6 +213,7 @@ COVERAGE = PaperCoverage.of(
             "response; it is checked through the two reductions of its proof on two-step "
             "iterations (deterministic stopping criteria suffice; randomized response is the "
             "worst case)",
+            status="ingredients only",
         ),
         S(
             "Algorithm 4",
@@ -177,6 +222,7 @@ COVERAGE = PaperCoverage.of(
             claims=("hartmann2022.theorem16.erm_sensitivity",),
             reason="in R^d with noise density ∝ e^(-beta |b|); checked in one dimension, where it is "
             "Laplace noise",
+            status="ingredients only",
         ),
         S(
             "Theorem 16",
@@ -185,6 +231,7 @@ COVERAGE = PaperCoverage.of(
             claims=("hartmann2022.theorem16.erm_sensitivity",),
             reason="stated for differentiable convex losses in R^d; checked for L2-regularised logistic "
             "regression in one dimension with certified enclosures of the minimisers",
+            status="ingredients only",
         ),
         S(
             "Algorithm 5",
@@ -206,6 +253,7 @@ COVERAGE = PaperCoverage.of(
             claims=("hartmann2022.figure2.noise_percentile",),
             reason="the figure plots the 95th percentile of the test noise for several eps and data "
             "set sizes; the percentile's closed form b ln 10 is checked",
+            status="ingredients only",
         ),
         S(
             "Table 1",
@@ -221,6 +269,7 @@ COVERAGE = PaperCoverage.of(
             claims=_THM7,
             reason="the one filter the paper exhibits is Algorithm 1's budget rule, whose validity is "
             "Theorem 7 (checked); other filters are left open by the paper",
+            status="ingredients only",
         ),
         S(
             "Definition 19",
@@ -228,6 +277,7 @@ COVERAGE = PaperCoverage.of(
             "valid ODP filter",
             claims=_THM7,
             reason="as for Algorithm 6: Algorithm 1's filter is valid by Theorem 7",
+            status="ingredients only",
         ),
         S(
             "Lemma 20",
@@ -238,6 +288,8 @@ COVERAGE = PaperCoverage.of(
                 "hartmann2022.theorem7.step.odp_sum",
                 "hartmann2022.theorem7.step.continuations",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma 21",
@@ -249,6 +301,7 @@ COVERAGE = PaperCoverage.of(
             + "); part (2), the test set, "
             "is checked exactly with Laplace noise, and the sensitivity part (1) uses (Theorem 16) in "
             "one dimension",
+            status="ingredients only",
         ),
     ],
 )

@@ -10,6 +10,10 @@ __all__ = ["COVERAGE"]
 
 S = Statement
 
+#: The claims of these statements decide them on the instances each claim lists
+#: (its ``instances``), with the parameters those instances pin.
+PINNED = "decided on the instances each claim lists, with the parameters they pin"
+
 THM31_STEPS = tuple(
     f"liu_talwar2019.thm31.step.{x}"
     for x in (
@@ -54,12 +58,16 @@ COVERAGE = PaperCoverage.of(
             "definition",
             "(eps, delta)-differential privacy (and the max-divergence of §2)",
             claims=("liu_talwar2019.def11.max_divergence",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 1.2",
             "theorem",
             "known threshold: 2 eps1-DP, q >= tau, E[calls] <= 2K (Theorem 3.1 with gamma = 0)",
             claims=("liu_talwar2019.thm12.known_threshold", "liu_talwar2019.thm31.b_pure"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 1.3",
@@ -71,6 +79,8 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.thm32.box",
                 "liu_talwar2019.thm32.step.closed_form",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 1.4",
@@ -82,6 +92,7 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.lemma43.binomials",
             ),
             reason="the summary of Theorem 4.7: " + CONTINUOUS + "; the call bound is an O(.)",
+            status="ingredients only",
         ),
         S(
             "Theorem 1.5",
@@ -93,12 +104,15 @@ COVERAGE = PaperCoverage.of(
                 "lyu2017.alg1",
             ),
             reason="the summary of Theorems 4.1 and 4.4: " + CONTINUOUS,
+            status="ingredients only",
         ),
         S(
             "Theorem 3.1",
             "theorem",
             "thresholding: proportional output, (2 eps1 + eps0)-DP, approximate DP, iterations, Pr[bot]",
             claims=(*THM31, *THM31_STEPS),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 3.2",
@@ -112,24 +126,32 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.thm32.step.closed_form",
                 "liu_talwar2019.thm32.step.ratio",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 3.3",
             "theorem",
             "random stopping scores >= Q^(p)(D) except with probability gamma/p",
             claims=("liu_talwar2019.thm33.utility",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 3.4",
             "theorem",
             "hard stopping on (eps1, delta1)-DP Q is (3 eps1 + 3 sqrt(2 delta1), sqrt(2 delta1) T + delta2)-DP",
             claims=("liu_talwar2019.thm34.approx", "liu_talwar2019.thm34.delta_matters"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 3.5",
             "theorem",
             "hard stopping at the prescribed T is (3 eps1 + 3 eps0)-DP",
             claims=("liu_talwar2019.thm35.hard_stopping",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 4.1",
@@ -141,6 +163,7 @@ COVERAGE = PaperCoverage.of(
                 "lyu2017.alg1",
             ),
             reason=CONTINUOUS,
+            status="ingredients only",
         ),
         S(
             "Corollary 4.2",
@@ -149,12 +172,15 @@ COVERAGE = PaperCoverage.of(
             claims=("liu_talwar2019.cor42.p_half",),
             reason="its part (a) is Theorem 4.1 (a) (continuous Laplace noise); parts (b)-(d) are the "
             "conversions Phi(p) <= x iff p <= x/(1+x), checked exactly",
+            status="ingredients only",
         ),
         S(
             "Lemma 4.3",
             "lemma",
             "sums of independent Bernoullis: X >= e^(eps1+eps0) Y + C ln(2/delta0)/eps0 w.p. <= delta0",
             claims=("liu_talwar2019.lemma43.binomials", "liu_talwar2019.lemma43.constant"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 4.4",
@@ -167,12 +193,15 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.lemma45.coupling",
             ),
             reason=CONTINUOUS,
+            status="ingredients only",
         ),
         S(
             "Lemma 4.5",
             "lemma",
             "a coupling with Pr[G] >= 1 - delta and conditional eps-closeness gives (eps, delta)",
             claims=("liu_talwar2019.lemma45.coupling",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 4.6",
@@ -184,6 +213,7 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.lemma45.coupling",
             ),
             reason=CONTINUOUS,
+            status="ingredients only",
         ),
         S(
             "Theorem 4.7",
@@ -198,12 +228,15 @@ COVERAGE = PaperCoverage.of(
             + CONTINUOUS
             + ") with Theorem 3.1 (checked); the call bounds "
             "are O(.)",
+            status="ingredients only",
         ),
         S(
             "Lemma 5.1",
             "lemma",
             "the validation-scored candidate Q is eps2-DP in D2 and eps1-DP in D1",
             claims=("liu_talwar2019.lemma51.validation_scores",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 5.2",
@@ -219,36 +252,47 @@ COVERAGE = PaperCoverage.of(
             reason="the utility bounds are O(.) in K/beta, and the fourth part uses smooth sensitivity; "
             "the privacy of each part (Laplace candidates, Theorems 3.2 and 3.4, the truncated Laplace "
             "mechanism of the third part) is checked exactly",
+            status="ingredients only",
         ),
         S(
             "Theorem A.1",
             "theorem",
             "Theorem 3.1 restated and proved (App. A.1)",
             claims=(*THM31, *THM31_STEPS),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem A.2",
             "theorem",
             "Theorem 3.5 restated and proved (App. A.2)",
             claims=("liu_talwar2019.thm35.hard_stopping",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma A.3",
             "lemma",
             "Lemma 4.3 restated and proved (App. A.3)",
             claims=("liu_talwar2019.lemma43.binomials", "liu_talwar2019.lemma43.constant"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma A.4",
             "lemma",
             "Chernoff: X >= e^eps E X + (e^eps + 1) ln(1/delta)/eps w.p. <= delta",
             claims=("liu_talwar2019.lemmaA4.upper_tail",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma A.5",
             "lemma",
             "Chernoff: Y <= e^-eps E Y - ln(1/delta)/eps w.p. <= delta",
             claims=("liu_talwar2019.lemmaA5.lower_tail",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "App. B.1",
@@ -270,6 +314,8 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.B1.step.probabilities",
                 "liu_talwar2019.B1.step.delta_example",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "App. B.2",
@@ -280,6 +326,8 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.B2.amplified",
                 "liu_talwar2019.B2.three_eps",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "App. B.3",
@@ -290,12 +338,16 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.B3.median_release",
                 "liu_talwar2019.B3.median_of_samples",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem C.1",
             "theorem",
             "exponential mechanism with dummy classes: utility and (2 eps1 + 8 gamma)-DP",
             claims=("liu_talwar2019.thmC1.dummy_classes",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma C.2",
@@ -306,12 +358,16 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.lemmaC2.step.last_line",
                 "liu_talwar2019.lemmaC2.step.last_line_as_printed",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Definition D.1",
             "definition",
             "gamma-dominant index, gamma-weakly useful selector",
             claims=("liu_talwar2019.D2.instance",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem D.2",
@@ -323,18 +379,24 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.D2.factor_two",
                 "liu_talwar2019.D2.factor_two_exhibited",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Definition E.1",
             "definition",
             "(eps, delta)-far and the equivalence P ==_(eps, delta) Q",
             claims=("liu_talwar2019.defE1.far_is_hockey_stick",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma E.2",
             "lemma",
             "(eps, delta)-closeness gives an event B of small mass off which P, Q are eps'-close",
             claims=("liu_talwar2019.lemmaE2.as_stated", "liu_talwar2019.lemmaE2.sqrt_case"),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Lemma E.3",
@@ -344,6 +406,8 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.lemmaE3.as_printed",
                 "liu_talwar2019.lemmaE3.with_small_Q_mass",
             ),
+            status="special case",
+            reason=PINNED,
         ),
     ],
 )

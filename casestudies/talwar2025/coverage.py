@@ -10,6 +10,10 @@ __all__ = ["COVERAGE"]
 
 S = Statement
 
+#: The claims of these statements decide them on the instances each claim lists
+#: (its ``instances``), with the parameters those instances pin.
+PINNED = "decided on the instances each claim lists, with the parameters they pin"
+
 COVERAGE = PaperCoverage.of(
     "talwar2025",
     'Talwar 2025, "Privacy-Computation Trade-Offs in Private Repetition and Metaselection"',
@@ -19,6 +23,8 @@ COVERAGE = PaperCoverage.of(
             "figure",
             "existing upper bounds, the new lower bound and the hybrids, repetition and metaselection",
             claims=("talwar2025.figure1.tradeoff",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Definition 1",
@@ -28,6 +34,8 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop4.geometric",
                 "talwar2025.prop4.box",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Proposition 2",
@@ -41,12 +49,16 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop2.step.normaliser",
                 "talwar2025.prop2.step.agrees_on_B",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Proposition 3",
             "proposition",
             "a repetition algorithm for quantile beta gives a metaselection algorithm over mu_H",
             claims=("talwar2025.prop3.metaselection",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Proposition 4",
@@ -58,6 +70,8 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop4.random_cube",
                 "talwar2025.prop4.without_factor",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Proposition 5",
@@ -68,6 +82,8 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop5.box",
                 "talwar2025.prop5.quarter",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Proposition 6",
@@ -81,6 +97,8 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop6.quarter_printed",
                 "talwar2025.prop6.pure_constant",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 7",
@@ -99,6 +117,8 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm7.step.delta_condition",
                 "talwar2025.thm7.step.rearrange",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Corollary 8",
@@ -114,6 +134,8 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.cor8.printed_conclusion_beyond",
                 "talwar2025.cor8.printed_conclusion_algorithms",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 9",
@@ -126,6 +148,8 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm9.step.union",
                 "talwar2025.thm9.step.exponent_bound",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 10",
@@ -136,6 +160,8 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm10.adaptive",
                 "talwar2025.thm10.step.union",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 11",
@@ -148,24 +174,32 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm11.advanced_composition.delta_matters",
                 "talwar2025.thm11.utility",
             ),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 12",
             "theorem",
             "A_LT,gamma: 3 eps-DP, 1/gamma calls, utility",
             claims=("talwar2025.thm12.lt",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 13",
             "theorem",
             "the hybrid A_max^c over A_LT,gamma^(1/c): 3c eps-DP, c gamma^(-1/c) calls, utility",
             claims=("talwar2025.thm13.hybrid",),
+            status="special case",
+            reason=PINNED,
         ),
         S(
             "Theorem 14",
             "theorem",
             "the metaselection hybrid: 3c eps-DP, cK gamma^(-1/c) calls, utility for q_(1-1/K)",
             claims=("talwar2025.thm14.hybrid",),
+            status="special case",
+            reason=PINNED,
         ),
     ],
 )

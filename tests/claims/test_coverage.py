@@ -8,16 +8,27 @@ from verifier.claims import PaperCoverage, Registry, Statement
 from verifier.errors import InvalidParameter
 
 
-def test_status_follows_claims_and_reason():
-    assert Statement("Lemma 1", "lemma", "s", claims=("p.a",)).status == "checked"
-    assert Statement("Lemma 1", "lemma", "s", claims=("p.a",), reason="r").status == "consequence"
+def test_status_is_given_and_every_weaker_status_says_why():
+    assert Statement("Lemma 1", "lemma", "s", claims=("p.a",), status="whole").status == "whole"
+    for st in ("special case", "ingredients only", "finding"):
+        assert Statement("L", "lemma", "s", claims=("p.a",), status=st, reason="r").status == st
+        with pytest.raises(InvalidParameter, match="needs a reason"):
+            Statement("L", "lemma", "s", claims=("p.a",), status=st)
     assert Statement("Lemma 1", "lemma", "s", reason="r").status == "out of reach"
+    with pytest.raises(InvalidParameter, match="say its status"):
+        Statement("Lemma 1", "lemma", "s", claims=("p.a",))
+    with pytest.raises(InvalidParameter, match="lists claims"):
+        Statement("L", "lemma", "s", claims=("p.a",), status="out of reach", reason="r")
+    with pytest.raises(InvalidParameter, match="lists no claim"):
+        Statement("L", "lemma", "s", status="whole")
+    with pytest.raises(InvalidParameter, match="status must be one of"):
+        Statement("L", "lemma", "s", claims=("p.a",), status="checked", reason="r")
 
 
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        ({"label": "Lemma 1", "kind": "lemma", "summary": "s"}, "record why it is out of reach"),
+        ({"label": "Lemma 1", "kind": "lemma", "summary": "s"}, "needs a reason"),
         (
             {"label": "Lemma 1", "kind": "remark", "summary": "s", "reason": "r"},
             "kind must be one of",
@@ -36,8 +47,9 @@ def test_paper_coverage_refuses_duplicate_labels_and_counts_statuses():
     s = Statement("Lemma 1", "lemma", "s", reason="r")
     with pytest.raises(InvalidParameter, match="listed twice: Lemma 1"):
         PaperCoverage.of("p", "t", [s, s])
-    cov = PaperCoverage.of("p", "t", [s, Statement("Lemma 2", "lemma", "s", claims=("p.x", "p.y"))])
-    assert cov.count("out of reach") == 1 and cov.count("checked") == 1
+    two = Statement("Lemma 2", "lemma", "s", claims=("p.x", "p.y"), status="whole")
+    cov = PaperCoverage.of("p", "t", [s, two])
+    assert cov.count("out of reach") == 1 and cov.count("whole") == 1
     assert cov.claim_ids() == ["p.x", "p.y"]
 
 

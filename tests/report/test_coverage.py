@@ -62,7 +62,13 @@ def _demo() -> Registry:
             "demo",
             "A demo paper",
             [
-                Statement("Lemma 1", "lemma", "a | b", claims=("demo.a", "demo.b", "demo.c")),
+                Statement(
+                    "Lemma 1",
+                    "lemma",
+                    "a | b",
+                    claims=("demo.a", "demo.b", "demo.c"),
+                    status="whole",
+                ),
                 Statement("Table 1", "table", "experiments", reason="empirical"),
             ],
         )
@@ -72,8 +78,9 @@ def _demo() -> Registry:
 
 def test_markdown_separates_proof_steps_and_marks_findings():
     md = coverage_markdown(_demo())
-    assert "| Lemma 1 | lemma | a \\| b | `demo.a`, `demo.c` (finding) | `demo.b` | checked |" in md
-    assert "| `demo` | 2 | 1 | 0 | 1 | 1 |" in md
+    assert "| Lemma 1 | lemma | a \\| b | `demo.a`, `demo.c` (finding) | `demo.b` | whole |" in md
+    # statements, whole, special case, ingredients only, finding, out of reach, proof steps
+    assert "| `demo` | 2 | 1 | 0 | 0 | 0 | 1 | 1 | 0% |" in md
     assert "- **Table 1** (out of reach): empirical" in md
     assert "## Problems" not in md
 
@@ -86,7 +93,9 @@ def test_unlisted_and_unregistered_claims_are_problems():
         return CheckResult("t", Verdict.HOLDS)
 
     reg.coverage["demo"] = PaperCoverage.of(
-        "demo", "t", [Statement("Lemma 1", "lemma", "s", claims=("demo.a", "demo.zz"))]
+        "demo",
+        "t",
+        [Statement("Lemma 1", "lemma", "s", claims=("demo.a", "demo.zz"), status="whole")],
     )
     problems = coverage_problems(reg)
     assert "demo, Lemma 1: claim 'demo.zz' is not registered" in problems

@@ -18,6 +18,7 @@ from .model import (
     observed_tightness,
 )
 from .registry import ENTRY_POINT_GROUP, REGISTRY, Registry, load_casestudies, registered_claim
+from .scope import SCOPE_KINDS, Scope, SearchRecord, scope_of
 
 __all__ = [
     "Claim",
@@ -31,7 +32,11 @@ __all__ = [
     "Registry",
     "STATEMENT_KINDS",
     "STATUSES",
+    "SCOPE_KINDS",
+    "Scope",
+    "SearchRecord",
     "SearchSpec",
+    "scope_of",
     "Tightness",
     "Statement",
     "check_claim_id",

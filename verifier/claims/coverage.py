@@ -9,20 +9,30 @@ witness it, the reason.  The package registers it with :meth:`Registry.add_cover
 <verifier.claims.registry.Registry.add_coverage>`; ``verifier casestudies --coverage``
 renders every registered coverage (:mod:`verifier.report.coverage`).
 
-A statement has one of three statuses (:attr:`Statement.status`):
+A statement has one of five statuses (:attr:`Statement.status`), given by the case
+study (never inferred from the number of claims):
 
-``checked``
-    claims decide the statement itself on finite instances;
-``consequence``
-    the statement is out of finite reach as stated (asymptotic, continuous with no
-    exact discretisation, ...) — ``reason`` says why — and the listed claims check
-    the finite consequence the paper uses;
+``whole``
+    the statement as printed, all its parts, on instances that satisfy its hypotheses,
+    with the statement's own algorithm run — decided over its domain (a box, a range,
+    an exhaustive finite domain or a worst-case search of it; each claim's outcome
+    says which, :mod:`verifier.claims.scope`);
+``special case``
+    the statement is decided with some parameters pinned; ``reason`` says which and
+    why;
+``ingredients only``
+    the statement's own algorithm is not run: ``reason`` names the lemmas, premises or
+    finite facts its proof uses that the claims check;
+``finding``
+    the statement is false as printed; ``reason`` says where it fails and where it (or
+    its corrected form) holds, each side with its claims;
 ``out of reach``
     no claim; ``reason`` says why.
 
->>> s = Statement("Lemma 15", "lemma", "a pointwise inequality", claims=("demo.lemma15",))
+>>> s = Statement("Lemma 15", "lemma", "a pointwise inequality", claims=("demo.lemma15",),
+...               status="whole")
 >>> s.status
-'checked'
+'whole'
 >>> Statement("Table 1", "table", "experiments", reason="empirical results").status
 'out of reach'
 """
@@ -56,7 +66,7 @@ StatementKind = Literal[
     "equation",
     "table",
 ]
-Status = Literal["checked", "consequence", "out of reach"]
+Status = Literal["whole", "special case", "ingredients only", "finding", "out of reach"]
 
 #: Every statement kind, in the order tables list them.
 STATEMENT_KINDS: tuple[str, ...] = get_args(StatementKind)
@@ -79,9 +89,13 @@ class Statement:
     claims : tuple of str
         Ids of the registered claims about it (statement, proof steps, findings,
         negative controls).
+    status : str, optional
+        One of :data:`STATUSES` (module docstring).  Without it: ``out of reach`` for
+        a statement without claims; a statement with claims must say its status.
     reason : str
-        Why the statement is out of finite reach (required without claims; with
-        claims it makes the status ``consequence``).
+        What a status other than ``whole`` rests on: the pinned parameters (``special
+        case``), the ingredients checked (``ingredients only``), where the printed form
+        fails and holds (``finding``), why no claim (``out of reach``).
     """
 
     label: str
@@ -89,6 +103,7 @@ class Statement:
     summary: str
     claims: tuple[str, ...] = ()
     reason: str = ""
+    status: Status | None = None
 
     def __post_init__(self) -> None:
         if not self.label or not self.summary:
@@ -102,17 +117,37 @@ class Statement:
             raise InvalidParameter(f"statement {self.label!r}: claims must be a tuple of ids")
         if len(set(self.claims)) != len(self.claims):
             raise InvalidParameter(f"statement {self.label!r} lists a claim twice")
-        if not self.claims and not self.reason:
+        status = self.status
+        if status is None:
+            if self.claims:
+                raise InvalidParameter(
+                    f"statement {self.label!r} has claims: say its status (one of "
+                    f"{', '.join(STATUSES)})"
+                )
+            status = "out of reach"
+            object.__setattr__(self, "status", status)
+        if status not in STATUSES:
             raise InvalidParameter(
-                f"statement {self.label!r} has no claim: record why it is out of reach"
+                f"statement {self.label!r}: status must be one of {', '.join(STATUSES)}, "
+                f"got {status!r}"
             )
-
-    @property
-    def status(self) -> Status:
-        """``checked``, ``consequence`` or ``out of reach`` (module docstring)."""
-        if not self.claims:
-            return "out of reach"
-        return "consequence" if self.reason else "checked"
+        if status == "out of reach" and self.claims:
+            raise InvalidParameter(
+                f"statement {self.label!r} is out of reach but lists claims: it is "
+                f"'ingredients only' or 'special case'"
+            )
+        if status != "out of reach" and not self.claims:
+            raise InvalidParameter(f"statement {self.label!r} is {status} but lists no claim")
+        if status != "whole" and not self.reason:
+            raise InvalidParameter(
+                f"statement {self.label!r} ({status}) needs a reason: "
+                + {
+                    "special case": "which parameters are pinned, and why",
+                    "ingredients only": "which lemmas or premises are checked",
+                    "finding": "where it fails as printed and where it holds",
+                    "out of reach": "why no finite instance decides it",
+                }[status]
+            )
 
 
 @dataclass(frozen=True)

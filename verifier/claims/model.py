@@ -58,6 +58,7 @@ from ..arithmetic import Verdict, format_number
 from ..boxes import Box, region_fractions
 from ..errors import InvalidParameter, VerifierError
 from ..results import CheckResult, measured_record
+from .scope import Scope, SearchRecord, scope_of
 
 __all__ = [
     "Claim",
@@ -279,6 +280,9 @@ class SearchSpec:
         Re-evaluate the best instance exactly when nothing was found.
     notes : str
         What the space covers (shown by ``verifier search --list``).
+    casestudies_instances : int, optional
+        The budget of the search ``verifier casestudies`` runs with the claim's other
+        deciders (default: ``default_instances``; 0: none).
     """
 
     space: Any
@@ -287,12 +291,16 @@ class SearchSpec:
     default_instances: int = 2000
     exact_best: bool = True
     notes: str = ""
+    casestudies_instances: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.default_instances, bool) or not isinstance(self.default_instances, int):
             raise InvalidParameter("default_instances must be a positive integer")
         if self.default_instances < 1:
             raise InvalidParameter("default_instances must be a positive integer")
+        n = self.casestudies_instances
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+            raise InvalidParameter("casestudies_instances must be a nonnegative integer")
 
 
 @dataclass
@@ -334,6 +342,14 @@ class Claim:
         extremal family with its proved limit, a search); a zero-argument callable is
         evaluated when asked.  Without it, a theorem's outcome reports the tightness
         its own findings show (:func:`observed_tightness`).
+    exhaustive : str
+        When ``check`` enumerates a finite domain completely (every event of a finite
+        space, every tree of a given depth, every point of the finite grid the
+        statement ranges over): that domain, in one line.  The outcome's scope is then
+        ``exhaustive`` (:mod:`verifier.claims.scope`).
+    scope_note : str
+        For a claim decided on its registered instances only: why nothing broader (a
+        box, a range, an exhaustive domain, a search) decides it.
     """
 
     id: str
@@ -349,6 +365,8 @@ class Claim:
     reference: Any = field(default=None, compare=False)
     domain: Any = None
     tightness: Tightness | Callable[[], Tightness] | None = field(default=None, compare=False)
+    exhaustive: str = ""
+    scope_note: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id or not self.id.isprintable():
@@ -436,30 +454,71 @@ class Claim:
             "search": None
             if self.search is None
             else {"default_instances": self.search.default_instances, "space": self.search.notes},
+            "exhaustive": self.exhaustive or None,
+            "scope_note": self.scope_note or None,
             "notes": self.notes,
         }
 
 
 @dataclass
 class ClaimOutcome:
-    """What deciding a claim on its instances gave, compared with what was expected."""
+    """What deciding a claim gave (on its instances, over its box, and by its
+    worst-case search when one ran), compared with what was expected."""
 
     claim: Claim
     result: CheckResult | None
     seconds: float
     error: str | None = None
+    #: the worst-case search run with the decision (``verifier casestudies`` runs the
+    #: search of a claim that has one, with its default budget)
+    search: SearchRecord | None = None
 
     @property
     def verdict(self) -> Verdict | None:
-        return None if self.result is None else self.result.verdict
+        """The verdict of every decider that ran: violated when the instances or the
+        search refute the claim, holds when the instances hold (or, for a claim
+        decided by search only, when the search found nothing), else undecided."""
+        if self.search is not None and self.search.violated:
+            return Verdict.VIOLATED
+        if self.result is None:
+            if self.search is not None and self.claim.check is None and self.error is None:
+                return Verdict.HOLDS
+            return None
+        return self.result.verdict
+
+    @property
+    def vacuous(self) -> bool:
+        """The claim holds only because its premises failed on every instance it was
+        decided on: nothing was checked (never reported as ``holds``)."""
+        return (
+            self.result is not None
+            and self.result.vacuous
+            and self.verdict is Verdict.HOLDS
+            and self.search is None
+        )
+
+    @property
+    def verdict_label(self) -> str:
+        """``holds``, ``violated``, ``undecided``, ``vacuous`` or ``error``."""
+        if self.error:
+            return "error"
+        if self.vacuous:
+            return "vacuous"
+        return "-" if self.verdict is None else self.verdict.value
 
     @property
     def matches(self) -> bool:
-        if self.result is None:
+        if self.verdict is None or self.vacuous:
             return False
         if self.claim.expected == "holds":
-            return self.result.verdict is Verdict.HOLDS
-        return self.result.verdict is Verdict.VIOLATED
+            return self.verdict is Verdict.HOLDS
+        return self.verdict is Verdict.VIOLATED
+
+    @property
+    def scope(self) -> Scope:
+        """What the verdict covers (:mod:`verifier.claims.scope`)."""
+        fr = self.box_fractions()
+        return scope_of(self.claim, self.result, self.search, None if fr is None else float(fr[0]))
 
     def worst_slack(self) -> str:
         if self.result is None:
@@ -527,7 +586,9 @@ class ClaimOutcome:
             "statement": self.claim.statement,
             "expected": self.claim.expected,
             "verdict": None if self.verdict is None else self.verdict.value,
+            "vacuous": self.vacuous,
             "matches": self.matches,
+            "scope": self.scope.to_dict(),
             "worst_slack": self.worst_slack(),
             "seconds": round(self.seconds, 3),
             "domain": None if self.claim.domain is None else self.claim.domain.as_dict(),
@@ -535,6 +596,7 @@ class ClaimOutcome:
             "failing_fraction": None if fr is None else float(fr[1]),
             "tightness": None if tight is None else tight.to_dict(),
             "error": self.error,
+            "search": None if self.search is None else self.search.to_dict(),
             **({} if self.result is None else measured_record(self.result.measured)),
             "result": None if self.result is None else self.result.to_dict(max_findings=20),
         }

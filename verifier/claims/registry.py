@@ -91,6 +91,8 @@ class Registry:
         aliases: Iterable[str] = (),
         domain: Any = None,
         tightness: Any = None,
+        exhaustive: str = "",
+        scope_note: str = "",
     ) -> Callable[[Callable[[], CheckResult]], Callable[[], CheckResult]]:
         """Decorator registering a zero-argument check function as a claim's decider on
         its instances (``search`` adds the worst-case search under the same id).
@@ -116,6 +118,8 @@ class Registry:
                     casestudy=cs,
                     domain=domain,
                     tightness=tightness,
+                    exhaustive=exhaustive,
+                    scope_note=scope_note,
                 )
             )
             for old in aliases:

@@ -4,9 +4,15 @@ verdict with its expected outcome.
 ::
 
     verifier casestudies [--list] [NAME ...] [--json] [--certificates DIR] [--tightness]
+                         [--scope] [--search-instances N]
                          [-j N | --dask local[:N] | --dask tcp://HOST:PORT]
                          [--after ID] [--no-progress]
     verifier casestudies --coverage [PAPER ...] [--json]
+
+Each claim is decided on its registered instances or over its box and, when it has an
+instance space, by the worst-case search with the space's default budget and seed 0
+(:mod:`verifier.search.decide`); every verdict carries its scope — what it covers
+(:mod:`verifier.claims.scope`).
 
 The claims are decided in this process by default; ``-j N`` decides them in N local
 worker processes and ``--dask`` on a dask cluster (the same outcomes, in the same
@@ -30,6 +36,7 @@ from ..errors import (
     EXIT_OK,
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
+    BadInput,
     CertificateError,
     UnknownClaim,
 )
@@ -68,6 +75,22 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="after deciding the claims, print each theorem's tightness (attained, "
         "approached with its family and proved limit, or loose with what was searched) "
         "instead of the outcome table",
+    )
+    p.add_argument(
+        "--scope",
+        action="store_true",
+        help="after deciding the claims, print per paper and claim kind how many verdicts "
+        "sit at each scope (box, range, exhaustive, search, instances) instead of the "
+        "outcome table",
+    )
+    p.add_argument(
+        "--search-instances",
+        type=int,
+        default=None,
+        metavar="N",
+        help="budget of the worst-case search of each claim that has an instance space "
+        "(default: the space's own; 0: no search, the claims are decided on their "
+        "instances and boxes only)",
     )
     p.add_argument(
         "--certificates",
@@ -110,7 +133,7 @@ def _registry() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier casestudies``; return the exit code."""
-    from ..report import outcomes_record, outcomes_table, tightness_table
+    from ..report import outcomes_record, outcomes_table, scope_table, tightness_table
 
     reg = _registry()
     if not reg.claims:
@@ -127,7 +150,9 @@ def run(args: argparse.Namespace) -> int:
         return _list_claims(reg.select(args.names or None), args.json)
     if args.coverage:
         return _coverage(reg, args.names, args.json)
-    claims = reg.select(args.names or None, decider="instances|box")
+    if args.search_instances is not None and args.search_instances < 0:
+        raise BadInput(f"--search-instances must be >= 0, got {args.search_instances}")
+    claims = reg.select(args.names or None, decider="instances|box|search")
     claims = _after(claims, args.after)
     cert_dir = (
         None if args.certificates is None else output_directory(args.certificates, "--certificates")
@@ -145,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
         json_dump(record)
     elif getattr(args, "tightness", False):
         say(tightness_table(outcomes))
+    elif getattr(args, "scope", False):
+        say(scope_table(outcomes))
     else:
         say(outcomes_table(outcomes))
         for cid, text in certs.items():
@@ -176,6 +203,7 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
     on a terminal; Ctrl-C stops the run and keeps the outcomes decided so far
     (returned with ``True``)."""
     from ..executors import open_runner
+    from ..search.decide import outcomes as decided
     from ..terminal import progress_display, task
 
     outcomes: list[Any] = []
@@ -184,7 +212,12 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
         progress_display(progress_wanted(args)),
         task("claims", total=len(claims)) as bar,
     ):
-        stream = reg.outcomes(claims, runner=runner)
+        stream = decided(
+            claims,
+            runner=runner,
+            search=getattr(args, "search_instances", None) != 0,
+            search_instances=getattr(args, "search_instances", None),
+        )
         try:
             for o in stream:
                 outcomes.append(o)
@@ -200,9 +233,17 @@ def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
     """Write a certificate for every violated outcome; claim id -> path (or the reason
     there is none)."""
     from ..report.certificates import write_claim_certificate
+    from ..spec.io import atomic_write
 
     out: dict[str, str] = {}
     for o in outcomes:
+        if o.search is not None and o.search.violated and o.search.certificate:
+            if o.result is None or o.result.verdict is not Verdict.VIOLATED:
+                written = atomic_write(
+                    directory / f"{o.claim.id}.certificate.toml", o.search.certificate
+                )
+                out[o.claim.id] = str(written)
+                continue
         if o.result is None or o.result.verdict is not Verdict.VIOLATED:
             continue
         try:

@@ -4,6 +4,20 @@
 (:mod:`verifier.spec`) renders mechanisms, claims and certificates as TOML or JSON.
 """
 
-from .outcomes import outcomes_json, outcomes_record, outcomes_table, tightness_table
+from .outcomes import (
+    outcomes_json,
+    outcomes_record,
+    outcomes_table,
+    scope_counts,
+    scope_table,
+    tightness_table,
+)
 
-__all__ = ["outcomes_json", "outcomes_record", "outcomes_table", "tightness_table"]
+__all__ = [
+    "outcomes_json",
+    "outcomes_record",
+    "outcomes_table",
+    "scope_counts",
+    "scope_table",
+    "tightness_table",
+]

@@ -27,10 +27,17 @@ Every numbered statement of each paper is listed with the ids of the claims that
 it: the statement itself on finite instances, the displayed steps of its proof (kind
 `proof-step`, each naming its section and displayed equation), findings (discrepancies
 with the printed text, settled) and negative controls (deliberately false variants
-that must be refuted — not claims of the paper).  Status: **checked** — claims decide
-the statement on finite instances; **consequence** — the statement is out of finite
-reach as stated (reason given) and the claims check the finite consequence the paper
-uses; **out of reach** — no claim, reason given.
+that must be refuted — not claims of the paper).  Each statement has one status:
+
+- **whole** — the statement as printed, all its parts, on instances that satisfy its
+  hypotheses, its own algorithm run, decided over its domain (each claim's outcome
+  names its scope: box, range, exhaustive, search or instances —
+  `verifier casestudies --scope`);
+- **special case** — decided with some parameters pinned (which, and why, below);
+- **ingredients only** — the statement's own algorithm is not run; the lemmas,
+  premises or finite facts of its proof that are checked are named below;
+- **finding** — false as printed: where it fails and where it holds, below;
+- **out of reach** — no claim; the reason is below.
 """
 
 
@@ -124,24 +131,23 @@ def coverage_markdown(reg: Registry, papers: Sequence[str] | None = None) -> str
     """The coverage table in Markdown (what ``docs/coverage.md`` holds)."""
     covs = _selected(reg, papers)
     lines = [_HEADER, "## Totals", ""]
-    lines.append(
-        "| paper | statements | checked | consequence | out of reach | proof-step claims |"
-    )
-    lines.append("|---|---|---|---|---|---|")
-    grand = {"statements": 0, "proof-step claims": 0, **{st: 0 for st in STATUSES}}
+    cols = ("statements", *STATUSES, "proof-step claims")
+    lines.append("| paper | " + " | ".join(cols) + " | special case or ingredients only |")
+    lines.append("|---" * (len(cols) + 2) + "|")
+    grand = dict.fromkeys(cols, 0)
+
+    def row(name: str, t: dict[str, int]) -> str:
+        part = t["special case"] + t["ingredients only"]
+        share = f"{part / t['statements']:.0%}" if t["statements"] else "-"
+        return f"| {name} | " + " | ".join(str(t[c]) for c in cols) + f" | {share} |"
+
     for cov in covs:
         t = coverage_totals(reg, cov)
         for k in grand:
             grand[k] += t[k]
-        lines.append(
-            f"| `{cov.paper}` | {t['statements']} | {t['checked']} | {t['consequence']} | "
-            f"{t['out of reach']} | {t['proof-step claims']} |"
-        )
+        lines.append(row(f"`{cov.paper}`", t))
     if len(covs) > 1:
-        lines.append(
-            f"| all | {grand['statements']} | {grand['checked']} | {grand['consequence']} | "
-            f"{grand['out of reach']} | {grand['proof-step claims']} |"
-        )
+        lines.append(row("all", grand))
     for cov in covs:
         lines += ["", f"## `{cov.paper}` — {cov.title}", ""]
         lines.append("| statement | kind | summary | claims | proof steps | status |")
@@ -157,7 +163,7 @@ def coverage_markdown(reg: Registry, papers: Sequence[str] | None = None) -> str
             if s.reason:
                 notes.append(f"- **{s.label}** ({s.status}): {s.reason}")
         if notes:
-            lines += ["", "Out of finite reach as stated:", "", *notes]
+            lines += ["", "What the statuses other than whole rest on:", "", *notes]
     problems = coverage_problems(reg, papers)
     if problems:
         lines += ["", "## Problems", "", *[f"- {p}" for p in problems]]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..claims.model import ClaimOutcome
+from ..claims.scope import SCOPE_KINDS
 from ..results import label
 from ..terminal import text_table
 
@@ -16,6 +17,8 @@ __all__ = [
     "outcomes_json",
     "outcomes_record",
     "tightness_table",
+    "scope_table",
+    "scope_counts",
 ]
 
 
@@ -44,10 +47,9 @@ def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
     head = ("claim", "kind", "source", "expected", "verdict", "worst slack", "at", "time", "")
     rows = []
     for o in outcomes:
-        verdict = "ERROR" if o.error else (o.verdict.value if o.verdict else "-")
-        und = o.undecided_fraction
-        if und is not None and not o.error:
-            verdict += " (box)" if und == 0 else f" (box, {float(und):.3g} undecided)"
+        verdict = "ERROR" if o.error else o.verdict_label
+        if not o.error:
+            verdict += f" — {o.scope.label()}"
         rows.append(
             (
                 o.claim.id,
@@ -61,12 +63,62 @@ def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
                 "ok" if o.matches else "MISMATCH",
             )
         )
-    lines = [text_table(head, rows, fold=(2, 5, 6))]
+    lines = [text_table(head, rows, fold=(2, 4, 5, 6))]
     n_ok = sum(o.matches for o in outcomes)
     lines.append(f"{n_ok} of {len(outcomes)} claims match their expected outcome")
+    counts = scope_counts(outcomes)
+    total = {k: sum(c.get(k, 0) for c in counts.values()) for k in SCOPE_KINDS}
+    lines.append(
+        "scope of the verdicts: "
+        + ", ".join(f"{total[k]} {k}" for k in SCOPE_KINDS if total[k])
+        + " (verifier casestudies --scope: per paper and kind)"
+    )
     for o in outcomes:
         if o.error:
             lines.append(f"\n{o.claim.id} raised:\n{o.error}")
+    return "\n".join(lines)
+
+
+def scope_counts(outcomes: Sequence[ClaimOutcome]) -> dict[tuple[str, str], dict[str, int]]:
+    """(paper, claim kind) -> scope kind -> number of decided claims (claims that raised
+    are left out)."""
+    out: dict[tuple[str, str], dict[str, int]] = {}
+    for o in outcomes:
+        if o.error:
+            continue
+        row = out.setdefault((o.claim.paper, o.claim.kind), {})
+        k = o.scope.kind
+        row[k] = row.get(k, 0) + 1
+    return out
+
+
+def scope_table(outcomes: Sequence[ClaimOutcome]) -> str:
+    """Per paper and claim kind, how many verdicts sit at each scope (box, range,
+    exhaustive, search, instances), then the claims decided on instances only with
+    the reason each gives."""
+    counts = scope_counts(outcomes)
+    head = ("paper", "kind", *SCOPE_KINDS, "total", "beyond instances")
+    rows = []
+    for (paper, kind), row in sorted(counts.items()):
+        n = sum(row.values())
+        beyond = n - row.get("instances", 0)
+        rows.append(
+            (paper, kind, *(str(row.get(k, 0)) for k in SCOPE_KINDS), str(n), f"{beyond / n:.0%}")
+        )
+    lines = [text_table(head, rows)]
+    thm = [o for o in outcomes if not o.error and o.claim.kind in ("theorem", "proof-step")]
+    if thm:
+        beyond = sum(1 for o in thm if o.scope.kind != "instances")
+        lines.append(
+            f"theorem and proof-step claims beyond their registered instances: {beyond} of "
+            f"{len(thm)} ({beyond / len(thm):.0%})"
+        )
+    stay = [o for o in thm if o.scope.kind == "instances"]
+    if stay:
+        lines.append("decided on their registered instances only:")
+        for o in stay:
+            why = o.scope.why or "(no reason given)"
+            lines.append(f"  {o.claim.id}: {why}")
     return "\n".join(lines)
 
 

@@ -77,7 +77,7 @@ SPEC_VERSION = 1
 #: Graph kinds and their keys (besides ``kind``): (required, optional).
 GRAPH_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pair": ((), ("datasets",)),
-    "edges": (("datasets", "edges"), ()),
+    "edges": (("datasets", "edges"), ("isolated", "components")),
     "path": (("n",), ()),
     "hamming_cube": (("n",), ()),
     "lumped_hamming_cube": (("n",), ()),
@@ -504,6 +504,50 @@ class _Loader:
             raise InvalidParameter(f"{where}: more than {MAX_DATASETS} datasets")
         return names
 
+    def _check_connected(self, graph: nx.Graph, g: dict[str, Any], where: str) -> None:
+        """A dataset with no neighbour is never compared with another one, and a graph
+        in several pieces is never compared across them: both make every claim hold
+        vacuously there, so both must be said (``isolated = [...]``, ``components =
+        N``), never left to chance (a forgotten edge)."""
+        iwhere = location(where, "isolated")
+        declared = [
+            _name(x, location(iwhere, i))
+            for i, x in enumerate(_array(g.get("isolated", []), iwhere))
+        ]
+        for i, d in enumerate(declared):
+            if d not in graph:
+                raise InvalidMechanism(f"{location(iwhere, i)}: unknown dataset {d!r}")
+            if graph.degree(d):
+                raise InvalidMechanism(
+                    f"{location(iwhere, i)}: dataset {d!r} is declared isolated but has "
+                    f"neighbours ({_preview(sorted(map(str, graph.neighbors(d))))})"
+                )
+        lonely = [d for d in graph.nodes if graph.degree(d) == 0 and d not in declared]
+        if lonely:
+            raise InvalidMechanism(
+                f"{location(where, 'edges')}: dataset{'s' if len(lonely) > 1 else ''} "
+                f"{_preview(lonely)} ha{'ve' if len(lonely) > 1 else 's'} no neighbour, so no "
+                f"claim would ever compare {'them' if len(lonely) > 1 else 'it'} with another "
+                f"dataset: add the missing edges, or declare isolated = "
+                f"[{', '.join(json.dumps(str(d)) for d in lonely[:10])}]"
+            )
+        rest = graph.subgraph([d for d in graph.nodes if d not in declared])
+        pieces = nx.number_connected_components(rest) if rest.number_of_nodes() else 0
+        if "components" in g:
+            want = _int(g["components"], location(where, "components"), lo=1)
+            if want != pieces:
+                raise InvalidMechanism(
+                    f"{location(where, 'components')}: the graph has {pieces} connected "
+                    f"component{'s' if pieces != 1 else ''} (isolated datasets aside), not {want}"
+                )
+        elif pieces > 1:
+            comps = sorted((sorted(map(str, c)) for c in nx.connected_components(rest)), key=len)
+            raise InvalidMechanism(
+                f"{location(where, 'edges')}: the graph falls into {pieces} pieces that no "
+                f"edge joins (the smallest: {_preview(comps[0])}), so no claim would compare "
+                f"datasets across them: add the missing edges, or declare components = {pieces}"
+            )
+
     def _build_graph(self, kind: str, g: dict[str, Any], where: str) -> nx.Graph:
         if kind == "pair":
             names = self._datasets(g.get("datasets", ["D", "D'"]), location(where, "datasets"))
@@ -533,6 +577,7 @@ class _Loader:
                 if a == b:
                     raise InvalidMechanism(f"{ew}: dataset {a!r} cannot be its own neighbour")
                 graph.add_edge(a, b)
+            self._check_connected(graph, g, where)
             return graph
         if kind == "path":
             n = _int(g["n"], location(where, "n"), hi=MAX_DATASETS - 1)

@@ -63,6 +63,8 @@ def _graph_defs() -> dict[str, Any]:
         },
         "n": {"type": "integer"},
         "max_size": {"type": "integer"},
+        "isolated": {"type": "array", "items": _ref("name")},
+        "components": {"type": "integer", "minimum": 1},
     }
     variants = []
     for kind, (required, optional) in GRAPH_KINDS.items():

@@ -142,7 +142,14 @@ class _Writer:
         if key in self._graph_keys:
             return self._graph_keys[key]
         gname = f"g{len(self.graphs) + 1}" if self.graphs else "g"
-        self.graphs[gname] = {"kind": "edges", "datasets": names, "edges": edges}
+        entry: dict[str, Any] = {"kind": "edges", "datasets": names, "edges": edges}
+        lonely = [labels[d] for d in g.nodes if g.degree(d) == 0]
+        if lonely:
+            entry["isolated"] = lonely
+        rest = g.subgraph([d for d in g.nodes if g.degree(d) > 0])
+        if rest.number_of_nodes() and nx.number_connected_components(rest) > 1:
+            entry["components"] = nx.number_connected_components(rest)
+        self.graphs[gname] = entry
         self._graph_keys[key] = gname
         return gname
 

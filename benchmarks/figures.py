@@ -557,6 +557,47 @@ def pytest_suite(quick: bool) -> Figure:
     return fig
 
 
+def tightened_refuted(quick: bool) -> Figure:
+    """Can the deciders see failures?  For every registered theorem whose tightness is
+    ``attained`` or ``approached``, the statement with its bounds tightened by 1%
+    (:func:`verifier.claims.tighten.tightened`, re-decided on the claim's own instances,
+    box or range) must be refuted: the share refuted, and each miss by id (a miss is a
+    decider that cannot see the tightening; every one is explained in its case study's
+    NOTES.md).  ``--quick``: the first 20 such theorems."""
+    from verifier.arithmetic import Verdict
+    from verifier.claims import load_casestudies
+    from verifier.claims.tighten import tightened
+
+    reg = load_casestudies()
+    refuted: list[str] = []
+    missed: list[str] = []
+    t0 = time.perf_counter()
+    for c in reg.claims.values():
+        if c.kind != "theorem" or c.check is None:
+            continue
+        o = c.run()
+        t = o.tightness() if o.matches else None
+        if t is None or t.status not in ("attained", "approached"):
+            continue
+        (refuted if tightened(o).verdict is Verdict.VIOLATED else missed).append(c.id)
+        if quick and len(refuted) + len(missed) >= 20:
+            break
+    n = len(refuted) + len(missed)
+    share = len(refuted) / n if n else None
+    fig = Figure(
+        "tightened theorems refuted",
+        share,
+        None,
+        "share",
+        "1.0 (every attained/approached theorem)",
+        None if share is None else share == 1.0,
+        "-",
+        [f"{len(refuted)} of {n} refuted", *(f"miss: {m}" for m in missed)],
+        {"refuted": refuted, "missed": missed, "seconds": time.perf_counter() - t0},
+    )
+    return fig
+
+
 FIGURES: list[Callable[[bool], Figure]] = [
     alg3_check,
     alg3_certified,
@@ -566,4 +607,5 @@ FIGURES: list[Callable[[bool], Figure]] = [
     search_refuted,
     copies,
     pytest_suite,
+    tightened_refuted,
 ]

@@ -29,6 +29,8 @@ __all__ = ["main"]
 def _num(x: float | None, unit: str) -> str:
     if x is None:
         return "-"
+    if unit == "share":
+        return f"{x:.0%}"
     if unit == "/s":
         return f"{x:,.0f}/s"
     return f"{x:.2f}s" if x >= 0.01 else f"{x * 1000:.1f}ms"

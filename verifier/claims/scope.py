@@ -47,7 +47,15 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import CheckResult
 
-__all__ = ["SCOPE_KINDS", "Scope", "ScopeKind", "SearchRecord", "scope_of", "count_instances"]
+__all__ = [
+    "SCOPE_KINDS",
+    "Scope",
+    "ScopeKind",
+    "SearchRecord",
+    "count_instances",
+    "result_scope",
+    "scope_of",
+]
 
 ScopeKind = Literal["box", "range", "exhaustive", "search", "instances"]
 
@@ -275,3 +283,24 @@ def scope_of(
         getattr(claim, "instances", "") or "the registered instances",
         why=getattr(claim, "scope_note", ""),
     )
+
+
+def result_scope(result: CheckResult, what: str = "the mechanism as given") -> Scope:
+    """The scope of one decided spec-file claim: the box or range it was decided over
+    (with the box's undecided share), else the one instance it is about (``what``)."""
+    from ..boxes import region_fractions
+
+    kind, texts = _domain_kind(result)
+    if kind == "box":
+        regions = [f.region for f in result.all_findings() if f.region is not None]
+        boxes = {r.box for r in regions}
+        und = None
+        box = None
+        if len(boxes) == 1:
+            b = boxes.pop()
+            und = float(region_fractions(regions, b)[0])
+            box = b.as_dict()
+        return Scope("box", "; ".join(texts), instances=1, box=box, undecided_fraction=und)
+    if kind == "range":
+        return Scope("range", "; ".join(texts), instances=1)
+    return Scope("instances", what, instances=1)

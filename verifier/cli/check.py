@@ -259,6 +259,7 @@ def _run_files(args: argparse.Namespace) -> int:
 
 def _run_one(args: argparse.Namespace) -> int:
     """``verifier check`` on one file (``args.file``)."""
+    from ..claims.scope import result_scope
     from ..spec import certificate, dump_spec, load_spec, precision_for
     from ..spec.premises import judge
 
@@ -320,6 +321,7 @@ def _run_one(args: argparse.Namespace) -> int:
             "source": claim.source,
             "expected": claim.expected,
             "verdict": result.verdict.value,
+            "scope": result_scope(result).to_dict(),
             "matches_expected": match if claim.expected is not None else None,
             "result": result.to_dict(),
             "counterexample": None
@@ -398,8 +400,10 @@ def _run_one(args: argparse.Namespace) -> int:
 def _print_claim(
     i: int, n: int, claim: Any, result: Any, cex: dict[str, Any] | None, cert: str | None
 ) -> None:
+    from ..claims.scope import result_scope
+
     head = f"[{i}/{n}] claim {claim.id} ({claim.kind} on {claim.mechanism_name}): "
-    head += result.verdict.value.upper()
+    head += result.verdict.value.upper() + f" — {result_scope(result).label()}"
     if claim.expected is not None:
         ok = _matches(claim.expected, result.verdict)
         head += f"  (expected {claim.expected}: {'ok' if ok else 'MISMATCH'})"

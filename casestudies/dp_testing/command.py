@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from verifier.arithmetic import decide_le, exact
 from verifier.cli.common import Command, json_dump, output_file
 from verifier.errors import (
     EXIT_OK,
@@ -28,10 +27,9 @@ from verifier.errors import (
     InvalidParameter,
     VerifierError,
 )
-from verifier.results import measured_record
-from verifier.spec.io import atomic_write
 
-from .suite import SuiteEntry
+if TYPE_CHECKING:  # the engine is imported when the command runs, not when it is listed
+    from .suite import SuiteEntry
 
 __all__ = ["COMMAND", "configure", "run", "export_entry", "export_document", "FORMAT_VERSION"]
 
@@ -72,6 +70,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def _number(value: Any, name: str) -> dict[str, Any]:
+    from verifier.results import measured_record
+
     rec = measured_record({name: value})
     return {name: rec[f"exact_{name}"], f"{name}_approx": rec[f"exact_{name}_approx"]}
 
@@ -79,6 +79,9 @@ def _number(value: Any, name: str) -> dict[str, Any]:
 def export_entry(entry: SuiteEntry) -> dict[str, Any]:
     """The record of one entry: what it claims, its exact ε and verdict, per ordered
     pair, and its exact laws on its inputs (``distributions``) when it exports them."""
+    from verifier.arithmetic import decide_le, exact
+    from verifier.results import measured_record
+
     rec: dict[str, Any] = {
         "name": entry.name,
         "id": entry.id,
@@ -139,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``verifier export``; return the exit code."""
     if args.output is not None:  # checked before the work starts
         output_file(args.output, "-o")
+    from verifier.spec.io import atomic_write
+
     from .claims import ENTRIES
 
     doc = export_document(_select(ENTRIES, args.only), args.casestudy)

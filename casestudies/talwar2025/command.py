@@ -13,7 +13,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from verifier.arithmetic import Verdict, combine_verdicts
 from verifier.cli.common import (
     Command,
     add_progress_option,
@@ -99,6 +98,8 @@ PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier tradeoff``; return the exit code."""
+    from verifier.arithmetic import Verdict, combine_verdicts
+
     from .tradeoff import DEFAULT_CS, plot_tradeoff, tradeoff
 
     if args.plot:  # checked before the work starts

@@ -269,3 +269,30 @@ def test_common_imports_nothing_of_the_package():
 def test_every_module_imports_first_in_a_fresh_interpreter(module):
     r = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_the_command_line_starts_without_the_arithmetic():
+    """``verifier --version``, ``--help`` and argument errors answer without importing
+    sympy, mpmath or networkx (the engine is imported by the subcommand that runs)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from verifier.cli import build_parser\n"
+        "build_parser()\n"
+        "heavy = sorted(m for m in ('sympy', 'mpmath', 'networkx', 'numpy') if m in sys.modules)\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_constants_kept_apart_for_a_fast_start_agree_with_the_engine():
+    from verifier.arithmetic import MAX_EXP_ARGUMENT_BITS
+    from verifier.cli.compare import ALGORITHMS
+    from verifier.interop.compare import ALGORITHMS as ENGINE_ALGORITHMS
+    from verifier.spec.limits import MAX_EXP_ARGUMENT_BITS as SPEC_BITS
+
+    assert SPEC_BITS == MAX_EXP_ARGUMENT_BITS
+    assert ALGORITHMS == ENGINE_ALGORITHMS

@@ -29,7 +29,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..arithmetic import Verdict
 from ..errors import (
     EXIT_CONSTRUCTION_FAILED,
     EXIT_INTERRUPTED,
@@ -232,6 +231,7 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
 def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
     """Write a certificate for every violated outcome; claim id -> path (or the reason
     there is none)."""
+    from ..arithmetic import Verdict
     from ..report.certificates import write_claim_certificate
     from ..spec.io import atomic_write
 

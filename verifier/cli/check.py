@@ -28,9 +28,8 @@ import contextlib
 import io
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..arithmetic import Verdict
 from ..errors import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -55,6 +54,9 @@ from .common import (
     say,
     version,
 )
+
+if TYPE_CHECKING:
+    from ..arithmetic import Verdict
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -203,6 +205,8 @@ def _counterexample(claim: Any, result: Any) -> dict[str, Any] | None:
 
 
 def _matches(expected: str | None, verdict: Verdict) -> bool:
+    from ..arithmetic import Verdict
+
     if expected == "refuted":
         return verdict is Verdict.VIOLATED
     return verdict is Verdict.HOLDS
@@ -259,6 +263,7 @@ def _run_files(args: argparse.Namespace) -> int:
 
 def _run_one(args: argparse.Namespace) -> int:
     """``verifier check`` on one file (``args.file``)."""
+    from ..arithmetic import Verdict
     from ..claims.scope import result_scope
     from ..spec import certificate, dump_spec, load_spec, precision_for
     from ..spec.premises import judge

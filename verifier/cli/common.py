@@ -29,9 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-import sympy as sp
-
-from ..arithmetic import format_number
 from ..errors import (
     EXIT_BAD_INPUT,
     EXIT_CONSTRUCTION_FAILED,
@@ -354,6 +351,7 @@ def safe_filename(text: str) -> str:
 def number_text(x: Any) -> str:
     """Exact text and, for a constant that is not an integer, a decimal value.
 
+    >>> import sympy as sp
     >>> number_text(sp.Rational(1, 3))
     '1/3 ≈ 0.3333333333'
     >>> number_text(sp.oo), number_text(None), number_text(sp.Integer(7))
@@ -361,6 +359,10 @@ def number_text(x: Any) -> str:
     """
     if x is None:
         return "-"
+    import sympy as sp
+
+    from ..arithmetic import format_number
+
     if x is sp.oo:
         return "inf"
     if x is -sp.oo:

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import argparse
 
-from ..arithmetic import Verdict
 from ..errors import EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED
 from .common import Command, json_dump
 
 __all__ = ["COMMAND", "configure", "run"]
 
+#: :data:`verifier.interop.compare.ALGORITHMS` (the same names; a test checks it), here
+#: so that the parser is built without importing the arithmetic.
+ALGORITHMS = ("random_stopping", "ghazi_hyperparameter_tuning")
+
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``verifier compare``."""
-    from ..interop.compare import ALGORITHMS
-
     p.add_argument(
         "algorithm",
         nargs="?",
@@ -83,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         eps_prime=None if args.eps_prime is None else parse_number(args.eps_prime, {}),
         accountants=not args.exact_only,
     )
+    from ..arithmetic import Verdict
+
     v = result.verdict
     code = (
         EXIT_OK

@@ -43,6 +43,7 @@ The package:
 * :mod:`~verifier.spec.labels` -- names of outputs, datasets, expressions, locations;
 * :mod:`~verifier.spec.io` -- :func:`atomic_write`.
 
+>>> from verifier.spec import loads_spec
 >>> spec = loads_spec('''
 ... [symbols]
 ... eps = "1/2"
@@ -66,20 +67,62 @@ The package:
 
 from __future__ import annotations
 
-from .io import atomic_write
-from .kinds import CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
-from .labels import dataset_label, expression_text, output_label
-from .model import Spec, SpecClaim, precision_for
-from .read import GRAPH_KINDS, SPEC_VERSION, load_spec, loads_spec
-from .write import (
-    certificate,
-    counterexample_finding,
-    document_text,
-    dump_spec,
-    spec_document,
-    spec_to_json,
-    spec_to_toml,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
+    from .io import atomic_write
+    from .kinds import CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
+    from .labels import dataset_label, expression_text, output_label
+    from .model import Spec, SpecClaim, precision_for
+    from .read import GRAPH_KINDS, SPEC_VERSION, load_spec, loads_spec
+    from .write import (
+        certificate,
+        counterexample_finding,
+        document_text,
+        dump_spec,
+        spec_document,
+        spec_to_json,
+        spec_to_toml,
+    )
+
+#: Public names and the submodule that defines each, imported on first use (PEP 562):
+#: ``verifier.spec.limits`` (the command line's defaults) loads without the reader.
+_LAZY: dict[str, str] = {
+    "atomic_write": "io",
+    "CLAIM_KINDS": "kinds",
+    "RANGE_KINDS": "kinds",
+    "ClaimKind": "kinds",
+    "Parameter": "kinds",
+    "dataset_label": "labels",
+    "expression_text": "labels",
+    "output_label": "labels",
+    "Spec": "model",
+    "SpecClaim": "model",
+    "precision_for": "model",
+    "GRAPH_KINDS": "read",
+    "SPEC_VERSION": "read",
+    "load_spec": "read",
+    "loads_spec": "read",
+    "certificate": "write",
+    "counterexample_finding": "write",
+    "document_text": "write",
+    "dump_spec": "write",
+    "spec_document": "write",
+    "spec_to_json": "write",
+    "spec_to_toml": "write",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'verifier.spec' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "atomic_write",

@@ -26,12 +26,18 @@ knowingly (``verifier check --max-outputs N --max-work N --max-exponent N
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
-import mpmath
-import sympy as sp
-
-from ..arithmetic import MAX_EXP_ARGUMENT_BITS, enclose
 from ..errors import InvalidParameter, VerifierError
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+#: ``verifier.arithmetic.MAX_EXP_ARGUMENT_BITS``, the largest magnitude (in bits) of an
+#: argument of ``exp`` that the certified evaluator encloses (the same number; a test
+#: checks it): kept here so that the command line's options are built without importing
+#: the arithmetic (sympy, mpmath).
+MAX_EXP_ARGUMENT_BITS = 1024
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "MAX_LIMITS", "magnitude_bits", "count_text"]
 
@@ -89,9 +95,15 @@ def magnitude_bits(value: sp.Expr) -> int | None:
     enclosure at 64 bits (``None`` for an expression with free symbols, or one the
     certified evaluator cannot enclose).
 
+    >>> import sympy as sp
     >>> magnitude_bits(sp.Integer(10) ** 9), magnitude_bits(sp.exp(10**9)) > 10**9
     (30, True)
     """
+    import mpmath
+    import sympy as sp
+
+    from ..arithmetic import enclose
+
     if not isinstance(value, sp.Expr) or value.free_symbols:
         return None
     try:

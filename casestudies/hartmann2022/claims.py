@@ -89,6 +89,7 @@ from verifier.privacy import (
 )
 from verifier.results import CheckResult, Finding, conjunction, implication
 
+from . import search as S
 from .theory import check_theorem7, lemma3, lemma4, lemma6, lemma10_guarantee
 
 R = sp.Rational
@@ -170,6 +171,7 @@ def ptr_instances() -> tuple[FiniteMechanism, FiniteMechanism, FiniteMechanism]:
     statement="(eps, delta)-DP => (P, e = eps, delta)-ODP for every partition P, on random "
     "mechanisms with their exact pure eps and with a smaller eps and its exact delta",
     expected="holds",
+    search=S.lemma3_search("hartmann2022.lemma3"),
 )
 def lemma3_claim() -> CheckResult:
     parts = []
@@ -201,6 +203,7 @@ def _lemma4(m: FiniteMechanism, g: ODPGuarantee) -> CheckResult:
     statement="(P, e, delta)-ODP => (max_j e(j), delta)-DP, on the exact per-cell ODP of "
     "random mechanisms (delta = 0 and delta > 0), SVT (Lemma 8) and PTR (Lemma 10)",
     expected="holds",
+    search=S.lemma4_search("hartmann2022.lemma4"),
 )
 def lemma4_claim() -> CheckResult:
     parts = []
@@ -277,6 +280,7 @@ def def2_sum_reading() -> CheckResult:
     statement="(S_j, e(j), delta(j))-subset DP for every cell => (P, e, sum_j delta(j))-ODP, "
     "with exact per-cell delta(j) for random per-cell budgets, and on the PTR cascade",
     expected="holds",
+    search=S.lemma6_search("hartmann2022.lemma6"),
 )
 def lemma6_claim() -> CheckResult:
     parts = []
@@ -691,7 +695,8 @@ def theorem7_fallacy_delta0() -> CheckResult:
 # Box versions of the claims above (decider "box"): registered by importing the module.
 from . import (  # noqa: E402,F401  (see the modules)
     boxes,  # noqa: E402, F401
-    coverage,
+    coverage,  # noqa: E402,F401  (after every claim is registered)
+    iterative,
     proof_steps,
     statements,
 )

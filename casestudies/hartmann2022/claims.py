@@ -609,8 +609,10 @@ def theorem7_toy() -> CheckResult:
     source=f"{SOURCE}, Theorem 7 / Alg. 1",
     statement="adaptive adversaries picking, after each output, the most expensive of six "
     "seeded random mechanisms (exact per-cell ODP on random partitions) that fits the "
-    "remaining budget: the view is (eps_g, 0)-DP",
+    "remaining budget: the view is (eps_g, 0)-DP; and every finite adaptive adversary of the "
+    "search space (moves with delta > 0 included): the views are (eps_g, delta_g)-close",
     expected="holds",
+    search=S.theorem7_search("hartmann2022.theorem7.adaptive_random"),
 )
 def theorem7_random() -> CheckResult:
     pool = []
@@ -692,11 +694,11 @@ def theorem7_fallacy_delta0() -> CheckResult:
     return check_theorem7(_fallacy_run(sp.Integer(0), sp.Integer(0), singleton_subset_charge))
 
 
-# Box versions of the claims above (decider "box"): registered by importing the module.
+# The other modules register their claims by being imported.
 from . import (  # noqa: E402,F401  (see the modules)
-    boxes,  # noqa: E402, F401
-    coverage,  # noqa: E402,F401  (after every claim is registered)
+    boxes,
+    coverage,
+    erm,
     iterative,
     proof_steps,
-    statements,
 )

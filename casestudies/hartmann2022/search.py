@@ -36,10 +36,23 @@ from fractions import Fraction
 from random import Random
 from typing import Any
 
+import sympy as sp
+
+from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
 from verifier.claims import SearchSpec
-from verifier.search.certificates import frac_text, log_text, skeleton_document
+from verifier.neighbours import pair, path
+from verifier.odp_ptr import ptr_cascade, ptr_function
+from verifier.search.certificates import (
+    derived_outputs,
+    deterministic_mechanism,
+    expr_text,
+    frac_text,
+    log_text,
+    skeleton_document,
+)
 from verifier.search.core import InstanceSpace, instance_type
-from verifier.search.spaces import random_distribution
+from verifier.search.spaces import QueryPair, QueryPairSpace, random_distribution
+from verifier.spec import output_label
 
 __all__ = [
     "hockey",
@@ -1413,4 +1426,411 @@ def theorem7_search(claim_id: str, continuation: bool = False) -> SearchSpec:
         "moves on 2-4 outputs (random, extreme, RR) with ODP guarantees on random partitions "
         "that fit the budget left (cell budgets at the realized ones or the DP eps, the exact "
         "delta they need); budgets e^eps_g in {2, ..., 16}, delta_g in {0, 1/50, 1/10, 1/4}",
+    )
+
+
+# ---------------------------------------------------------------------------
+# ex-post DP = ODP with singleton cells (§3)
+# ---------------------------------------------------------------------------
+
+
+def _positive(inst: OdpPair) -> OdpPair:
+    """The pair mixed half-and-half with the uniform distribution (every probability
+    positive, every ratio finite; still a pair of distributions)."""
+    m = len(inst.p)
+    return replace(
+        inst,
+        p=tuple((x + F(1, m)) / 2 for x in inst.p),
+        q=tuple((y + F(1, m)) / 2 for y in inst.q),
+    )
+
+
+def _singleton_budgets(inst: OdpPair) -> tuple[Fraction, ...]:
+    """``e^{ε̃(o)}``: each output's realized ratio, shaved by ``1 - extra`` toward 1
+    when ``extra > 0`` (then the bound may fail)."""
+    out = []
+    for x, y in zip(inst.p, inst.q, strict=True):
+        r = max(x / y, y / x)
+        out.append(max(F(1), r - inst.extra * (r - 1)))
+    return tuple(out)
+
+
+def _singleton_direction(inst: OdpPair) -> bool:
+    """``True``: ex-post DP => singleton ODP; ``False``: the converse."""
+    return len(inst.cells) % 2 == 0
+
+
+def _singleton_screen(inst: OdpPair) -> float:
+    inst = _positive(inst)
+    a = _singleton_budgets(inst)
+    odp = odp_delta(inst.p, inst.q, a)  # singleton ODP with delta = 0 holds iff this is 0
+    ex_post = all(x <= c * y and y <= c * x for x, y, c in zip(inst.p, inst.q, a, strict=True))
+    premise, target = (ex_post, odp == 0) if _singleton_direction(inst) else (odp == 0, ex_post)
+    return 2.0 if premise and not target else 0.0
+
+
+def _singleton_document(inst: OdpPair, claim_id: str) -> dict[str, Any]:
+    inst = _positive(inst)
+    a = _singleton_budgets(inst)
+    doc = _one_mechanism_doc(inst, f"{SRC}, §3: ex-post DP is ODP with singleton cells")
+    ex_post = {
+        "mechanism": "M",
+        "kind": "ex_post",
+        "eps_tilde": {lab: _log(x) for lab, x in zip(inst.labels, a, strict=True)},
+    }
+    odp = odp_claim("x", "M", inst.labels, a, F(0), "", "")
+    odp = {k: odp[k] for k in ("mechanism", "kind", "eps_tilde", "delta")}
+    first, second = (ex_post, odp) if _singleton_direction(inst) else (odp, ex_post)
+    doc["claims"].append(
+        {"id": "premise", **first, "expected": "holds", "statement": "premise: one reading holds"}
+    )
+    doc["claims"].append(
+        {
+            "id": claim_id,
+            **second,
+            "expected": "refuted",
+            "statement": "ex-post DP with eps~(o) and (singletons, e({o}) = eps~(o), 0)-ODP agree",
+            "source": f"{SRC}, §3 / Ghazi et al. 2025, Def 2",
+        }
+    )
+    return doc
+
+
+def singleton_search(claim_id: str) -> SearchSpec:
+    """Ex-post ``ε̃``-DP and ODP with singleton cells ``e({o}) = ε̃(o)``, ``δ = 0``
+    agree (both directions, alternating by instance)."""
+    return SearchSpec(
+        space=OdpPairSpace(),
+        screen=_singleton_screen,
+        document=functools.partial(_singleton_document, claim_id=claim_id),
+        default_instances=2000,
+        casestudies_instances=160,
+        notes="(eps, delta)-DP pairs on 2-6 outputs mixed with the uniform distribution, eps~(o) the "
+        "realized loss or shaved below it; each instance checks one direction of the equivalence",
+    )
+
+
+# ---------------------------------------------------------------------------
+# the sparse vector technique (Lemma 8)
+# ---------------------------------------------------------------------------
+
+
+@instance_type
+@dataclass(frozen=True)
+class SvtPair:
+    """Neighbouring query-answer vectors (every answer moves by at most 1) and the
+    cutoff ``c`` of Lyu et al.'s Algorithm 1."""
+
+    q: tuple[int, ...]
+    q2: tuple[int, ...]
+    c: int
+
+
+@dataclass
+class SvtSpace(InstanceSpace):
+    """Query vectors of length 1–4 with answers in ``[-1, 2]`` (ALL_DIFFER
+    neighbours) and cutoffs ``c ∈ {1, 2, 3}``."""
+
+    def __post_init__(self) -> None:
+        self.inner = QueryPairSpace(n=(1, 4))
+
+    def _wrap(self, qp: Any, rng: Random) -> SvtPair:
+        return SvtPair(qp.q, qp.q2, rng.choice((1, 2, 2, 3)))
+
+    def random(self, rng: Random) -> SvtPair:
+        return self._wrap(self.inner.random(rng), rng)
+
+    def extreme(self, rng: Random) -> SvtPair:
+        return self._wrap(self.inner.extreme(rng), rng)
+
+    def neighbour(self, inst: SvtPair, rng: Random, scale: float) -> SvtPair:
+        qp = self.inner.neighbour(QueryPair(inst.q, inst.q2), rng, scale)
+        return SvtPair(qp.q, qp.q2, inst.c)
+
+    def complexity(self, inst: SvtPair) -> tuple[float, ...]:
+        return (float(len(inst.q)), float(inst.c))
+
+    def describe(self, inst: SvtPair) -> str:
+        return f"q = {inst.q}, q' = {inst.q2}, c = {inst.c}"
+
+
+#: ``W = e^{-u} = 4/5`` for the programs' noise unit: exact rationals.
+SVT_BASE = Fraction(4, 5)
+
+
+@functools.lru_cache(maxsize=8)
+def svt_epsilon(c: int) -> Any:
+    return epsilon_for_base(lambda e: lyu_svt(1, e, c), sp.Rational(4, 5))
+
+
+@functools.lru_cache(maxsize=4096)
+def svt_law(inst: SvtPair) -> tuple[list[Any], list[Fraction], list[Fraction]]:
+    """Lyu et al.'s Algorithm 1 (geometric noise, ``ε_1 = ε/2``) on the pair, exactly."""
+    pm = program_mechanism(
+        lyu_svt(1, svt_epsilon(inst.c), inst.c),
+        pair("D", "D'"),
+        answers={"D": inst.q, "D'": inst.q2},
+    ).mechanism
+    outs = list(pm.outputs)
+    P = [_fraction(pm.p("D", o)) for o in outs]
+    Q = [_fraction(pm.p("D'", o)) for o in outs]
+    return outs, P, Q
+
+
+def _fraction(x: Any) -> Fraction:
+    v = sp.Rational(x)
+    return F(int(v.p), int(v.q))
+
+
+def lemma8_budgets(inst: SvtPair, outs: Sequence[Any]) -> tuple[list[Any], list[Fraction]]:
+    """Lemma 8's ``e(S_ℓ) = ε_1 + ℓ ε_2/c`` per output (as sympy values and as the
+    rational ``e^{e}``: ``e^{ε/2} = W^{-L/2}`` with ``ε = L log(1/W)``)."""
+    eps = svt_epsilon(inst.c)
+    e = [eps / 2 + str(o).count("⊤") * (eps / 2) / inst.c for o in outs]
+    return e, [_fraction(sp.nsimplify(sp.exp(x))) for x in e]
+
+
+def _lemma8_screen(inst: SvtPair) -> float:
+    outs, P, Q = svt_law(inst)
+    _, a = lemma8_budgets(inst, outs)
+    return 2.0 if odp_delta(P, Q, a) > 0 else 0.0
+
+
+def _lemma8_document(inst: SvtPair, claim_id: str) -> dict[str, Any]:
+    eps = svt_epsilon(inst.c)
+    doc = skeleton_document(f"{SRC}, Lemma 8: the sparse vector technique is ODP")
+    doc["mechanisms"]["q"] = deterministic_mechanism("g", {"D": inst.q, "D'": inst.q2})
+    doc["mechanisms"]["S"] = {
+        "algorithm": "sparse_vector",
+        "inputs": ["q"],
+        "params": {"variant": "lyu1", "c": inst.c, "epsilon": expr_text(eps), "noise": "geometric"},
+    }
+    outs = derived_outputs(doc, "S")
+    e, _ = lemma8_budgets(inst, outs)
+    doc["claims"].append(
+        {
+            "id": claim_id,
+            "mechanism": "S",
+            "kind": "ex_post",
+            "eps_tilde": {output_label(o): expr_text(x) for o, x in zip(outs, e, strict=True)},
+            "expected": "refuted",
+            "statement": f"Lemma 8: Lyu et al.'s Algorithm 1 (c = {inst.c}, eps = {eps}) is ODP with "
+            "cells 'l tops' and e(l) = eps_1 + l eps_2/c, delta = 0",
+            "source": f"{SRC}, Lemma 8",
+        }
+    )
+    return doc
+
+
+def lemma8_search(claim_id: str) -> SearchSpec:
+    return SearchSpec(
+        space=SvtSpace(),
+        screen=_lemma8_screen,
+        document=functools.partial(_lemma8_document, claim_id=claim_id),
+        default_instances=2000,
+        casestudies_instances=80,
+        notes="neighbouring query vectors of length 1-4 (answers in [-1, 2], every answer moves by "
+        "at most 1; the half-half patterns among the extreme points), cutoff c in {1, 2, 3}; "
+        "Lyu et al.'s Algorithm 1 with geometric noise, eps = L log(5/4)",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Propose-Test-Release (Definition 9, Lemma 10)
+# ---------------------------------------------------------------------------
+
+
+@instance_type
+@dataclass(frozen=True)
+class PtrInst:
+    """Two integer statistics ``h1, h2`` on the path ``0..L`` (steps of 0 or 1, and
+    jumps where they are unstable), the test threshold ``t`` and ``e^ε = a``."""
+
+    h1: tuple[int, ...]
+    h2: tuple[int, ...]
+    t: int
+    a: Fraction
+
+
+def _statistic(rng: Random, L: int) -> tuple[int, ...]:
+    h = [rng.randint(0, 3)]
+    for _ in range(L):
+        h.append(h[-1] + (rng.randint(2, 7) if rng.random() < 0.2 else rng.randint(0, 1)))
+    return tuple(h)
+
+
+@dataclass
+class PtrSpace(InstanceSpace):
+    """Paths of 4–9 datasets, two statistics with random unstable places, thresholds
+    ``t ∈ {1, ..., 4}``, ``e^ε ∈ {3/2, 2, 3}``."""
+
+    def random(self, rng: Random) -> PtrInst:
+        L = rng.randint(3, 8)
+        return PtrInst(
+            _statistic(rng, L),
+            _statistic(rng, L),
+            rng.randint(1, 4),
+            rng.choice((F(3, 2), F(2), F(3))),
+        )
+
+    def neighbour(self, inst: PtrInst, rng: Random, scale: float) -> PtrInst:
+        if rng.random() < 0.5:
+            return replace(inst, t=min(4, max(1, inst.t + rng.choice((-1, 1)))))
+        return self.random(rng)
+
+    def complexity(self, inst: PtrInst) -> tuple[float, ...]:
+        return (float(len(inst.h1)),)
+
+    def describe(self, inst: PtrInst) -> str:
+        return f"h1 = {inst.h1}, h2 = {inst.h2}, t = {inst.t}, e^eps = {inst.a}"
+
+
+@functools.lru_cache(maxsize=512)
+def ptr_mechanisms(inst: PtrInst) -> tuple[Any, Any, Any]:
+    """``(f1, f2, cascade)`` on the path (:mod:`verifier.odp_ptr`)."""
+    L = len(inst.h1) - 1
+    g = path(L)
+    lo = min(*inst.h1, *inst.h2) - 2
+    hi = max(*inst.h1, *inst.h2) + 2
+    eps = sp.log(sp.Rational(inst.a.numerator, inst.a.denominator))
+    f1 = ptr_function(
+        g, dict(enumerate(inst.h1)), eps=eps, threshold=inst.t, value_range=(lo, hi), name="f1"
+    )
+    f2 = ptr_function(
+        g, dict(enumerate(inst.h2)), eps=eps, threshold=inst.t, value_range=(lo, hi), name="f2"
+    )
+    return f1, f2, ptr_cascade(f1, f2)
+
+
+def ptr_delta0(inst: PtrInst) -> Fraction:
+    """``δ0 = P[Z >= t]`` for two-sided geometric ``Z`` of rate ``ε``: ``W^t/(1 + W)``,
+    ``W = 1/a``."""
+    w = 1 / inst.a
+    return w**inst.t / (1 + w)
+
+
+def _mech_odp_delta(mech: Any, a_of: Callable[[Any], Fraction]) -> Fraction:
+    best = F(0)
+    for d, d2 in mech.ordered_pairs():
+        p = [_fraction(mech.p(d, o)) for o in mech.outputs]
+        q = [_fraction(mech.p(d2, o)) for o in mech.outputs]
+        best = max(best, hockey(p, q, [a_of(o) for o in mech.outputs]))
+    return best
+
+
+def _ptr_budgets(inst: PtrInst, cascade: bool) -> tuple[Callable[[Any], Fraction], Fraction]:
+    """Per-output ``e^{e(cell)}`` and ``δ``: a PTR function ``({⊥}: ε, R: 2ε, δ0)``; the
+    cascade ``({⊥}: 2ε, R: 3ε, (1 + e^ε) δ0)`` (Lemma 10)."""
+    a = inst.a
+    if cascade:
+        return (lambda o: a**2 if o == "⊥" else a**3), (1 + a) * ptr_delta0(inst)
+    return (lambda o: a if o == "⊥" else a**2), ptr_delta0(inst)
+
+
+def _ptr_screen(inst: PtrInst, cascade: bool) -> float:
+    f1, f2, M = ptr_mechanisms(inst)
+    a_of, d = _ptr_budgets(inst, cascade)
+    mechs = [M] if cascade else [f1, f2]
+    return max(_ratio(_mech_odp_delta(m, a_of), d) for m in mechs)
+
+
+def _ptr_entry(mech: Any) -> dict[str, Any]:
+    labels = [output_label(o) for o in mech.outputs]
+    return {
+        "graph": "path",
+        "outputs": labels,
+        "distributions": {
+            str(d): {
+                lab: frac_text(_fraction(mech.p(d, o)))
+                for lab, o in zip(labels, mech.outputs, strict=True)
+                if mech.p(d, o) != 0
+            }
+            for d in mech.datasets
+        },
+    }
+
+
+def _ptr_document(inst: PtrInst, claim_id: str, cascade: bool) -> dict[str, Any]:
+    f1, f2, M = ptr_mechanisms(inst)
+    doc = skeleton_document(
+        f"{SRC}, " + ("Lemma 10: the PTR cascade" if cascade else "Def. 9: a PTR function")
+    )
+    doc["graphs"]["path"] = {"kind": "path", "n": len(inst.h1) - 1}
+    for name, m in (("f1", f1), ("f2", f2), ("M", M)):
+        doc["mechanisms"][name] = _ptr_entry(m)
+    one, _ = _ptr_budgets(inst, False)
+    two, d2 = _ptr_budgets(inst, True)
+    d1 = ptr_delta0(inst)
+
+    def claim_(
+        cid: str,
+        mech: str,
+        m: Any,
+        a_of: Callable[[Any], Fraction],
+        d: Fraction,
+        expected: str,
+        what: str,
+    ) -> dict[str, Any]:
+        return {
+            "id": cid,
+            "mechanism": mech,
+            "kind": "ex_post_approx",
+            "eps_tilde": {output_label(o): _log(a_of(o)) for o in m.outputs},
+            "delta": frac_text(d),
+            "expected": expected,
+            "statement": what,
+        }
+
+    if cascade:
+        for name, m in (("f1", f1), ("f2", f2)):
+            doc["claims"].append(
+                claim_(
+                    f"premise-{name}",
+                    name,
+                    m,
+                    one,
+                    d1,
+                    "holds",
+                    f"premise: {name} is ({{bot}}: eps, R: 2 eps, delta0)-ODP",
+                )
+            )
+        doc["claims"].append(
+            claim_(
+                claim_id,
+                "M",
+                M,
+                two,
+                d2,
+                "refuted",
+                "Lemma 10: the cascade is ({bot}: 2 eps, R: 3 eps, (1 + e^eps) delta0)-ODP",
+            )
+        )
+    else:
+        worst = max((f1, f2), key=lambda m: _ratio(_mech_odp_delta(m, one), d1))
+        name = "f1" if worst is f1 else "f2"
+        doc["claims"].append(
+            claim_(
+                claim_id,
+                name,
+                worst,
+                one,
+                d1,
+                "refuted",
+                "a PTR function is ({bot}: eps, R: 2 eps, delta0 = P[Z >= t])-ODP",
+            )
+        )
+    return doc
+
+
+def ptr_search(claim_id: str, cascade: bool) -> SearchSpec:
+    return SearchSpec(
+        space=PtrSpace(),
+        screen=functools.partial(_ptr_screen, cascade=cascade),
+        document=functools.partial(_ptr_document, claim_id=claim_id, cascade=cascade),
+        default_instances=2000,
+        casestudies_instances=80,
+        notes="PTR functions on paths of 4-9 datasets: integer statistics with steps 0/1 and random "
+        "jumps of 2-7 (the unstable places), thresholds 1-4, e^eps in {3/2, 2, 3}, geometric test "
+        "and release noise; every edge of the path, both directions"
+        + ("; the Dwork-Lei cascade of two such functions" if cascade else ""),
     )

@@ -401,7 +401,7 @@ def sigma_v(k: int, shift: Any = 0) -> sp.Expr:
     E = sp.exp(sp.sympify(shift) * R(k, 2)) if shift != 0 else sp.Integer(1)
     if k > 0:
         return V**k * E / (V**k * E + (1 - V) ** k)
-    return (1 - V) ** (-k) / (V ** (-k) * E + (1 - V) ** (-k))
+    return (1 - V) ** (-k) * E / (V ** (-k) + (1 - V) ** (-k) * E)
 
 
 def test_error(test: Sequence[tuple[int, int]], shift: Any = 0) -> sp.Expr:
@@ -623,19 +623,42 @@ def lemma21_test_claim() -> CheckResult:
     "{2, 1/2}; the test set of Lemma 21 (2)",
     tightness=Tightness(
         "loose",
-        0.25,
-        "Lambda = 2: shift at most 1/(n Lambda) against 2(e^(2/(n Lambda)) - 1)",
-        searched="the bound: sigma is 1/4-Lipschitz and |x| <= 1, so the error moves by at most "
-        "(2/m) sum_j (1/4) |Delta| |x_j| <= |Delta|/2 <= 1/(n Lambda) (Theorem 16), while "
-        "2(e^(2/(n Lambda)) - 1) >= 4/(n Lambda): realized/claimed <= 1/4 for every instance; the "
-        "paper's Eq. (14) bound e^(|Delta|) - 1 on the sigma difference costs the factor",
+        0.124,
+        "n Lambda = 256, training records (1, +-1) balanced (w* = 0) with one (1, +1) replaced by "
+        "(1, -1), test covariates +-1 with every error term moving the same way, theta near 0: the "
+        "error moves by 0.00195 against 2(e^(1/128) - 1) = 0.0157",
+        searched="the family above (registered) and the bound behind it: sigma is 1/4-Lipschitz and "
+        "|x| <= 1, so the error moves by at most |Delta|/2; Theorem 16 gives |Delta| <= rho 2/(n "
+        "Lambda) with rho <= 1, and 2(e^x - 1) >= 2x, so realized/claimed <= rho/4 <= 1/4 for every "
+        "instance; the logistic loss has rho < 1/2 + o(1) (approached as n Lambda -> oo: 0.4992 at "
+        "n Lambda = 169 in a float search of 20,000 training sets), hence about 1/8 here; the "
+        "paper's Eq. (14) bound e^|Delta| - 1 on the sigma difference costs the factor 4",
     ),
 )
 def lemma21_training_claim() -> CheckResult:
     parts = []
-    for inst in alg5_instances():
+    for inst in (*alg5_instances(), LEMMA21_NEAR):
         parts += lemma21_training(inst)
     return conjunction("Lemma 21 (1)", parts)
+
+
+#: The family closest to Lemma 21 (1)'s bound: a large ``nΛ`` (the bound
+#: ``2(e^{2/(nΛ)} - 1) ≈ 4/(nΛ)``), training records with ``s = ±1`` balanced so that
+#: ``w* = 0`` and one ``s = 1`` replaced by ``s = -1`` (the logistic minimiser moves by
+#: about ``1/(nΛ)``, half of Theorem 16's bound), test covariates ``±1`` where ``σ`` is
+#: steepest (``θ ≈ 0``) and every test error term moving the same way (``2σ(-θ)``): the
+#: error moves by about ``|Δ|/2 ≈ 1/(2nΛ)``, ratio about 1/8.
+LEMMA21_NEAR = Alg5(
+    ((F(1), 1), (F(1), -1), (F(1), 1), (F(1), -1)),
+    0,
+    (F(1), -1),
+    ((2, 1), (2, 1), (-2, -1)),
+    0,
+    (2, -1),
+    F(64),
+    F(1),
+    F(1),
+)
 
 
 def _t17_tightness() -> Tightness:

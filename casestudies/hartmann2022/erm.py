@@ -55,6 +55,7 @@ A released ``θ`` has density ``p_{w*}(θ) · F_L(τ - err(θ))`` (``F_L`` the C
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -291,16 +292,160 @@ def _erm_document(inst: ErmPair, claim_id: str) -> dict[str, Any]:
     return doc
 
 
+Point = tuple[Fraction, Fraction]
+
+
+def huber_minimiser_2d(data: Sequence[tuple[Point, int]], lam: Fraction, h: Fraction) -> Point:
+    """The exact minimiser in ``ℝ²`` of ``F(w) = (1/n) Σ ℓ(y_i <w, x_i>) + (Λ/2)|w|²`` for
+    the Huberised hinge loss: on each pattern of margins (flat: ``z >= 1 + h``;
+    quadratic: ``|1 - z| <= h``; linear: ``z <= 1 - h``) ``∇F`` is affine,
+    ``(ΛI + (1/(2hn)) Σ_quad x xᵀ) w = (1/n) Σ_lin y x + ((1 + h)/(2hn)) Σ_quad y x``;
+    ``F`` is strictly convex, so the solution of the pattern it is consistent with is the
+    minimiser (every pattern is tried, exactly)."""
+    n = len(data)
+    for pattern in itertools.product((0, 1, 2), repeat=n):  # 0 flat, 1 quadratic, 2 linear
+        a11 = a22 = lam
+        a12 = F(0)
+        b1 = b2 = F(0)
+        for ((x1, x2), y), kind in zip(data, pattern, strict=True):
+            if kind == 1:
+                c = 1 / (2 * h * n)
+                a11 += c * x1 * x1
+                a12 += c * x1 * x2
+                a22 += c * x2 * x2
+                b1 += (1 + h) * c * y * x1
+                b2 += (1 + h) * c * y * x2
+            elif kind == 2:
+                b1 += F(y) * x1 / n
+                b2 += F(y) * x2 / n
+        det = a11 * a22 - a12 * a12
+        w = ((a22 * b1 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det)
+        ok = True
+        for ((x1, x2), y), kind in zip(data, pattern, strict=True):
+            z = y * (w[0] * x1 + w[1] * x2)
+            if (
+                (kind == 0 and z < 1 + h)
+                or (kind == 1 and not 1 - h <= z <= 1 + h)
+                or (kind == 2 and z > 1 - h)
+            ):
+                ok = False
+                break
+        if ok:
+            return w
+    raise AssertionError("no consistent pattern: F has a unique minimiser")
+
+
+@instance_type
+@dataclass(frozen=True)
+class ErmPair2:
+    """Neighbouring training sets in ``ℝ²`` (``|x| <= 1``), record ``k`` replaced by
+    ``new``, ``Λ`` and the Huberised hinge's ``h``."""
+
+    data: tuple[tuple[Point, int], ...]
+    k: int
+    new: tuple[Point, int]
+    lam: Fraction
+    h: Fraction
+
+    def other(self) -> tuple[tuple[Point, int], ...]:
+        return self.data[: self.k] + (self.new,) + self.data[self.k + 1 :]
+
+
+#: Rational points of the unit disc.
+DISC = tuple(
+    (a, b)
+    for a in COVARIATES
+    for b in COVARIATES
+    if a * a + b * b <= 1 and (a.denominator <= 5 and b.denominator <= 5)
+) + ((F(3, 5), F(4, 5)), (F(-4, 5), F(3, 5)), (F(5, 13), F(-12, 13)), (F(-8, 17), F(-15, 17)))
+
+
+@dataclass
+class ErmMixSpace(InstanceSpace):
+    """Theorem 16's hypothesis space in dimensions 1 and 2: :class:`ErmSpace`, and
+    training sets in the unit disc with the Huberised hinge loss (exact minimisers)."""
+
+    def __post_init__(self) -> None:
+        self.one = ErmSpace()
+
+    def _two(self, rng: Random, extreme: bool) -> ErmPair2:
+        n = rng.randint(1, 5)
+        pts = [p for p in DISC if p[0] ** 2 + p[1] ** 2 == 1] if extreme else list(DISC)
+        data = tuple((rng.choice(pts), rng.choice((-1, 1))) for _ in range(n))
+        k = rng.randrange(n)
+        new = (data[k][0], -data[k][1]) if extreme else (rng.choice(pts), rng.choice((-1, 1)))
+        return ErmPair2(data, k, new, rng.choice(LAMBDAS), rng.choice(HS))
+
+    def random(self, rng: Random) -> Any:
+        return self.one.random(rng) if rng.random() < 0.6 else self._two(rng, False)
+
+    def extreme(self, rng: Random) -> Any:
+        return self.one.extreme(rng) if rng.random() < 0.6 else self._two(rng, True)
+
+    def neighbour(self, inst: Any, rng: Random, scale: float) -> Any:
+        if isinstance(inst, ErmPair):
+            return self.one.neighbour(inst, rng, scale)
+        return (
+            replace(inst, lam=rng.choice(LAMBDAS)) if rng.random() < 0.5 else self._two(rng, False)
+        )
+
+    def complexity(self, inst: Any) -> tuple[float, ...]:
+        return (float(len(inst.data)),)
+
+    def describe(self, inst: Any) -> str:
+        if isinstance(inst, ErmPair):
+            return self.one.describe(inst)
+        recs = ", ".join(f"(({x1}, {x2}), {y:+d})" for (x1, x2), y in inst.data)
+        return f"d = 2, Huberised hinge, h = {inst.h}, Lambda = {inst.lam}; D = [{recs}]; record {inst.k} -> {inst.new}"
+
+
+def _erm2_gap(inst: ErmPair2) -> tuple[Fraction, Fraction]:
+    """``(|w*(D) - w*(D')|², (2/(nΛ))²)``, exactly."""
+    w1 = huber_minimiser_2d(inst.data, inst.lam, inst.h)
+    w2 = huber_minimiser_2d(inst.other(), inst.lam, inst.h)
+    return (w1[0] - w2[0]) ** 2 + (w1[1] - w2[1]) ** 2, (2 / (len(inst.data) * inst.lam)) ** 2
+
+
+def _erm_mix_screen(inst: Any) -> float:
+    if isinstance(inst, ErmPair):
+        return _erm_screen(inst)
+    gap, bound = _erm2_gap(inst)
+    return math.sqrt(float(gap / bound))
+
+
+def _erm_mix_document(inst: Any, claim_id: str) -> dict[str, Any]:
+    if isinstance(inst, ErmPair):
+        return _erm_document(inst, claim_id)
+    gap, bound = _erm2_gap(inst)
+    doc = skeleton_document(f"{SRC}, Theorem 16 (Chaudhuri et al.) in two dimensions")
+    doc["claims"].append(
+        {
+            "id": claim_id,
+            "kind": "inequality",
+            "lhs": frac_text(gap),
+            "rhs": frac_text(bound),
+            "expected": "refuted",
+            "statement": "Theorem 16: |w*(D) - w*(D')|^2 <= (2/(n Lambda))^2 (exact minimisers; "
+            + ErmMixSpace().describe(inst)
+            + ")",
+            "source": f"{SRC}, Theorem 16",
+        }
+    )
+    return doc
+
+
 def erm_search(claim_id: str) -> SearchSpec:
     return SearchSpec(
-        space=ErmSpace(),
-        screen=_erm_screen,
-        document=functools.partial(_erm_document, claim_id=claim_id),
+        space=ErmMixSpace(),
+        screen=_erm_mix_screen,
+        document=functools.partial(_erm_mix_document, claim_id=claim_id),
         default_instances=2000,
         casestudies_instances=160,
-        notes="training sets of 1-6 records (covariates on a rational grid of [-1, 1], labels "
-        "+-1), one record replaced, Lambda in [1/8, 8], the Huberised hinge loss (h in [1/10, 1]; "
-        "exact minimisers) or the logistic loss (certified enclosures)",
+        notes="training sets of 1-6 records, one record replaced, Lambda in [1/8, 8]: in one "
+        "dimension (covariates on a rational grid of [-1, 1]) with the Huberised hinge loss (h in "
+        "[1/10, 1]; exact minimisers) or the logistic loss (certified enclosures), and in two "
+        "dimensions (rational points of the unit disc) with the Huberised hinge loss (exact "
+        "minimisers)",
     )
 
 
@@ -314,12 +459,12 @@ HUBER_TIGHT = ErmPair(
 
 @claim(
     id="hartmann2022.theorem16.erm_sensitivity",
-    source=f"{SRC}, §6.1, Theorem 16 (Chaudhuri et al.) and Algorithm 4, in one dimension",
+    source=f"{SRC}, §6.1, Theorem 16 (Chaudhuri et al.) and Algorithm 4, in dimensions 1 and 2",
     statement="for L2-regularised ERM with a convex differentiable loss with |l'| <= 1 (|x| <= 1, labels "
     "+-1) the minimiser moves by at most 2/(n Lambda) when one record is replaced, so output "
-    "perturbation with density ∝ e^(-(n Lambda eps/2)|b|) (Algorithm 4, d = 1) is eps-DP: the "
-    "Huberised hinge loss (exact minimisers; attained) and the logistic loss (certified "
-    "enclosures)",
+    "perturbation with density ∝ e^(-(n Lambda eps/2)|b|) (Algorithm 4) is eps-DP: the Huberised "
+    "hinge loss in one and two dimensions (exact minimisers; attained) and the logistic loss in "
+    "one dimension (certified enclosures)",
     expected="holds",
     instances="n = 4 records: logistic loss with Lambda in {1/2, 2} and three replaced records; the "
     "Huberised hinge (h = 1/2) with every margin in its linear part (attained) and with margins in "
@@ -383,7 +528,24 @@ def theorem16() -> CheckResult:
                 title=f"Algorithm 4 (eps = 1), Huberised hinge, {tag}",
             )
         )
-    return conjunction("Theorem 16 in one dimension", parts)
+    # two dimensions: every margin in the linear part (|<w*, x_i>| <= 1/Lambda = 1/4 < 1 - h)
+    # and a unit covariate whose label flips: w* moves by exactly 2 x/(n Lambda)
+    two = ErmPair2(
+        (((F(3, 5), F(4, 5)), 1), ((F(1), F(0)), -1), ((F(0), F(1, 2)), 1)),
+        0,
+        ((F(3, 5), F(4, 5)), -1),
+        F(4),
+        F(1, 2),
+    )
+    gap, bound = _erm2_gap(two)
+    parts.append(
+        check_le(
+            R(gap.numerator, gap.denominator),
+            R(bound.numerator, bound.denominator),
+            "Huberised hinge in two dimensions, linear part (attained): |w*(D) - w*(D')|^2",
+        )
+    )
+    return conjunction("Theorem 16 in one and two dimensions", parts)
 
 
 # ---------------------------------------------------------------------------

@@ -250,14 +250,36 @@ def _sens_bound(inst: ErmPair) -> Fraction:
     return 2 / (len(inst.data) * inst.lam)
 
 
+def logistic_enclosure_float(
+    data: Sequence[Record], lam: Fraction, steps: int = 30
+) -> tuple[Fraction, Fraction]:
+    """:func:`logistic_enclosure`'s bisection with the signs of ``F'`` taken in floating
+    point (screening only): the same dyadic end points unless ``|F'(mid)|`` is within
+    rounding of 0."""
+    lo, hi = -1 / lam, 1 / lam
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        w = float(mid)
+        g = float(lam) * w - sum(
+            float(y * x) / (1 + math.exp(float(y * x) * w)) for x, y in data
+        ) / len(data)
+        if g == 0:
+            return mid, mid
+        if g < 0:
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
+
+
 def _erm_screen(inst: ErmPair) -> float:
     if inst.h:
         w1 = huber_minimiser(inst.data, inst.lam, inst.h)
         w2 = huber_minimiser(inst.other(), inst.lam, inst.h)
         return float(abs(w1 - w2) / _sens_bound(inst))
-    w1 = logistic_float(inst.data, float(inst.lam))
-    w2 = logistic_float(inst.other(), float(inst.lam))
-    return abs(w1 - w2) / float(_sens_bound(inst))
+    lo1, hi1 = logistic_enclosure_float(inst.data, inst.lam)
+    lo2, hi2 = logistic_enclosure_float(inst.other(), inst.lam)
+    return float(max(hi2 - lo1, hi1 - lo2) / _sens_bound(inst))
 
 
 def sensitivity_bounds(inst: ErmPair) -> tuple[Fraction, Fraction]:
@@ -410,7 +432,7 @@ def _erm_mix_screen(inst: Any) -> float:
     if isinstance(inst, ErmPair):
         return _erm_screen(inst)
     gap, bound = _erm2_gap(inst)
-    return math.sqrt(float(gap / bound))
+    return float(gap / bound)  # squared norms, as the document compares them
 
 
 def _erm_mix_document(inst: Any, claim_id: str) -> dict[str, Any]:

@@ -208,7 +208,18 @@ def odp_claim(
 def dp_claim(
     claim_id: str, mech: str, a: Fraction, delta: Fraction, expected: str, statement: str
 ) -> dict[str, Any]:
-    """``mech`` is ``(log a, δ)``-DP (``approx_dp``; ``pure_dp`` when ``δ = 0``)."""
+    """``mech`` is ``(log a, δ)``-DP (``approx_dp``; ``pure_dp`` when ``δ = 0``;
+    ``ex_post_approx`` with ``ε̃ = 0`` when ``a = 1``, since ``ε > 0`` is required)."""
+    if a == 1:
+        return {
+            "id": claim_id,
+            "mechanism": mech,
+            "kind": "ex_post_approx",
+            "eps_tilde": 0,
+            "delta": frac_text(delta),
+            "expected": expected,
+            "statement": statement,
+        }
     if delta == 0:
         return {
             "id": claim_id,
@@ -227,6 +238,34 @@ def dp_claim(
         "expected": expected,
         "statement": statement,
     }
+
+
+def pure_ratio(p: Sequence[Fraction], q: Sequence[Fraction], a: Sequence[Fraction]) -> float:
+    """realized/claimed of a pure (ex-post) claim with ``e^{ε̃(o)} = a_o``, as the exact
+    decision reports it: the largest ``log(p_o/q_o)/log(a_o)`` over outputs and both
+    directions (``inf`` where a probability is positive against a zero, or where a
+    positive loss meets ``ε̃ = 0``)."""
+    best = 0.0
+    for x, y, c in zip(p, q, a, strict=True):
+        for u, w in ((x, y), (y, x)):
+            if u == 0:
+                continue
+            if w == 0:
+                return math.inf
+            loss = math.log(u / w)
+            if loss <= 0:
+                continue
+            if c == 1:
+                return math.inf
+            best = max(best, loss / math.log(c))
+    return best
+
+
+def dp_ratio(p: Sequence[Fraction], q: Sequence[Fraction], a: Fraction, delta: Fraction) -> float:
+    """realized/claimed of :func:`dp_claim`'s claim ``(log a, δ)``-DP."""
+    if delta == 0 and a != 1:
+        return pure_ratio(p, q, [a] * len(p))
+    return _ratio(odp_delta(p, q, [a] * len(p)), delta)
 
 
 def _ratio(realized: Fraction, claimed: Fraction) -> float:
@@ -413,7 +452,7 @@ def _lemma4_values(inst: OdpPair) -> tuple[Fraction, Fraction]:
 
 def _lemma4_screen(inst: OdpPair) -> float:
     top, d = _lemma4_values(inst)
-    return _ratio(odp_delta(inst.p, inst.q, [top] * len(inst.p)), d)
+    return dp_ratio(inst.p, inst.q, top, d)
 
 
 def _lemma4_document(inst: OdpPair, claim_id: str) -> dict[str, Any]:
@@ -1331,7 +1370,7 @@ def _game_moves(g: Game) -> list[tuple[tuple[int, ...], Move, Fraction, Fraction
 
 def _theorem7_screen(g: Game) -> float:
     _, P, Q = game_views(g)
-    return _ratio(odp_delta(P, Q, [g.A] * len(P)), g.dg)
+    return dp_ratio(P, Q, g.A, g.dg)
 
 
 def _continuation(g: Game) -> tuple[int, Move, Fraction, Fraction]:
@@ -1344,7 +1383,7 @@ def _continuation(g: Game) -> tuple[int, Move, Fraction, Fraction]:
             continue
         _, P, Q = game_views(g, child)
         A, d = g.A / r.b[r.cells[o]], g.dg - r.d
-        ratio = _ratio(odp_delta(P, Q, [A] * len(P)), d)
+        ratio = dp_ratio(P, Q, A, d)
         if best is None or ratio > best[0]:
             best = (ratio, o)
     o = 0 if best is None else best[1]
@@ -1356,7 +1395,7 @@ def _continuation_screen(g: Game) -> float:
     if g.root.children[o] is None:
         return 0.0
     _, P, Q = game_views(g, child)
-    return _ratio(odp_delta(P, Q, [A] * len(P)), d)
+    return dp_ratio(P, Q, A, d)
 
 
 def _game_document(g: Game, claim_id: str, continuation: bool) -> dict[str, Any]:
@@ -1464,9 +1503,9 @@ def _singleton_screen(inst: OdpPair) -> float:
     inst = _positive(inst)
     a = _singleton_budgets(inst)
     odp = odp_delta(inst.p, inst.q, a)  # singleton ODP with delta = 0 holds iff this is 0
-    ex_post = all(x <= c * y and y <= c * x for x, y, c in zip(inst.p, inst.q, a, strict=True))
-    premise, target = (ex_post, odp == 0) if _singleton_direction(inst) else (odp == 0, ex_post)
-    return 2.0 if premise and not target else 0.0
+    if _singleton_direction(inst):  # the target is singleton ODP with delta = 0
+        return _ratio(odp, F(0))
+    return pure_ratio(inst.p, inst.q, a)  # the target is ex-post DP
 
 
 def _singleton_document(inst: OdpPair, claim_id: str) -> dict[str, Any]:

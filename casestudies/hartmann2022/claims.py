@@ -436,6 +436,14 @@ E1_, E2_, U_ = sp.symbols("eps_1 eps_2 u", nonnegative=True)
     "charge eps1 + eps2 at every input (E[l] <= c): decided for every eps1, eps2 in [0, 4] and every "
     "E[l]/c in [0, 1]; the worked example (c = 2, 3 queries) in the notes",
     expected="holds",
+    tightness=Tightness(
+        "approached",
+        1.0,
+        "E[l] = c, the vertex u = 1 of the box",
+        family="every query far above the threshold (q_i -> +oo, at least c queries): P(l = c) -> 1",
+        limit="the noise has full support, so E[l] < c for every finite input and E[e(l)] < eps1 + "
+        "eps2; at u = E[l]/c = 1 the two sides are equal (the box's closed face)",
+    ),
 )
 def lemma8_budget() -> CheckResult:
     r = decide_steps(

@@ -12,7 +12,7 @@ Def 2, Lemmas 3–10 and Theorem 7):
   spend ``δ`` in every cell, and Lemma 4 fails (exact counterexample below); with the
   sum reading (the default, which the paper's Lemma 6 — a function ``δ(j)`` summed —
   implies) it holds.
-* Lemma 8 (SVT): Lyu et al.'s Algorithm 1 with geometric noise is ODP with cells
+* Lemma 8 (SVT): Lyu et al.'s Algorithm 1 (geometric or Laplace noise) is ODP with cells
   "number of ⊤ = ℓ" and ``e(ℓ) = ε1 + ℓ·ε2/c`` (all ⊥ answers together cost the
   threshold budget ε1, each ⊤ costs ``ε2/c``); the budget it saves next to the DP
   accounting ``ε = ε1 + ε2``.
@@ -41,7 +41,16 @@ Def 2, Lemmas 3–10 and Theorem 7):
 
 Over a box (decider ``box``, :mod:`casestudies.hartmann2022.boxes`): Theorem 7 against
 the adaptive adversary "toy mechanism, then randomized response with the budget left",
-for every ``(ε_1, ε_g) ∈ [1/100, 1] × [3/2, 3]``, attained everywhere.
+for every ``(ε_1, ε_g) ∈ [1/100, 1] × [3/2, 3]``, attained everywhere.  Over ranges: the
+toy game for every ``ε_1 ∈ [1/100, 3]``, the counterexample's adversary under the sound
+charges for every ratio ``a ∈ [3/2, 5]`` of its mechanism.
+
+Worst-case searches (:mod:`.search`): Lemmas 3, 4, 6 and the ex-post reading over
+``(ε, δ)``-DP pairs and partitions; Lemma 8 over query vectors, cutoffs and noise
+families (geometric and Laplace); PTR functions and Lemma 10 over statistics on paths;
+Theorem 7 over finite adaptive adversaries with ``δ > 0``.  The other statements:
+:mod:`.iterative` (§5), :mod:`.erm` (§6.1, App. D), :mod:`.table1` (App. A),
+:mod:`.proof_steps` (App. B).
 """
 
 from __future__ import annotations

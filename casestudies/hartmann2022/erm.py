@@ -156,21 +156,6 @@ def logistic_enclosure(
     return lo, hi
 
 
-def logistic_float(data: Sequence[Record], lam: float) -> float:
-    """The minimiser in floating point (screening only): Newton's method."""
-    w = 0.0
-    for _ in range(60):
-        g = lam * w - sum(float(y * x) / (1 + math.exp(float(y * x) * w)) for x, y in data) / len(
-            data
-        )
-        hdd = lam + sum(
-            float(x) ** 2 * math.exp(float(y * x) * w) / (1 + math.exp(float(y * x) * w)) ** 2
-            for x, y in data
-        ) / len(data)
-        w -= g / hdd
-    return w
-
-
 # ---------------------------------------------------------------------------
 # Theorem 16
 # ---------------------------------------------------------------------------

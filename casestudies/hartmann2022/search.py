@@ -1,6 +1,7 @@
 """Hartmann et al. 2022: worst-case search spaces for the lemmas and theorems that
-quantify over mechanisms (Lemmas 3, 4, 6, 11–14, Theorem 15; :mod:`.claims`,
-:mod:`.statements`, :mod:`.proof_steps` attach them).
+quantify over mechanisms (Lemmas 3, 4, 6, 8, 10–14, Theorems 7 and 15, Definition 9, the
+ex-post reading of ODP; :mod:`.claims`, :mod:`.iterative`, :mod:`.proof_steps` attach
+them; Theorem 16's space is in :mod:`.erm`).
 
 Every instance is a mechanism on one neighbouring pair ``D ~ D'`` with rational
 probabilities and rational budgets ``a = e^ε`` (so every exact check runs in rational

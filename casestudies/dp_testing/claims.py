@@ -27,18 +27,30 @@ OUT_OF_REACH: list[SuiteEntry] = [e for e in ENTRIES if e.exact is None]
 _TOOL = {"DP-Sniper": DPSNIPER, "StatDP": STATDP, "both": f"{DPSNIPER}; {STATDP}"}
 
 
+def _statement(entry: SuiteEntry) -> str:
+    text = f"{entry.source} is {entry.claimed}-DP on {entry.pairs} (its exact epsilon there)"
+    if entry.exhaustive:
+        text += f" and on {entry.exhaustive}"
+    if entry.search is not None:
+        text += f"; and on every neighbouring pair ({entry.search.notes})"
+    return text
+
+
 def _register(entry: SuiteEntry) -> None:
     REGISTRY.claim(
         id=entry.id,
         source=f"{_TOOL[entry.tool]}: {entry.source}",
-        statement=entry.statement
-        or f"{entry.source} is {entry.claimed}-DP on {entry.pairs} (its exact epsilon there)",
+        statement=entry.statement or _statement(entry),
         expected=entry.expected,
         kind=entry.kind,
         instances=entry.pairs,
         notes=entry.notes,
         casestudy="dp_testing",
         aliases=tuple(entry.aliases),
+        search=entry.search,
+        exhaustive=entry.exhaustive,
+        scope_note=entry.scope_note,
+        tightness=entry.tightness,
     )(lambda: decide(entry))
 
 

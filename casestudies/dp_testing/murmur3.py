@@ -2,7 +2,11 @@
 SMHasher suite), as the ``mmh3`` package's ``hash(text, seed)`` returns it: the UTF-8
 bytes of ``text``, the result as a signed 32-bit integer.  RAPPOR's Bloom filter in
 DP-Sniper (``dpsniper/mechanisms/rappor.py``) sets bit ``mmh3.hash(str(v), seed=i) %
-filter_size`` for ``i < n_hashes``; :func:`bloom_bits` computes the same bits.
+filter_size`` for ``i < n_hashes``; :func:`bloom_bits` computes the same bits.  The
+text hashed is Python's ``str`` of the value: ``"1"`` for the integer DP-Sniper's
+``InputDomain(1, INT, [-10, 10])`` yields, ``"1.0"`` for the float its StatDP wrapper
+passes (``statdpwrapper/algorithms_ext.py``, ``rappor``: ``np.array(queries[0],
+dtype=float)``) — different filters.
 
 >>> murmur3_32(b"", 0), murmur3_32(b"", 1)
 (0, 1364076727)
@@ -10,6 +14,8 @@ filter_size`` for ``i < n_hashes``; :func:`bloom_bits` computes the same bits.
 -1810453357
 >>> bloom_bits(1, 4, 20)
 (3, 10, 13)
+>>> bloom_bits(1.0, 4, 20)
+(6, 14, 18)
 """
 
 from __future__ import annotations
@@ -59,8 +65,9 @@ def mmh3_hash(text: str, seed: int = 0) -> int:
     return h - (1 << 32) if h >= 1 << 31 else h
 
 
-def bloom_bits(value: int, n_hashes: int, filter_size: int) -> tuple[int, ...]:
+def bloom_bits(value: int | float, n_hashes: int, filter_size: int) -> tuple[int, ...]:
     """The set bits of RAPPOR's Bloom filter of ``value`` (sorted, without repeats):
     ``mmh3_hash(str(value), i) % filter_size`` for ``i < n_hashes`` (Python's ``%``:
-    the result is in ``[0, filter_size)`` for a negative hash too)."""
+    the result is in ``[0, filter_size)`` for a negative hash too); an ``int`` and the
+    equal ``float`` hash different texts (module docstring)."""
     return tuple(sorted({mmh3_hash(str(value), i) % filter_size for i in range(n_hashes)}))

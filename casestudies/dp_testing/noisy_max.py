@@ -47,9 +47,11 @@ import sympy as sp
 from verifier.algorithms.noise.checks import max_log_ratio
 from verifier.algorithms.noise.density_ratio import best_of, ratio_at_most, sup_log_ratio
 from verifier.algorithms.noise.noisy_max import argmax_laws, max_density, report_noisy_max
+from verifier.claims import Tightness
 
+from .search import AnswerPairSpace, noisy_max_search
 from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs, piecewise_json
-from .svt import STATDP_PAIRS, statdp_levels
+from .svt import STATDP_PAIRS, STATDP_SPACE, statdp_levels
 
 __all__ = ["ENTRIES", "EPS", "DPSNIPER_PAIRS", "exact_argmax", "exact_value"]
 
@@ -209,6 +211,23 @@ def _exact(noise: str, release: str, eps: Any, pairs: list[tuple[Vector, Vector]
     return functools.partial(fn, eps, noise, pairs)
 
 
+#: DP-Sniper's input domain for Report-Noisy-Max: five answers in [-10, 10].
+DPSNIPER_SPACE = AnswerPairSpace(lengths=(5,), lo=-10, hi=10)
+
+
+def _search(name: str, noise: str, eps: Any, space: AnswerPairSpace) -> Any:
+    lengths = " and ".join(str(n) for n in space.lengths)
+    return noisy_max_search(
+        f"dp_testing.{name}",
+        noise,
+        eps,
+        space,
+        f"integer answer vectors of length {lengths} in [{space.lo}, {space.hi}], every "
+        "answer moving by at most 1 (ALL_DIFFER); argmax probabilities screened by "
+        "quadrature, a candidate decided on its exact law",
+    )
+
+
 def _entry(
     name: str,
     tool: str,
@@ -216,9 +235,11 @@ def _entry(
     eps: Any,
     pairs: tuple[str, list[tuple[Vector, Vector]]],
     variant: Sequence[Any],
+    space: AnswerPairSpace,
 ) -> SuiteEntry:
     """The entry ``name``: Report-Noisy-Max with ``noise`` releasing ``release`` at
-    ``eps`` on the tool's input ``pairs`` (their description, the pairs)."""
+    ``eps`` on the tool's input ``pairs`` (their description, the pairs); a theorem (the
+    argmax) is also searched over ``space``."""
     noise, release, expected, alg = variant
     return SuiteEntry(
         name=name,
@@ -231,6 +252,26 @@ def _entry(
         export=functools.partial(export_noisy_max, eps, noise, release, pairs[1]),
         kind="theorem" if expected == "holds" else "negative-control",
         notes=_notes(noise, release, alg),
+        search=_search(name, noise, eps, space) if expected == "holds" else None,
+        tightness=_approached(name, eps, noise, release, space),
+    )
+
+
+def _approached(name: str, eps: Any, noise: str, release: str, space: AnswerPairSpace) -> Any:
+    """Laplace argmax on unbounded answers (StatDP): ε is approached on the far-apart
+    family (NOTES.md, "Report-Noisy-Max, tightness"); otherwise the observed one."""
+    if noise != "laplace" or release != "argmax" or space is DPSNIPER_SPACE:
+        return None
+    return Tightness(
+        "approached",
+        None,
+        "q = (0, M^(n-1)) vs q' = (-1, (M+1)^(n-1)), output argmax = 0",
+        family="M -> infinity, n = 5 and 10 answers (every answer moves by 1: the first "
+        "down, the others up)",
+        limit="P(argmax = 0) = P(X > M) with X = nu_0 - max_{j>=1} nu_j; for n >= 3 "
+        "P(X > x) = (E[e^{-eta Y}]/2) e^{-eta x} (1 + o(1)) (Y = max_{j>=1} nu_j, "
+        "E[e^{-eta Y}] finite), so P(X > M)/P(X > M + 2) -> e^{2 eta} = e^eps, eta = eps/2 "
+        f"({name}: casestudies/dp_testing/NOTES.md, Report-Noisy-Max tightness)",
     )
 
 
@@ -238,13 +279,23 @@ def _entries() -> list[SuiteEntry]:
     dps = (_PAIRS_DPS, DPSNIPER_PAIRS)
     statdp = (_PAIRS_STATDP, STATDP_PAIRS)
     out = [
-        _entry(f"report_noisy_max{cls[-1]}", "DP-Sniper", f"{_SRC}, {cls}(eps=0.1)", EPS, dps, rest)
+        _entry(
+            f"report_noisy_max{cls[-1]}",
+            "DP-Sniper",
+            f"{_SRC}, {cls}(eps=0.1)",
+            EPS,
+            dps,
+            rest,
+            DPSNIPER_SPACE,
+        )
         for cls, _fn, *rest in _VARIANTS
     ]
     for _cls, fn, *rest in _VARIANTS:
         for eps, suffix in statdp_levels():
             source = f"statdp/algorithms.py, {fn} (examples/benchmark.py: epsilon={eps})"
-            out.append(_entry(f"statdp_{fn}{suffix}", "StatDP", source, eps, statdp, rest))
+            out.append(
+                _entry(f"statdp_{fn}{suffix}", "StatDP", source, eps, statdp, rest, STATDP_SPACE)
+            )
     return out
 
 

@@ -12,6 +12,7 @@ the truncated geometric mechanism by its exact finite output distribution.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import sympy as sp
 
 from verifier.arithmetic import exact, exact_max
+from verifier.certified import check_le
 from verifier.errors import Undecidable
 from verifier.products import (
     Component,
@@ -27,6 +29,7 @@ from verifier.products import (
     linear_image_epsilon,
     product_epsilon,
 )
+from verifier.results import CheckResult
 
 from .murmur3 import bloom_bits
 from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
@@ -113,11 +116,60 @@ def _pairs_json(pairs: Pairs) -> list[list[str]]:
     return [[_show(a), _show(b)] for a, b in pairs]
 
 
+def _whole(
+    pairs: Pairs,
+    components: Callable[[Vector], Sequence[Component]],
+    claimed: Any,
+    domain: str,
+    method: str,
+) -> Callable[[], CheckResult]:
+    """The statement on every ordered pair of a finite ``domain`` (``pairs``, all of
+    it): the exact ε over the pairs (:func:`_product_exact`) against ``claimed``."""
+
+    def run() -> CheckResult:
+        ex = _product_exact(pairs, components, method)
+        r = check_le(
+            ex.value,
+            exact(claimed),
+            f"exact epsilon on {domain} <= the claimed epsilon",
+            note=ex.witness,
+            quantity="epsilon",
+        )
+        r.notes.append(f"{len(pairs)} ordered pairs ({domain}): largest loss {ex.value}")
+        return r
+
+    return run
+
+
+def _difference_vertices(n: int, one_differ: bool) -> Pairs:
+    """``(0^n, d)`` for every vertex ``d`` of the neighbourhood of ``0^n``: ``±e_i``
+    (ONE_DIFFER: one answer moves by at most 1) or ``{-1, 0, 1}^n`` without 0
+    (component-wise).  For independent Laplace noise on each answer the loss of a pair
+    ``(a, a + d)`` is ``Σ_i |d_i| / b_i`` whatever ``a`` (the density ratio depends on
+    the outputs minus ``a``), convex in ``d``: every real pair of the neighbourhood is
+    bounded by one of these vertices."""
+    zero = tuple(Fraction(0) for _ in range(n))
+    if one_differ:
+        ds = [
+            tuple(Fraction(s if j == i else 0) for j in range(n)) for i in range(n) for s in (-1, 1)
+        ]
+    else:
+        ds = [
+            tuple(Fraction(x) for x in v) for v in itertools.product((-1, 0, 1), repeat=n) if any(v)
+        ]
+    return [(zero, d) for d in ds]
+
+
 # ---------------------------------------------------------------------------
 # LaplaceMechanism
 # ---------------------------------------------------------------------------
 
 LAPLACE_PAIRS = pattern_pairs(1, False, (-10, 10))
+#: Beyond the tools' pairs: the differences of the neighbourhood's vertices.
+LAPLACE_WHOLE = (
+    "the differences a' - a in {-1, 1} (Laplace loss |a' - a|/b: every pair of reals at "
+    "distance at most 1 is bounded by one of them)"
+)
 
 
 def _laplace_components(a: Vector) -> list[Component]:
@@ -152,6 +204,14 @@ def _laplace_export() -> dict[str, Any]:
 GEO_N = 5
 GEO_K = int(sp.ceiling(sp.log(2 / EPS)))
 GEO_PAIRS = pattern_pairs(1, False, (0, GEO_N))
+#: Every ordered pair of neighbouring counts of the input domain.
+GEO_ALL_PAIRS: Pairs = [
+    ((Fraction(c),), (Fraction(c2),))
+    for c in range(GEO_N + 1)
+    for c2 in (c - 1, c + 1)
+    if 0 <= c2 <= GEO_N
+]
+GEO_WHOLE = f"every ordered pair of counts c, c' in [0, {GEO_N}] with |c - c'| = 1"
 
 
 def truncated_geometric_distribution(c: int, n: int = GEO_N, k: int = GEO_K) -> dict[int, Fraction]:
@@ -208,6 +268,10 @@ def _geo_export() -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 
 HIST_PAIRS = pattern_pairs(5, False, (0, 10))
+HIST_WHOLE = (
+    "the ONE_DIFFER differences +-e_i, i = 1..5 (one bin moves by at most 1; Laplace loss "
+    "sum_i |d_i|/b: every real pair of the neighbourhood is bounded by one of them)"
+)
 
 
 def _noisy_vector(scale: sp.Expr) -> Callable[[Vector], list[Component]]:
@@ -237,6 +301,15 @@ def _hist_export(scale: sp.Expr) -> Callable[[], dict[str, Any]]:
 
 RAPPOR_HASHES, RAPPOR_BITS = 4, 20
 RAPPOR_PAIRS = pattern_pairs(1, False, (-10, 10))
+#: Every ordered pair of distinct values of DP-Sniper's input domain (local DP: any
+#: two values are neighbours).
+RAPPOR_ALL_PAIRS: Pairs = [
+    ((Fraction(a),), (Fraction(b),)) for a, b in itertools.permutations(range(-10, 11), 2)
+]
+RAPPOR_WHOLE = (
+    "every ordered pair of distinct integers in DP-Sniper's input domain [-10, 10] "
+    "(420 pairs; local DP: any two values are neighbours)"
+)
 
 
 def rappor_bit_probabilities(f: Any, p: Any = None, q: Any = None) -> tuple[sp.Expr, sp.Expr]:
@@ -259,14 +332,20 @@ def rappor_bit_probabilities(f: Any, p: Any = None, q: Any = None) -> tuple[sp.E
     return one * q + (1 - one) * p, zero * q + (1 - zero) * p
 
 
-def _rappor_components(f: Any, p: Any = None, q: Any = None) -> Callable[[Vector], list[Component]]:
+def _rappor_components(
+    f: Any, p: Any = None, q: Any = None, as_float: bool = False
+) -> Callable[[Vector], list[Component]]:
+    """The 20 report bits of ``a``: its Bloom filter hashes ``str(int(a[0]))`` (DP-Sniper)
+    or, with ``as_float``, ``str(float(a[0]))`` (StatDP's wrapper: ``"1.0"``)."""
     on, off = rappor_bit_probabilities(f, p, q)
+    # the two laws of a report bit, built once (shared by every input and pair)
+    set_bit: Component = {1: on, 0: 1 - on}
+    unset_bit: Component = {1: off, 0: 1 - off}
 
     def components(a: Vector) -> list[Component]:
-        bits = set(bloom_bits(int(a[0]), RAPPOR_HASHES, RAPPOR_BITS))
-        return [
-            {1: on, 0: 1 - on} if i in bits else {1: off, 0: 1 - off} for i in range(RAPPOR_BITS)
-        ]
+        value = float(a[0]) if as_float else int(a[0])
+        bits = set(bloom_bits(value, RAPPOR_HASHES, RAPPOR_BITS))
+        return [set_bit if i in bits else unset_bit for i in range(RAPPOR_BITS)]
 
     return components
 
@@ -275,10 +354,32 @@ def _rappor_components(f: Any, p: Any = None, q: Any = None) -> Callable[[Vector
 RAPPOR = _rappor_components(sp.Rational(3, 4), sp.Rational(9, 20), sp.Rational(11, 20))
 ONE_TIME_RAPPOR = _rappor_components(sp.Rational(19, 20))
 
+#: The same mechanisms as DP-Sniper's StatDP wrapper runs them
+#: (``statdpwrapper/algorithms_ext.py``): ``rappor(prng, queries, epsilon, n_hashes,
+#: filter_size, f, q, p)`` calls ``Rappor(n_hashes, filter_size, f, q, p)`` positionally
+#: into ``Rappor(n_hashes, filter_size, f, p, q)``, so p = 0.55 and q = 0.45 (swapped);
+#: both hash ``str`` of ``np.array(queries[0], dtype=float).item(0)``: ``"1.0"``.
+RAPPOR_STATDP = _rappor_components(
+    sp.Rational(3, 4), sp.Rational(11, 20), sp.Rational(9, 20), as_float=True
+)
+ONE_TIME_RAPPOR_STATDP = _rappor_components(sp.Rational(19, 20), as_float=True)
+#: StatDP's pairs for them: ``generate_databases`` with ``num_input = 1`` and
+#: ``ONE_DIFFER`` (``mechanism_config.py``: ``(1, 1), ONE_DIFFER``), both orders.
+RAPPOR_STATDP_PAIRS = pattern_pairs(1, False)
 
-def _rappor_exact(components: Callable[[Vector], list[Component]]) -> Callable[[], ExactEpsilon]:
+_RAPPOR_STATDP_NOTE = (
+    "StatDP's runs (statdpwrapper/algorithms_ext.py) pass the input as a float, so the "
+    "Bloom filter hashes the text '1.0', '0.0', '2.0' instead of '1', '0', '2': the "
+    "filters of 1.0 and 0.0, and of 1.0 and 2.0, differ in 7 bits (6 and 5 for the "
+    "integers), so StatDP's instance has the exact epsilon 7 ln(per-bit ratio)"
+)
+
+
+def _rappor_exact(
+    components: Callable[[Vector], list[Component]], pairs: Pairs = RAPPOR_PAIRS
+) -> Callable[[], ExactEpsilon]:
     return lambda: _product_exact(
-        RAPPOR_PAIRS,
+        pairs,
         components,
         "sum over the 20 independent report bits of the largest ratio of each bit",
     )
@@ -306,6 +407,10 @@ def _rappor_export(components: Callable[[Vector], list[Component]], what: str) -
 
 PARALLEL_EPS, PARALLEL_N = sp.Rational(1, 200), 20
 PARALLEL_PAIRS = pattern_pairs(1, False, (-10, 10))
+PARALLEL_WHOLE = (
+    "the differences a' - a in {-1, 1} (each copy loses |a' - a|/b: every pair of reals at "
+    "distance at most 1 is bounded by one of them)"
+)
 
 
 def _parallel_components(a: Vector) -> list[Component]:
@@ -375,6 +480,10 @@ def _prefix_export() -> dict[str, Any]:
 #: ``num_input = (5, 10)`` (``detect_counterexample``'s default), each pair also
 #: swapped; no input domain, so nothing is clipped.
 STATDP_ONE_DIFFER_PAIRS = pattern_pairs(5, False) + pattern_pairs(10, False)
+STATDP_ONE_DIFFER_WHOLE = (
+    "the ONE_DIFFER differences +-e_i of 5 and 10 answers (the release depends on the "
+    "first answer only, its Laplace loss |d_1|/b: every real pair is bounded by one)"
+)
 
 
 def _first_noisy(scale: sp.Expr) -> Callable[[Vector], list[Component]]:
@@ -422,8 +531,17 @@ def _statdp_entries() -> list[SuiteEntry]:
                 expected="holds",
                 exact=_statdp_exact(1 / eps0),
                 export=_statdp_export(1 / eps0),
+                whole=_whole(
+                    _difference_vertices(5, True) + _difference_vertices(10, True),
+                    _first_noisy(1 / eps0),
+                    eps0,
+                    STATDP_ONE_DIFFER_WHOLE,
+                    "supremum of a ratio of Laplace densities (the released first coordinate)",
+                ),
+                exhaustive=STATDP_ONE_DIFFER_WHOLE,
                 statement=f"StatDP's histogram with epsilon = {eps0} (Laplace scale 1/epsilon, "
-                f"noisy_array[0] released) is {eps0}-DP on StatDP's ONE_DIFFER pairs",
+                f"noisy_array[0] released) is {eps0}-DP: on StatDP's ONE_DIFFER pairs and on "
+                "every ONE_DIFFER pair of reals of 5 and 10 answers",
                 notes="The released first coordinate is a Laplace mechanism of scale 1/epsilon "
                 "on a value of sensitivity 1, epsilon-DP (Dwork, McSherry, Nissim, Smith 2006); "
                 "Ding et al. 2018 test it as the correct histogram. StatDP's benchmark "
@@ -463,6 +581,8 @@ def _statdp_entries() -> list[SuiteEntry]:
 # ---------------------------------------------------------------------------
 
 _GEO_CLAIMED = sp.log(1 + sp.Rational(1, 2**GEO_K))
+_LAPLACE = "supremum of a ratio of Laplace densities, at a centre or a limit"
+_RAPPOR_METHOD = "sum over the 20 independent report bits of the largest ratio of each bit"
 
 ENTRIES: list[SuiteEntry] = [
     SuiteEntry(
@@ -474,8 +594,14 @@ ENTRIES: list[SuiteEntry] = [
         expected="holds",
         exact=_laplace_exact,
         export=_laplace_export,
+        whole=_whole(
+            _difference_vertices(1, True), _laplace_components, EPS, LAPLACE_WHOLE, _LAPLACE
+        ),
+        exhaustive=LAPLACE_WHOLE,
         notes="The Laplace mechanism with scale 1/eps is eps-DP for sensitivity 1 "
-        "(Dwork, McSherry, Nissim, Smith 2006); the pairs differ by 1.",
+        "(Dwork, McSherry, Nissim, Smith 2006); the pairs differ by 1. Beyond them: the "
+        "supremum of the density ratio of a and a' is |a - a'|/b, a function of a' - a "
+        "alone, so the differences -1 and 1 bound every neighbouring pair of reals.",
     ),
     SuiteEntry(
         name="truncated_geometric_mechanism",
@@ -486,8 +612,17 @@ ENTRIES: list[SuiteEntry] = [
         expected="holds",
         exact=_geo_exact,
         export=_geo_export,
+        whole=_whole(
+            GEO_ALL_PAIRS,
+            _geo_components,
+            _GEO_CLAIMED,
+            GEO_WHOLE,
+            "largest ratio of the exact finite output distributions",
+        ),
+        exhaustive=GEO_WHOLE,
         statement="GeoSample(eps=0.1, n=5) as DP-Sniper runs it (k = ceil(ln 20) = 3) is "
-        "ln(1 + 2^-3) = ln(9/8)-DP on DP-Sniper's pairs (its exact epsilon there)",
+        "ln(1 + 2^-3) = ln(9/8)-DP: on DP-Sniper's pairs (its exact epsilon there) and on "
+        "every pair of neighbouring counts in [0, 5]",
         notes="The claimed epsilon is not the parameter eps = 0.1 but the bound the class "
         "documents, Balcer & Vadhan 2018, Theorem 4.7: GeoSample(eps, n) is "
         "ln(1 + 2^-k)-DP with k = ceil(ln(2/eps)). The code computes k with the natural "
@@ -507,9 +642,15 @@ ENTRIES: list[SuiteEntry] = [
         expected="holds",
         exact=_hist_exact(1 / EPS),
         export=_hist_export(1 / EPS),
+        whole=_whole(
+            _difference_vertices(5, True), _noisy_vector(1 / EPS), EPS, HIST_WHOLE, _LAPLACE
+        ),
+        exhaustive=HIST_WHOLE,
         notes="Ding et al. 2018, Algorithm 9: Laplace noise of scale 1/eps on each bin, "
         "eps-DP when one bin changes by 1 (Dwork, McSherry, Nissim, Smith 2006: L1 "
-        "sensitivity 1); on these pairs the exact epsilon is |1 - 0| * eps = eps.",
+        "sensitivity 1); on these pairs the exact epsilon is |1 - 0| * eps = eps. Beyond "
+        "them: the loss of (a, a + d) is sum_i |d_i|/b for every a, so the ONE_DIFFER "
+        "vertices +-e_i bound every pair where one bin moves by at most 1.",
     ),
     SuiteEntry(
         name="noisy_hist2",
@@ -537,17 +678,32 @@ ENTRIES: list[SuiteEntry] = [
         expected="holds",
         exact=_rappor_exact(RAPPOR),
         export=_rappor_export(RAPPOR, "Rappor (permanent then instantaneous randomized response)"),
+        whole=_whole(
+            RAPPOR_ALL_PAIRS,
+            RAPPOR,
+            2 * RAPPOR_HASHES * sp.log(sp.Rational(41, 39)),
+            RAPPOR_WHOLE,
+            _RAPPOR_METHOD,
+        ),
+        exhaustive=RAPPOR_WHOLE,
         statement="One RAPPOR report (steps 1-3, f=0.75, p=0.45, q=0.55, h=4) is "
-        "8 ln(41/39)-DP on DP-Sniper's pairs (its exact epsilon there)",
+        "8 ln(41/39)-DP: on DP-Sniper's pairs (its exact epsilon there) and on every pair "
+        "of values in DP-Sniper's input domain [-10, 10]",
         notes="Rappor has no epsilon parameter: the claimed epsilon is Erlingsson, Pihur, "
         "Korolova 2014's bound for one report, eps_1 = h ln(q*(1-p*)/(p*(1-q*))) with "
         "q* = f(p+q)/2 + (1-f)q = 41/80, p* = f(p+q)/2 + (1-f)p = 39/80 (DP-Sniper draws "
         "the permanent response anew for every sample, so every sample is one such report): "
         "4 ln((41/39)^2) = 8 ln(41/39) = 0.4001. Each Bloom bit where the two inputs differ "
         "contributes ln(41/39) exactly; the filters of 1 and 0 differ in 6 bits (two hashes "
-        "of 0 and two of 1 collide), so the exact epsilon is 6 ln(41/39) = 0.30006. "
+        "of 0 and two of 1 collide), so the exact epsilon is 6 ln(41/39) = 0.30006. Over "
+        "every pair of [-10, 10] the filters differ in at most 8 bits (8 for 56 ordered "
+        "pairs, e.g. -8 and -6): the claimed bound is attained there. "
         "DP-Sniper's neural-network lower bound 0.3008 (eval_sp2021/reference-results/"
-        "dd_search_mlp_data.log) exceeds it.",
+        "dd_search_mlp_data.log) exceeds it. " + _RAPPOR_STATDP_NOTE + " = 7 ln(41/39) = "
+        "0.35007 (its swapped p and q leave the per-bit ratio 41/39).",
+        statdp_exact=_rappor_exact(RAPPOR_STATDP, RAPPOR_STATDP_PAIRS),
+        statdp_note=_RAPPOR_STATDP_NOTE + " = 7 ln(41/39); the wrapper also passes q for p "
+        "and p for q, which leaves the per-bit ratio 41/39",
     ),
     SuiteEntry(
         name="one_time_rappor",
@@ -558,13 +714,27 @@ ENTRIES: list[SuiteEntry] = [
         expected="holds",
         exact=_rappor_exact(ONE_TIME_RAPPOR),
         export=_rappor_export(ONE_TIME_RAPPOR, "OneTimeRappor (permanent randomized response)"),
+        whole=_whole(
+            RAPPOR_ALL_PAIRS,
+            ONE_TIME_RAPPOR,
+            2 * RAPPOR_HASHES * sp.log(sp.Rational(21, 19)),
+            RAPPOR_WHOLE,
+            _RAPPOR_METHOD,
+        ),
+        exhaustive=RAPPOR_WHOLE,
         statement="The permanent randomized response of RAPPOR (steps 1-2, f=0.95, h=4) is "
-        "8 ln(21/19)-DP on DP-Sniper's pairs (its exact epsilon there)",
+        "8 ln(21/19)-DP: on DP-Sniper's pairs (its exact epsilon there) and on every pair "
+        "of values in DP-Sniper's input domain [-10, 10]",
         notes="OneTimeRappor has no epsilon parameter: the claimed epsilon is Erlingsson, "
         "Pihur, Korolova 2014's bound for the permanent randomized response, "
         "eps_inf = 2h ln((1 - f/2)/(f/2)) = 8 ln(21/19) = 0.8006. Each Bloom bit where "
-        "the inputs differ contributes ln(21/19); the filters differ in at most 6 bits, so "
-        "the exact epsilon is 6 ln(21/19) = 0.6005.",
+        "the inputs differ contributes ln(21/19); the filters of DP-Sniper's pairs differ "
+        "in 6 bits (1 and 0) and 5 bits (1 and 2), so the exact epsilon is 6 ln(21/19) = "
+        "0.6005; over every pair of [-10, 10] at most 8 bits differ (e.g. -8 and -6): the "
+        "claimed bound is attained there. " + _RAPPOR_STATDP_NOTE + " = 7 ln(21/19) = "
+        "0.70058.",
+        statdp_exact=_rappor_exact(ONE_TIME_RAPPOR_STATDP, RAPPOR_STATDP_PAIRS),
+        statdp_note=_RAPPOR_STATDP_NOTE + " = 7 ln(21/19)",
     ),
     SuiteEntry(
         name="laplace_parallel",
@@ -575,8 +745,17 @@ ENTRIES: list[SuiteEntry] = [
         expected="holds",
         exact=_parallel_exact,
         export=_parallel_export,
-        statement="20 parallel Laplace mechanisms with eps = 0.005 are 20 * 0.005 = 0.1-DP "
-        "on DP-Sniper's pairs (their exact epsilon there)",
+        whole=_whole(
+            _difference_vertices(1, True),
+            _parallel_components,
+            PARALLEL_N * PARALLEL_EPS,
+            PARALLEL_WHOLE,
+            "sum over the 20 independent Laplace copies of the supremum of each ratio",
+        ),
+        exhaustive=PARALLEL_WHOLE,
+        statement="20 parallel Laplace mechanisms with eps = 0.005 are 20 * 0.005 = 0.1-DP: "
+        "on DP-Sniper's pairs (their exact epsilon there) and on every pair of reals at "
+        "distance at most 1",
         notes="Each copy is 0.005-DP (Dwork, McSherry, Nissim, Smith 2006); the basic "
         "composition theorem (Dwork & Roth 2014, Theorem 3.16) gives 20 * 0.005 = 0.1, and "
         "it is tight for independent Laplace copies on one pair (the supremum of a sum of "

@@ -16,9 +16,13 @@ described in ``eval_sp2021/README.md`` and plotted by
   confidence 0.9 (``DDConfig(confidence=0.9)``, ``dpsniper/search/ddconfig.py``) from
   ``n_final = 2*10^8`` samples per input;
 - ``statdp_1_data.log`` / ``statdp_2_data.log`` (``make exp-statdp``, two runs):
-  StatDP (Ding et al. 2018, commit ``16f389b`` of ``cmla-psu/statdp``) run by
-  DP-Sniper's wrapper ``statdpwrapper/experiments/base.py`` on the same mechanisms
-  (``statdpwrapper/experiments/mechanism_config.py``), its event then re-estimated
+  StatDP (Ding et al. 2018) as DP-Sniper pins it (:data:`STATDP_PIN`: the git submodule
+  ``statdp`` of ``eth-sri/dp-sniper@ee087b2`` points at the fork ``eth-sri/statdp``,
+  commit ``3b9cb64``, which is ``cmla-psu/statdp``'s commit ``16f389b`` — the one
+  ``eval_sp2021/README.md`` names — plus one commit that fixes how
+  ``statdp/hypotest.py`` splits the iterations over processes), run by
+  DP-Sniper's wrapper ``statdpwrapper/experiments/base.py`` on the mechanisms of
+  ``statdpwrapper/experiments/mechanism_config.py``, its event then re-estimated
   by DP-Sniper's estimator ("StatDP-Fixed"): the line ``"statdp_result"`` carries
   ``eps_lcb`` (the lower confidence bound, confidence 0.9) and ``eps_preliminary``
   (the ε StatDP's own binary search reports, with no confidence bound attached:
@@ -36,8 +40,12 @@ and values cited by file and line.
 
 Caveats the logs carry: StatDP's ``SparseVectorTechnique5`` ran StatDP's ``iSVT1``
 with ``epsilon = 0.05`` (the wrapper's overview in ``statdpwrapper/experiments/
-__main__.py``: "iSVT1 (eps = our_eps/2)", the same mechanism); ``NumericalSVT`` has no
-line in either StatDP log (registered in ``mechanism_config.py``, no result logged).
+__main__.py``: "iSVT1 (eps = our_eps/2)"), whose threshold noise Lap(2/0.05) = Lap(40)
+is not DP-Sniper's Lap(20): another mechanism; StatDP's ``Rappor`` and
+``OneTimeRappor`` hash the float text ``"1.0"`` where DP-Sniper hashes ``"1"``
+(``statdpwrapper/algorithms_ext.py``), another instance (the entries'
+``statdp_exact``); ``NumericalSVT`` has no line in either StatDP log (registered in
+``mechanism_config.py``, no result logged).
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ import sympy as sp
 
 __all__ = [
     "REPOSITORY",
+    "STATDP_PIN",
     "RESULTS",
     "Variant",
     "VARIANTS",
@@ -62,6 +71,14 @@ __all__ = [
 
 #: Where the logs are (repository and commit the values were read from).
 REPOSITORY = "eth-sri/dp-sniper@ee087b2"
+#: The StatDP that DP-Sniper's StatDP runs used: the commit its git submodule
+#: ``statdp`` pins (``.gitmodules``: ``git@github.com:eth-sri/statdp.git``).
+STATDP_PIN = (
+    "eth-sri/statdp@3b9cb64ed6d3c71d97eb79ba35f68b1fab625f57 (the fork's commit of "
+    "2020-05-22 on top of cmla-psu/statdp@16f389baf41b047dc6e70c334a8c49a7e00b5b7c, "
+    "2020-05-14; it changes only how statdp/hypotest.py splits the iterations over "
+    "processes)"
+)
 #: Their folder in that repository.
 RESULTS = "eval_sp2021/reference-results"
 

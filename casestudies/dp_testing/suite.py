@@ -26,7 +26,8 @@ import sympy as sp
 
 from verifier.arithmetic import exact
 from verifier.certified import check_le
-from verifier.results import CheckResult
+from verifier.claims import SearchSpec, Tightness
+from verifier.results import CheckResult, conjunction
 
 __all__ = [
     "Vector",
@@ -41,7 +42,7 @@ __all__ = [
 
 #: Citations of the two tools (their repositories are the source of each mechanism).
 DPSNIPER = "Bichsel et al. 2021 (DP-Sniper, IEEE S&P), repository eth-sri/dp-sniper"
-STATDP = "Ding et al. 2018 (StatDP, CCS), repository cmla-psu/statdp"
+STATDP = "Ding et al. 2018 (StatDP, CCS), repository cmla-psu/statdp@16f389b"
 
 Vector = tuple[Fraction, ...]
 
@@ -156,6 +157,29 @@ class SuiteEntry:
     #: (JSON-ready), for ``verifier export``
     export: Callable[[], dict[str, Any]] | None = None
     aliases: Sequence[str] = field(default=())
+    #: the exact ε of the instance StatDP ran, when DP-Sniper's StatDP wrapper
+    #: (``statdpwrapper/experiments/mechanism_config.py``) ran another instance than
+    #: DP-Sniper's (other parameters, other input text): StatDP's published values
+    #: are compared with it; ``statdp_note`` says how the two instances differ
+    statdp_exact: Callable[[], ExactEpsilon] | None = None
+    statdp_note: str = ""
+    #: the statement beyond the tools' pairs: ``whole()`` decides every pair of the
+    #: finite domain ``exhaustive`` names, which bounds every neighbouring input pair
+    #: (the argument is in the entry's ``notes`` and NOTES.md); the claim is then decided
+    #: on the tools' pairs and on that domain
+    whole: Callable[[], CheckResult] | None = None
+    exhaustive: str = ""
+    #: or a worst-case search over neighbouring input pairs (:mod:`.search`)
+    search: SearchSpec | None = None
+    #: why a theorem stays on the tools' pairs (no finite domain, no search)
+    scope_note: str = ""
+    #: a declared tightness (an approached bound with its family and proved limit)
+    tightness: Tightness | None = None
+    #: a member of that family decided exactly with the claim (its ratio within 1 % of
+    #: the bound, so that the statement tightened by 1 % is refuted by the claim's own
+    #: decision); ``family_what`` names it
+    family: Callable[[], ExactEpsilon] | None = None
+    family_what: str = ""
 
     @property
     def id(self) -> str:
@@ -193,6 +217,24 @@ def decide(entry: SuiteEntry) -> CheckResult:
         result.notes.append(f"exact epsilon {eps.value} ({eps.method})")
     result.notes += [f"{label}: {v}" for label, v in eps.per_pair]
     result.measured["epsilon"] = eps.value
+    parts = [result]
+    if entry.whole is not None:
+        parts.append(entry.whole())
+    if entry.family is not None:
+        member = entry.family()
+        parts.append(
+            check_le(
+                member.value,
+                exact(entry.claimed),
+                f"{entry.id}: exact epsilon on {entry.family_what} <= the claimed epsilon",
+                note=member.witness,
+                quantity="epsilon",
+            )
+        )
+    if len(parts) > 1:
+        beyond = [w for w in (entry.exhaustive, entry.family_what) if w]
+        result = conjunction(f"{entry.id}: on the tools' pairs and on " + "; ".join(beyond), parts)
+        result.measured["epsilon"] = eps.value
     return result
 
 

@@ -82,8 +82,10 @@ from verifier.algorithms.noise import (
     max_log_ratio,
     numerical_svt,
 )
+from verifier.claims import Tightness
 
 from .released import exact_released_value, export_released_value
+from .search import AnswerPairSpace, svt_search
 from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
 
 __all__ = [
@@ -109,6 +111,20 @@ DPSNIPER_PAIRS = pattern_pairs(10, True, (-10, 10))
 STATDP_PAIRS = pattern_pairs(5, True) + pattern_pairs(10, True)
 #: ``claimed_privacy = (0.2, 0.7, 1.5)`` in StatDP's ``examples/benchmark.py``.
 STATDP_EPSILONS = (sp.Rational(1, 5), sp.Rational(7, 10), sp.Rational(3, 2))
+#: Where the theorems are searched beyond the tools' pairs: DP-Sniper's input domain
+#: (ten answers in [-10, 10]); StatDP's lengths (5 and 10) on a wide range (StatDP has
+#: no input domain).
+DPSNIPER_SPACE = AnswerPairSpace(lengths=(10,), lo=-10, hi=10)
+STATDP_SPACE = AnswerPairSpace(lengths=(5, 10), lo=-40, hi=40)
+
+
+def _space_notes(space: AnswerPairSpace, what: str) -> str:
+    lengths = " and ".join(str(n) for n in space.lengths)
+    return (
+        f"integer answer vectors of length {lengths} in [{space.lo}, {space.hi}], every "
+        f"answer moving by at most 1 (ALL_DIFFER); {what} screened by quadrature, a "
+        "candidate decided on its exact law"
+    )
 
 
 def statdp_levels() -> list[tuple[sp.Rational, str]]:
@@ -273,8 +289,17 @@ def _lyu(k: int, t: Any, eps: Any = EPS, c: int = 1) -> SparseVector:
     return lyu_svt(k, eps, c, noise="laplace", threshold=t)
 
 
-def _dps(k: int, t: Any, expected: str, kind: str, notes: str) -> SuiteEntry:
+def _dps(k: int, t: Any, expected: str, kind: str, notes: str, **more: Any) -> SuiteEntry:
     prog = _lyu(k, t)
+    if expected == "holds":
+        more["search"] = svt_search(
+            f"dp_testing.sparse_vector_technique{k}",
+            lambda: prog,
+            EPS,
+            DPSNIPER_SPACE,
+            f"SparseVectorTechnique{k}(eps=0.1, c=1, t={t})",
+            _space_notes(DPSNIPER_SPACE, "answer-sequence probabilities"),
+        )
     return SuiteEntry(
         name=f"sparse_vector_technique{k}",
         tool="DP-Sniper",
@@ -286,7 +311,21 @@ def _dps(k: int, t: Any, expected: str, kind: str, notes: str) -> SuiteEntry:
         export=functools.partial(export_on_pairs, prog, DPSNIPER_PAIRS),
         kind=kind,  # type: ignore[arg-type]
         notes=notes,
+        **more,
     )
+
+
+#: StatDP's run of ``SparseVectorTechnique5``: DP-Sniper's wrapper registers StatDP's
+#: ``iSVT1`` with ``epsilon = 0.05, N = 1, T = 1`` on ``generate_databases(10,
+#: ALL_DIFFER)`` (``statdpwrapper/experiments/mechanism_config.py``; "iSVT1 (eps =
+#: our_eps/2)" in ``statdpwrapper/experiments/__main__.py``).  iSVT1 draws its threshold
+#: noise from Lap(2/epsilon) = Lap(40); DP-Sniper's SparseVectorTechnique5(eps=0.1)
+#: draws it from Lap(1/eps1) = Lap(20), eps1 = eps/2: another mechanism.
+SVT5_STATDP_EPS = sp.Rational(1, 20)
+
+
+def _svt5_statdp() -> ExactEpsilon:
+    return exact_on_pairs(_lyu(5, 1, SVT5_STATDP_EPS), pattern_pairs(10, True))
 
 
 def _numerical() -> ExactEpsilon:
@@ -309,7 +348,48 @@ def _statdp(
     fn: str, k: int, t: Any, post: PostProcess, expected: str, kind: str, notes: str
 ) -> list[SuiteEntry]:
     """One entry per claimed ε of StatDP's benchmark: ``statdp_<fn>`` at 0.7 (the
-    middle level) and the variants ``statdp_<fn>.eps0_2``, ``statdp_<fn>.eps1_5``."""
+    middle level) and the variants ``statdp_<fn>.eps0_2``, ``statdp_<fn>.eps1_5``; a
+    theorem is also searched over :data:`STATDP_SPACE` (``post`` is a bijection of the
+    answer sequence for the cutoff 1, so the search decides the sequence)."""
+
+    def tight(eps: Any) -> dict[str, Any]:
+        """Alg. 1 (StatDP's SVT) approaches ε on unbounded answers: the family member
+        decided with the claim, and the tightness (NOTES.md, "SVT, tightness")."""
+        if fn != "SVT":
+            return {}
+        n, m = _SVT_MEMBER[eps]
+        a = tuple(Fraction(m) for _ in range(n - 1)) + (Fraction(0),)
+        b = tuple(Fraction(m + 1) for _ in range(n - 1)) + (Fraction(-1),)
+        member = f"(M^{n - 1}, 0) vs ((M+1)^{n - 1}, -1) with M = {m}, both orders"
+        return {
+            "family": functools.partial(exact_on_pairs, _lyu(k, t, eps), [(a, b), (b, a)], post),
+            "family_what": member,
+            "tightness": Tightness(
+                "approached",
+                None,
+                f"{member}, output BOT^{n - 1} TOP (count(False) = {n - 1})",
+                family="q = (M^(n-1), 0) vs q' = ((M+1)^(n-1), -1), M -> infinity, n = 5 "
+                "and 10 answers",
+                limit="after rho -> rho + 1 the integrands of P_q and P_q' differ by "
+                "f(r)/f(r+1) * S(T+r)/S(T+r+2) = e^{eps/2} e^{2 eps/4} = e^eps wherever r >= 0, "
+                "and the mass of r < 0 is at most F(T - M)^(n-1) = O(e^{-(n-1) eps M/4}) "
+                "against Omega(e^{-3 eps M/4}) on [M, M+1]: the ratio tends to e^eps for n "
+                "> 4 (casestudies/dp_testing/NOTES.md, SVT tightness)",
+            ),
+        }
+
+    def search(eps: Any, suffix: str) -> Any:
+        if expected != "holds":
+            return None
+        return svt_search(
+            f"dp_testing.statdp_{fn.lower()}{suffix}",
+            functools.partial(_lyu, k, t, eps),
+            eps,
+            STATDP_SPACE,
+            f"StatDP's {fn}(epsilon={eps}, N=1, T={t})",
+            _space_notes(STATDP_SPACE, "answer-sequence probabilities"),
+        )
+
     return _statdp_levels(
         fn,
         t,
@@ -318,7 +398,19 @@ def _statdp(
         notes,
         lambda eps: functools.partial(exact_on_pairs, _lyu(k, t, eps), STATDP_PAIRS, post),
         lambda eps: functools.partial(export_on_pairs, _lyu(k, t, eps), STATDP_PAIRS, post),
+        search,
+        tight,
     )
+
+
+#: The member ``(n, M)`` of the approaching family decided with StatDP's SVT at each
+#: level: realized / claimed within 1 % of 1 (0.99996, 0.99675, 0.99751) and still
+#: certified below it.
+_SVT_MEMBER = {
+    sp.Rational(1, 5): (10, 20),
+    sp.Rational(7, 10): (5, 20),
+    sp.Rational(3, 2): (5, 10),
+}
 
 
 def _statdp_levels(
@@ -329,10 +421,12 @@ def _statdp_levels(
     notes: str,
     exact: Callable[[Any], Callable[[], ExactEpsilon]],
     export: Callable[[Any], Callable[[], dict[str, Any]]] | None = None,
+    search: Callable[[Any, str], Any] | None = None,
+    tight: Callable[[Any], dict[str, Any]] | None = None,
 ) -> list[SuiteEntry]:
     """The entries of StatDP's ``fn`` (threshold ``t``) at each claimed level
     (:func:`statdp_levels`); ``exact(eps)`` and ``export(eps)`` give the entry's
-    deciders."""
+    deciders, ``search(eps, suffix)`` its search (or ``None``)."""
     return [
         SuiteEntry(
             name=f"statdp_{fn.lower()}{suffix}",
@@ -345,6 +439,8 @@ def _statdp_levels(
             export=None if export is None else export(eps),
             kind=kind,  # type: ignore[arg-type]
             notes=notes,
+            search=None if search is None else search(eps, suffix),
+            **({} if tight is None else tight(eps)),
         )
         for eps, suffix in statdp_levels()
     ]
@@ -458,8 +554,17 @@ ENTRIES: list[SuiteEntry] = [
         "refuted",
         "negative-control",
         "Lyu et al. 2017, Alg. 5 (no query noise) is infinity-DP (Table 1): the answers "
-        "are a function of rho alone, so on (1^10) vs (0^5 1^5) the answer 'TOP^10' has "
-        "probability P(rho <= 0) on one side and 0 on the other.",
+        "are a function of rho alone (TOP exactly when q_i >= t + rho), so on DP-Sniper's "
+        "first pair swapped, (0, 1^9) vs (1^10), the answer BOT TOP^9 has probability "
+        "P(-1 < rho <= 0) = (1 - e^(-1/20))/2 on (0, 1^9) and 0 on (1^10), whose equal "
+        "answers are all above or all below the noisy threshold. StatDP's run of "
+        "SparseVectorTechnique5 is another instance: iSVT1 at epsilon = 0.05, threshold "
+        "noise Lap(40) instead of Lap(20); its exact epsilon on StatDP's pairs is "
+        "infinite too (the same pair and answer).",
+        statdp_exact=_svt5_statdp,
+        statdp_note="StatDP's run is iSVT1 at epsilon = 0.05 (statdpwrapper/experiments/"
+        "mechanism_config.py: 'eps = our_eps/2'): threshold noise Lap(2/0.05) = Lap(40), "
+        "where DP-Sniper's SparseVectorTechnique5(eps=0.1) draws Lap(1/(eps/2)) = Lap(20)",
     ),
     _dps(
         6,
@@ -478,6 +583,17 @@ ENTRIES: list[SuiteEntry] = [
         expected="holds",
         exact=_numerical,
         export=_numerical_export,
+        search=svt_search(
+            "dp_testing.numerical_svt",
+            functools.partial(numerical_svt, EPS, 2, noise="laplace", threshold=1),
+            EPS,
+            DPSNIPER_SPACE,
+            "NumericalSVT(eps=0.1, c=2, t=1)",
+            _space_notes(
+                DPSNIPER_SPACE,
+                "answer-sequence probabilities plus the released values' Laplace supremum",
+            ),
+        ),
         notes="Wang, Ding, Wang, Kifer, Zhang 2019 (PLDI), NumericalSVT (rho ~ Lap(3/eps), "
         "nu ~ Lap(6c/eps), released q_i + Lap(3c/eps)) is eps-DP. The exact value: the "
         "answer sequence's loss plus, per released value, the supremum (3c/eps)^-1 |q_i - "
@@ -539,8 +655,9 @@ ENTRIES: list[SuiteEntry] = [
         "independent noise: the loss on a pair is the sum of the two components' losses. "
         "Alg. 3 is infinity-DP and Alg. 4 only (1+6c)/4-eps-DP (their Table 1), so the "
         "parallel run is not eps-DP. On these pairs Alg. 3 alone loses at least 10 u = "
-        "eps/4 > eps (u = eps/(2c) its query noise rate): on (0^10) vs (1^10), one value "
-        "released at the first query and every other below, for v below every answer each "
-        "factor of the density is in its left form and the ratio is e^{u sum_i (q'_i - q_i)}.",
+        "5 eps/2 > eps (u = eps/(2c) = eps/4 its query noise rate): on (0^10) vs (1^10), one "
+        "value released at the first query and every other below, for v below every answer "
+        "each factor of the density is in its left form and the ratio is e^{u sum_i (q'_i - "
+        "q_i)}.",
     ),
 ]

@@ -24,13 +24,23 @@ import sympy as sp
 from verifier.arithmetic import Verdict, approx, decide_le, exact
 
 from . import claims
-from .published import MECHANISMS, PUBLISHED, RESULTS, VARIANTS, Published, bounds_for, entry_name
+from .published import (
+    MECHANISMS,
+    PUBLISHED,
+    RESULTS,
+    STATDP_PIN,
+    VARIANTS,
+    Published,
+    bounds_for,
+    entry_name,
+)
 from .suite import ExactEpsilon, SuiteEntry
 
 __all__ = [
     "Row",
     "rows",
     "exact_epsilon",
+    "statdp_exact_epsilon",
     "markdown",
     "main",
     "LOWER_BOUNDS",
@@ -60,15 +70,36 @@ def exact_epsilon(entry: SuiteEntry) -> ExactEpsilon:
     return _EXACT_CACHE[id(entry)][1]
 
 
+#: ``id(entry) -> (entry, the exact epsilon of StatDP's instance)``.
+_STATDP_CACHE: dict[int, tuple[SuiteEntry, ExactEpsilon]] = {}
+
+
+def statdp_exact_epsilon(entry: SuiteEntry) -> ExactEpsilon | None:
+    """``entry.statdp_exact()`` (the instance StatDP ran, when it is not the entry's),
+    computed once per entry and process; ``None`` when StatDP ran the entry's own
+    instance."""
+    if entry.statdp_exact is None:
+        return None
+    if id(entry) not in _STATDP_CACHE:
+        _STATDP_CACHE[id(entry)] = (entry, entry.statdp_exact())
+    return _STATDP_CACHE[id(entry)][1]
+
+
+def _is_statdp(variant: str) -> bool:
+    return VARIANTS[variant].tool == "StatDP"
+
+
 @dataclass(frozen=True)
 class Row:
     """One mechanism of the table.
 
     ``status`` is the verdict of exact ε ≤ claimed ε (``holds``, ``violated``,
     ``undecided``), ``out of reach`` or ``no entry`` (named by the logs, not yet in
-    the suite).  ``above`` are the published values (lower bounds and StatDP's
-    claims alike) decided to exceed the exact ε, ``unresolved`` those the certified
-    comparison could not separate from it.
+    the suite).  ``statdp_exact`` is the exact ε of the instance StatDP ran when it is
+    not the entry's (``None`` otherwise).  ``above`` are the published values (lower
+    bounds and StatDP's claims alike) decided to exceed the exact ε of the instance
+    their tool ran, ``unresolved`` those the certified comparison could not separate
+    from it.
     """
 
     name: str
@@ -79,10 +110,18 @@ class Row:
     published: dict[str, Published] = field(default_factory=dict)
     above: tuple[Published, ...] = ()
     unresolved: tuple[Published, ...] = ()
+    statdp_exact: sp.Expr | None = None
 
     @property
     def id(self) -> str:
         return f"dp_testing.{self.name}"
+
+    def exact_for(self, variant: str) -> sp.Expr | None:
+        """The exact ε a published value of ``variant`` is compared with: that of the
+        instance its tool ran."""
+        if self.statdp_exact is not None and _is_statdp(variant):
+            return self.statdp_exact
+        return self.exact
 
     @property
     def claimed(self) -> sp.Expr | None:
@@ -100,10 +139,13 @@ def _row(name: str, mechanism: str | None, entry: SuiteEntry | None) -> Row:
     if entry.exact is None:
         return Row(name, mechanism, entry, "out of reach", published=published)
     eps = exact_epsilon(entry).value
+    run = statdp_exact_epsilon(entry)
+    statdp_eps = None if run is None else run.value
     status = decide_le(eps, exact(entry.claimed)).verdict
     above, unresolved = [], []
     for p in published.values():
-        v = decide_le(p.value, eps).verdict
+        target = statdp_eps if statdp_eps is not None and _is_statdp(p.variant) else eps
+        v = decide_le(p.value, target).verdict
         if v is Verdict.VIOLATED:
             above.append(p)
         elif v is Verdict.UNDECIDED:
@@ -117,6 +159,7 @@ def _row(name: str, mechanism: str | None, entry: SuiteEntry | None) -> Row:
         published,
         tuple(above),
         tuple(unresolved),
+        statdp_eps,
     )
 
 
@@ -142,6 +185,10 @@ def rows(entries: Sequence[SuiteEntry] | None = None) -> list[Row]:
     used = {id(e) for e in matched.values()}
     out += [_row(e.name, None, e) for e in entries if id(e) not in used]
     return out
+
+
+def _form(x: sp.Expr) -> str:
+    return "∞" if x is sp.oo else str(x)
 
 
 def _num(x: sp.Expr | float) -> str:
@@ -177,11 +224,15 @@ def _exact_cells(row: Row, long_forms: list[tuple[str, str]]) -> tuple[str, str]
     return form_cell, _num(row.exact)
 
 
+def _exact_name(row: Row, variant: str) -> str:
+    return "exact of StatDP's run" if row.exact_for(variant) is not row.exact else "exact"
+
+
 def _flag_cell(row: Row, variants: Sequence[str]) -> str:
     flagged = row.flagged(variants)
     if not flagged:
         return "?" if any(p.variant in variants for p in row.unresolved) else ""
-    return "; ".join(f"{p.label} {_num(p.value)} > exact" for p in flagged)
+    return "; ".join(f"{p.label} {_num(p.value)} > {_exact_name(row, p.variant)}" for p in flagged)
 
 
 def _md_table(head: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
@@ -208,14 +259,26 @@ def markdown(table: Sequence[Row] | None = None) -> str:
         "and input pairs (`casestudies/dp_testing/`, claims `dp_testing.<name>`, "
         "`verifier casestudies dp_testing`).  *exact ε* is the largest privacy loss "
         "over those input pairs (both orders) and all outputs, as a closed form and "
-        "rounded to 6 significant digits; *verdict* decides exact ε ≤ claimed ε.  The "
+        "rounded to 6 significant digits; *verdict* decides exact ε ≤ claimed ε (each "
+        "theorem's claim also decides its statement beyond these pairs — on a finite "
+        "domain that bounds every neighbouring pair, or by a search over neighbouring "
+        "answer vectors: `verifier casestudies dp_testing --scope`, "
+        "`casestudies/dp_testing/NOTES.md`).  The "
         "published values are the lower confidence bounds (confidence 0.9) of "
         f"DP-Sniper's reference results (`{RESULTS}/*.log` of eth-sri/dp-sniper, "
         "`casestudies/dp_testing/published.py` cites file and line of each), printed "
         "to 6 significant digits.  **Bold ▲** marks a published lower bound that "
         "exceeds the exact ε — decided exactly, the printed decimal as a rational "
         "against the exact value — i.e. a confidence miss; `?` one the certified "
-        "comparison could not separate from it.",
+        "comparison could not separate from it."
+        + (
+            "  Where DP-Sniper's StatDP wrapper ran another instance than DP-Sniper ("
+            + ", ".join(r.mechanism or r.name for r in table if r.statdp_exact is not None)
+            + ': section "Where StatDP ran another instance"), StatDP\'s values are '
+            "compared with the exact ε of StatDP's instance."
+            if any(r.statdp_exact is not None for r in table)
+            else ""
+        ),
         "",
         f"{len(table)} mechanisms: {len(decided)} decided exactly, "
         f"{sum(r.status == 'out of reach' for r in table)} out of reach, "
@@ -272,15 +335,44 @@ def markdown(table: Sequence[Row] | None = None) -> str:
         [
             r.mechanism or r.name,
             "—" if r.exact is None else _num(r.exact),
+            "same" if r.statdp_exact is None else f"{_num(r.statdp_exact)} (below)",
             *(_published_cell(r, v) for v in CLAIMED),
             _flag_cell(r, CLAIMED),
         ]
         for r in claimed_rows
     ]
     out += _md_table(
-        ["mechanism", "exact ε ≈", *(VARIANTS[v].label for v in CLAIMED), "claim above exact"],
+        [
+            "mechanism",
+            "exact ε ≈",
+            "exact ε of StatDP's run ≈",
+            *(VARIANTS[v].label for v in CLAIMED),
+            "claim above exact",
+        ],
         body,
     )
+
+    other = [r for r in table if r.statdp_exact is not None]
+    if other:
+        out += [
+            "",
+            "## Where StatDP ran another instance",
+            "",
+            "DP-Sniper's StatDP wrapper (`statdpwrapper/experiments/mechanism_config.py`, "
+            "`statdpwrapper/algorithms_ext.py` of eth-sri/dp-sniper, with StatDP pinned "
+            f"at {STATDP_PIN}) runs these mechanisms with other "
+            "parameters or other input text than DP-Sniper's own experiment: StatDP's "
+            "published values (StatDP-Fixed and StatDP claimed) are compared with the "
+            "exact ε of the instance StatDP ran, DP-Sniper's with that of DP-Sniper's.",
+            "",
+        ]
+        for r in other:
+            assert r.entry is not None and r.exact is not None
+            out.append(
+                f"- {r.mechanism or r.name} (`{r.id}`): exact ε `{_form(r.exact)}` ≈ "
+                f"{_num(r.exact)} on DP-Sniper's instance, `{_form(r.statdp_exact)}` ≈ "
+                f"{_num(r.statdp_exact)} on StatDP's. {r.entry.statdp_note}."
+            )
 
     reach = [r for r in table if r.status == "out of reach"]
     if reach:
@@ -294,9 +386,10 @@ def markdown(table: Sequence[Row] | None = None) -> str:
         out += ["", "## Published values above the exact ε, cited", ""]
         for r in table:
             for p in r.above:
+                value = r.exact_for(p.variant)
                 out.append(
-                    f"- `{r.id}`: {p.label} {p.printed} > exact `{r.exact}` ≈ "
-                    f"{_num(r.exact) if r.exact is not None else '—'} ({p.citation})"
+                    f"- `{r.id}`: {p.label} {p.printed} > {_exact_name(r, p.variant)} "
+                    f"`{value}` ≈ {_num(value) if value is not None else '—'} ({p.citation})"
                 )
 
     out += ["", "## Sources", ""]

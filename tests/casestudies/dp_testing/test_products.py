@@ -155,6 +155,37 @@ def test_rappor_per_bit_formula_by_hand():
     assert BY_NAME["one_time_rappor"].claimed == 2 * 4 * one_time
 
 
+def test_statdp_ran_rappor_on_the_float_text():
+    # statdpwrapper/algorithms_ext.py passes np.array(queries[0], dtype=float): the
+    # Bloom filters of "1.0", "0.0", "2.0" (bits cross-checked with the mmh3 package)
+    assert bloom_bits(1.0, 4, 20) == (6, 14, 18)
+    assert bloom_bits(0.0, 4, 20) == (7, 9, 13, 19)
+    assert bloom_bits(2.0, 4, 20) == (0, 2, 16, 17)
+    for other in (0.0, 2.0):
+        assert len(set(bloom_bits(1.0, 4, 20)) ^ set(bloom_bits(other, 4, 20))) == 7
+    # Rappor(n_hashes, filter_size, f, q, p) into (n_hashes, filter_size, f, p, q):
+    # p and q swapped, which swaps q* and p* and keeps the per-bit ratio 41/39
+    assert rappor_bit_probabilities(R(3, 4), R(11, 20), R(9, 20)) == (R(39, 80), R(41, 80))
+    for name, per_bit in (("rappor", R(41, 39)), ("one_time_rappor", R(21, 19))):
+        entry = BY_NAME[name]
+        assert entry.statdp_exact is not None and "'1.0'" in entry.statdp_note
+        run = entry.statdp_exact()
+        assert run.value == 7 * sp.log(per_bit)
+        assert set(dict(run.per_pair).values()) == {7 * sp.log(per_bit)}
+        # DP-Sniper's own instance is unchanged
+        assert _value(name) == 6 * sp.log(per_bit)
+
+
+def test_statdp_ran_the_float_text_cross_checked_with_mmh3():
+    mmh3 = pytest.importorskip(
+        "mmh3", reason="the mmh3 package (dev extra) is not installed: cross-check skipped"
+    )
+    for v in (0.0, 1.0, 2.0):
+        assert bloom_bits(v, 4, 20) == tuple(
+            sorted({mmh3.hash(str(v), seed=i) % 20 for i in range(4)})
+        )
+
+
 def test_statdp_histograms_at_every_level_of_the_benchmark():
     for eps0, label in zip(products.STATDP_CLAIMED, ["", ".eps0_7", ".eps1_5"], strict=True):
         assert _value(f"statdp_histogram{label}") == eps0

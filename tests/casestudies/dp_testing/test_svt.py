@@ -115,6 +115,29 @@ def test_alg5_is_infinite_on_a_one_below_pair():
     assert laws[ONES].get(seq, 0) == 0
 
 
+def test_statdp_ran_isvt1_at_half_the_budget_another_mechanism():
+    # DP-Sniper's wrapper registers iSVT1 with epsilon = 0.05: rho ~ Lap(2/0.05) =
+    # Lap(40), not SparseVectorTechnique5's Lap(1/(0.1/2)) = Lap(20).  The same pair and
+    # answer: P(-1 < rho <= 0) = (1 - e^{-1/40})/2 on (0, 1^9), 0 on 1^10.
+    entry = ENTRY["sparse_vector_technique5"]
+    assert svt.SVT5_STATDP_EPS == R(1, 20) and entry.statdp_exact is not None
+    run = entry.statdp_exact()
+    assert run.value is sp.oo
+    assert run.witness.startswith("(0,1,1,1,1,1,1,1,1,1) vs (1,1,1,1,1,1,1,1,1,1)")
+    p, q = run.at_witness
+    assert sp.simplify(p - (1 - sp.exp(-R(1, 40))) / 2) == 0 and q == 0
+    assert "Lap(40)" in entry.statdp_note and "Lap(20)" in entry.statdp_note
+    # the witness the entry's notes name is DP-Sniper's first pair swapped
+    assert ((Fraction(0),) + ONES[1:], ONES) in DPSNIPER_PAIRS
+    assert "(0, 1^9) vs (1^10)" in entry.notes
+
+
+def test_svt34_note_states_alg3s_loss_as_5_eps_over_2():
+    # u = eps/(2c) = eps/4 with c = 2: ten answers cost 10 u = 5 eps/2
+    note = ENTRY["svt34_parallel"].notes
+    assert "10 u = 5 eps/2 > eps" in note and "eps/4 > eps" not in note
+
+
 def test_alg2_with_one_answer_is_alg1():
     for t in (1, R(1, 2)):
         a = answer_sequence_laws(lyu_svt(2, svt.EPS, 1, noise="laplace", threshold=t), [HALF])

@@ -122,6 +122,32 @@ def test_bounds_above_the_exact_value_are_flagged_exactly():
     assert "3 with a published lower bound above the exact ε" in text
 
 
+def test_statdp_values_are_compared_with_the_instance_statdp_ran():
+    # Rappor: DP-Sniper's instance 6 ln(41/39) = 0.30006, StatDP's (float text) 7 ln(41/39)
+    # = 0.35007.  Against 7 ln(41/39), StatDP's preliminary 0.51875 and 0.55125 stay
+    # above and its confidence bounds 0.2416 / 0.0243 below; DP-Sniper's NN 0.30080 is
+    # compared with 6 ln(41/39) and stays flagged.
+    entry = SuiteEntry(
+        name="rappor",
+        tool="DP-Sniper",
+        source="test",
+        claimed=sp.Rational(1, 10),
+        pairs="test pairs",
+        expected="holds",
+        exact=lambda: ExactEpsilon(6 * sp.log(sp.Rational(41, 39))),
+        statdp_exact=lambda: ExactEpsilon(sp.Rational(55, 100)),
+        statdp_note="a test instance",
+    )
+    row = next(r for r in table.rows([entry]) if r.name == "rappor")
+    assert row.statdp_exact == sp.Rational(55, 100)
+    # 0.55125 > 0.55 >= 0.51875: only StatDP's second preliminary value is above
+    assert sorted(p.variant for p in row.above) == ["dd_search_mlp", "statdp_2_claimed"]
+    text = table.markdown([row])
+    assert "## Where StatDP ran another instance" in text and "a test instance" in text
+    assert "StatDP claimed (2) 0.55125 > exact of StatDP's run" in text
+    assert "DP-Sniper (NN) 0.300802 > exact" in text
+
+
 def test_long_closed_forms_go_below_the_table():
     t = sp.exp(sp.Rational(1, 10))
     long = sp.log((3 * t**7 + 5 * t**3 + 11) / (2 * t**5 + 7 * t**2 + 13))

@@ -54,7 +54,7 @@ def _ratio(Q: FiniteMechanism) -> Fraction:
 def _bases() -> list[FiniteMechanism]:
     """Rational base mechanisms: the three-candidate instance of Theorem 3.2's refutation
     of 2 ε1 and seeded random mechanisms (on a pair and on a path)."""
-    from .claims import selection_instances, three_candidate_instance
+    from .instances import selection_instances, three_candidate_instance
 
     return [three_candidate_instance(), *[q for q, _ in selection_instances()[1:]]]
 
@@ -370,7 +370,7 @@ def thm31_bottom_T() -> CheckResult:
 def _approx_thrs() -> list[tuple[_Thr, Fraction]]:
     """Thresholding at τ = 1 on the (ε1, δ1) mixtures of the registered Theorem 3.1 (c)
     claim, with ``δ1`` exact and ``e^{ε1} = 2``."""
-    from .claims import approx_selection_instances
+    from .instances import approx_selection_instances
 
     out = []
     for Q, _, d1 in approx_selection_instances():
@@ -673,7 +673,7 @@ def thm32_ratio() -> CheckResult:
 def b1_probabilities() -> CheckResult:
     from verifier.certified import check_eq
 
-    from .claims import best_of_k, candidate
+    from .instances import best_of_k, candidate
 
     parts = []
     eps = R(1, 2)
@@ -697,7 +697,7 @@ def b1_probabilities() -> CheckResult:
     instances="K = 100, ln(1/delta) = 10, eps = 1/2 (the registered B.1 delta companion)",
 )
 def b1_delta_example() -> CheckResult:
-    from .claims import B1D_EPS, B1D_K, B1D_L, b1_delta_best
+    from .instances import B1D_EPS, B1D_K, B1D_L, b1_delta_best
 
     m = b1_delta_best()
     delta = sp.exp(-B1D_L)

@@ -42,21 +42,14 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.algorithms.liu_talwar import (
-    BOTTOM,
-    random_stopping_expected_calls,
-    ranking,
-    thresholding,
-    uniform_selection,
-)
 from verifier.arithmetic import Verdict, decide_le
 from verifier.certified import check_all_le, check_eq, check_le
 from verifier.instances import random_mechanism, random_rational_distribution, randomized_response
 from verifier.laplace import check_laplace_mixtures_dp
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
-from verifier.privacy import check_pure_dp, pure_epsilon
-from verifier.results import CheckResult, Finding, conjunction, implication
+from verifier.privacy import check_pure_dp
+from verifier.results import CheckResult, conjunction, implication
 
 F = Fraction
 R = sp.Rational
@@ -118,78 +111,6 @@ def def11() -> CheckResult:
                         yield (m.name, d, e, str(a), str(delta)), F(int(by_sets != by_sum)), F(0)
 
     return check_all_le("Definition 1.1 and the max-divergence", rows())
-
-
-# ===========================================================================
-# §1: the summary theorems
-# ===========================================================================
-
-
-def _thm12_instances() -> list[tuple[FiniteMechanism, Fraction, int]]:
-    """(Q = uniform selection over K scored mechanisms, tau, K) with some M_i having
-    Pr[q >= tau] >= 1/2 at every dataset."""
-
-    def scored(m: FiniteMechanism, scores: Sequence[int], name: str) -> FiniteMechanism:
-        from verifier.compose import postprocess
-
-        lab = dict(zip(m.outputs, scores, strict=True))
-        return postprocess(m, lambda o: lab[o], sorted(scores), name=name)
-
-    a = scored(randomized_response(sp.log(2)), [0, 1], "RR(log 2)")
-    b = scored(random_mechanism(pair(), 3, seed=31, denominator=10), [0, 2, 3], "random3[31]")
-    c = scored(random_mechanism(pair(), 2, seed=7, denominator=10), [1, 2], "random2[7]")
-    return [
-        (uniform_selection([a, b], name="Q_2"), F(1), 2),
-        (uniform_selection([a, b, c], name="Q_3"), F(2), 3),
-    ]
-
-
-@claim(
-    id="liu_talwar2019.thm12.known_threshold",
-    source=f"{SRC}, Theorem 1.2 (Theorem 3.1 with gamma = 0 and no cap on T)",
-    statement="given eps1-DP M_1..M_K and tau, thresholding the uniform selection with gamma = 0 "
-    "and T = infinity is (a) 2 eps1-DP, (b) outputs only samples with q >= tau, (c) makes "
-    "E[T~] = 1/p_tau <= 2K calls when some M_i has Pr[q >= tau] >= 1/2",
-    expected="holds",
-    instances="uniform selections over 2 and 3 scored mechanisms (RR(log 2), random)",
-)
-def thm12() -> CheckResult:
-    from verifier.algorithms.liu_talwar import score_mass, thresholding_expected_iterations
-
-    parts = []
-    for Q, tau, K in _thm12_instances():
-        t = R(tau.numerator, tau.denominator)
-        A = thresholding(Q, t, 0, None)
-        eps1 = pure_epsilon(Q).value
-        parts.append(check_pure_dp(A, 2 * eps1, title=f"{Q.name}: (a) 2 eps1-DP"))
-        rk = ranking(Q)
-        for d in Q.datasets:
-            below = sp.Add(
-                *[A.p(d, o) for o in A.outputs if o == BOTTOM or rk.scores.get(o, t) < t]
-            )
-            parts.append(check_eq(below, 0, f"{Q.name}, {d}: (b) no output below tau"))
-            et = thresholding_expected_iterations(Q, d, t, 0, None)
-            parts.append(check_eq(et, 1 / score_mass(Q, d, t), f"{Q.name}, {d}: E[T] = 1/p_tau"))
-            parts.append(check_le(et, 2 * K, f"{Q.name}, {d}: (c) E[T] <= 2K"))
-    return conjunction("Theorem 1.2", parts)
-
-
-@claim(
-    id="liu_talwar2019.thm13.random_stopping_calls",
-    source=f"{SRC}, Theorem 1.3 (b) (random stopping, §3.2)",
-    statement="random stopping makes E[T~] = Σ_j j gamma (1-gamma)^(j-1) = 1/gamma calls "
-    "(gamma in {1/10, 1/2}); (a) is Theorem 3.2, (c) holds by construction "
-    "(liu_talwar2019.thm32.step.closed_form)",
-    expected="holds",
-)
-def thm13_calls() -> CheckResult:
-    j = sp.Symbol("j", integer=True, positive=True)
-    parts = []
-    for g in (R(1, 10), R(1, 2)):
-        series = sp.summation(j * g * (1 - g) ** (j - 1), (j, 1, sp.oo))
-        parts.append(check_eq(series, random_stopping_expected_calls(g), f"gamma = {g}"))
-        parts.append(check_le(random_stopping_expected_calls(g), 1 / g, f"gamma = {g}: <= 1/gamma"))
-    return conjunction("Theorem 1.3 (b)", parts)
 
 
 # ===========================================================================
@@ -773,199 +694,6 @@ def lemma_c2_printed() -> CheckResult:
 
 
 # ===========================================================================
-# App. E: folklore
-# ===========================================================================
-
-
-@claim(
-    id="liu_talwar2019.defE1.far_is_hockey_stick",
-    source=f"{SRC}, Definition E.1",
-    statement="P is (eps, delta)-far from Q (every event S) iff Σ_o (P(o) - e^eps Q(o))^+ <= delta",
-    expected="holds",
-    instances="four seeded random 3-output mechanisms, e^eps in {1, 3/2, 2}, delta in {0, 1/20, 1/5}",
-)
-def def_e1() -> CheckResult:
-    # the hockey-stick form is what Definition 1.1's claim decides event by event
-    return def11()
-
-
-E2_P, E2_Q = (F(1, 9), F(2, 9), F(2, 3)), (F(1, 6), F(1, 6), F(2, 3))
-
-
-def _e2_exists(
-    P: Sequence[Fraction], Q: Sequence[Fraction], a_epsp: Any, bound: Any
-) -> CheckResult:
-    """Is there an event B with P(B) <= bound off which P and Q are e^{ε'}-close?  Every
-    event is decided: the result compares ``min_B r(B)`` — over the events within the mass
-    bound, ``r(B)`` the largest ratio between the conditionals ``P|B^c``, ``Q|B^c`` in
-    either direction (``oo`` when one conditional is undefined and the other is not) —
-    with ``e^{ε'}``; ``B`` qualifies iff ``r(B) <= e^{ε'}``."""
-    n = len(P)
-    best: sp.Expr = sp.oo
-    where: Any = None
-    for r in range(n + 1):
-        for B in itertools.combinations(range(n), r):
-            if decide_le(R(*_fr(sum((P[i] for i in B), F(0)))), bound).verdict is not Verdict.HOLDS:
-                continue
-            rest = [i for i in range(n) if i not in B]
-            pb, qb = sum((P[i] for i in rest), F(0)), sum((Q[i] for i in rest), F(0))
-            if pb == 0 or qb == 0:
-                worst: sp.Expr = sp.Integer(1) if pb == qb else sp.oo
-            else:
-                worst = sp.Integer(1)
-                for i in rest:
-                    x, y = P[i] / pb, Q[i] / qb
-                    for u, v in ((x, y), (y, x)):
-                        worst = (
-                            sp.oo
-                            if v == 0 and u > 0
-                            else (worst if v == 0 else max(worst, R(*_fr(u / v))))
-                        )
-            if worst < best:
-                best, where = worst, B
-    c = decide_le(best, a_epsp)
-    f = Finding(c.verdict, where, None, best, a_epsp, best, a_epsp, tight=c.tight)
-    return CheckResult(
-        "min over admissible B of the largest conditional ratio <= e^eps'",
-        c.verdict,
-        [f],
-        quantity="min_B r(B)",
-    )
-
-
-def _fr(x: Fraction) -> tuple[int, int]:
-    return x.numerator, x.denominator
-
-
-def _e2_premise(
-    P: Sequence[Fraction], Q: Sequence[Fraction], a: Fraction, delta: Fraction
-) -> CheckResult:
-    rows = [
-        ("P far from Q", sum((_pos(p - a * q) for p, q in zip(P, Q, strict=True)), F(0)), delta),
-        ("Q far from P", sum((_pos(q - a * p) for p, q in zip(P, Q, strict=True)), F(0)), delta),
-        ("delta < 1/10", delta, F(1, 10) - F(1, 10**9)),
-    ]
-    return check_all_le("P ==_(eps, delta) Q, delta < 1/10", rows)
-
-
-@claim(
-    id="liu_talwar2019.lemmaE2.as_stated",
-    source=f"{SRC}, Lemma E.2",
-    statement="P ==_(eps, delta) Q with delta < 1/10 and eps' > eps give an event B with P(B) <= "
-    "delta/(1 - e^(eps - eps')) and P|B^c ==_(eps', 0) Q|B^c (refuted: P = (1/9, 2/9, 2/3), Q = (1/6, "
-    "1/6, 2/3), eps = 0, delta = 1/18, e^eps' = 11/9: no event qualifies)",
-    expected="refuted",
-    kind="finding",
-    notes="The proof's B = {P/Q >= e^eps'} removes only one direction of the ratio and ignores the "
-    "renormalisation of the conditionals.  The case the paper uses, eps' = eps + sqrt(2 delta) with "
-    "P(B) <= sqrt(delta), holds on the same instance (liu_talwar2019.lemmaE2.sqrt_case); Theorem 3.4, "
-    "which uses it, holds on its instances (liu_talwar2019.thm34.approx).",
-)
-def lemma_e2() -> CheckResult:
-    delta = F(1, 18)
-    bound = R(1, 18) / (1 - R(9, 11))
-    return implication(
-        "Lemma E.2",
-        _e2_premise(E2_P, E2_Q, F(1), delta),
-        _e2_exists(E2_P, E2_Q, R(11, 9), bound),
-    )
-
-
-@claim(
-    id="liu_talwar2019.lemmaE2.sqrt_case",
-    source=f"{SRC}, Lemma E.2 ('In particular, setting eps' = eps + sqrt(2 delta)')",
-    statement="with eps' = eps + sqrt(2 delta) an event B with P(B) <= sqrt(delta) and P|B^c, Q|B^c "
-    "e^eps'-close exists, on the instance refuting the general statement and on two more",
-    expected="holds",
-    kind="finding",
-    instances="P = (1/9, 2/9, 2/3), Q = (1/6, 1/6, 2/3) (delta = 1/18); two seeded (0, delta)-close pairs",
-)
-def lemma_e2_sqrt() -> CheckResult:
-    parts = []
-    cases = [
-        (E2_P, E2_Q, F(1, 18)),
-        ((F(1, 4), F(1, 4), F(1, 2)), (F(3, 10), F(1, 5), F(1, 2)), F(1, 20)),
-        ((F(1, 5), F(3, 10), F(1, 2)), (F(1, 4), F(1, 4), F(1, 2)), F(1, 20)),
-    ]
-    for P, Q, delta in cases:
-        d = R(delta.numerator, delta.denominator)
-        parts.append(
-            implication(
-                f"P = {P}",
-                _e2_premise(P, Q, F(1), delta),
-                _e2_exists(P, Q, sp.exp(sp.sqrt(2 * d)), sp.sqrt(d)),
-            )
-        )
-    return conjunction("Lemma E.2 at eps' = eps + sqrt(2 delta)", parts)
-
-
-def _e3_check(
-    P: Sequence[Fraction],
-    Q: Sequence[Fraction],
-    B: Sequence[int],
-    a: Fraction,
-    delta: Fraction,
-    extra: bool,
-) -> CheckResult:
-    n = len(P)
-    rest = [i for i in range(n) if i not in B]
-    pb, qb = sum((P[i] for i in rest), F(0)), sum((Q[i] for i in rest), F(0))
-    prem = (
-        [(("P|B^c <= e^eps Q|B^c", i), P[i] / pb, a * Q[i] / qb) for i in rest]
-        + [(("Q|B^c <= e^eps P|B^c", i), Q[i] / qb, a * P[i] / pb) for i in rest]
-        + [("P(B) <= delta", sum((P[i] for i in B), F(0)), delta)]
-    )
-    if extra:
-        prem.append(("Q(B) <= P(B)", sum((Q[i] for i in B), F(0)), sum((P[i] for i in B), F(0))))
-    events = [S for r in range(1, n + 1) for S in itertools.combinations(range(n), r)]
-    concl = [
-        ((S,), sum((P[i] for i in S), F(0)), a * sum((Q[i] for i in S), F(0)) + delta)
-        for S in events
-    ]
-    return implication(
-        "Lemma E.3", check_all_le("premise", prem), check_all_le("P (eps, delta)-far from Q", concl)
-    )
-
-
-@claim(
-    id="liu_talwar2019.lemmaE3.as_printed",
-    source=f"{SRC}, Lemma E.3",
-    statement="P|B^c ==_(eps, 0) Q|B^c and Pr_P[B] <= delta give P ==_(eps, delta) Q (refuted: P = (1/100, "
-    "99/100), Q = (9/10, 1/10), B = the first point: the conditionals agree, P(B) = 1/100, but "
-    "P(B^c) = 99/100 > e^0 Q(B^c) + 1/100)",
-    expected="refuted",
-    kind="finding",
-    notes="The last step Pr_{Q|B^c}[S] <= Pr_Q[S] is false when Q(B) is large.  With Q(B) <= P(B) "
-    "(the B of Lemma E.2's proof has Q(B) <= e^(-eps') P(B)) the conclusion holds "
-    "(liu_talwar2019.lemmaE3.with_small_Q_mass).",
-)
-def lemma_e3() -> CheckResult:
-    return _e3_check(
-        (F(1, 100), F(99, 100)), (F(9, 10), F(1, 10)), (0,), F(1), F(1, 100), extra=False
-    )
-
-
-@claim(
-    id="liu_talwar2019.lemmaE3.with_small_Q_mass",
-    source=f"{SRC}, Lemma E.3 (with Q(B) <= P(B), as in its use after Lemma E.2)",
-    statement="if moreover Q(B) <= P(B), then P is (eps, delta)-far from Q, on seeded instances",
-    expected="holds",
-    kind="finding",
-    instances="six seeded 3-point pairs built with equal conditionals off B and Q(B) <= P(B) <= delta",
-)
-def lemma_e3_fixed() -> CheckResult:
-    rng = random.Random(3)
-    parts = []
-    for _ in range(6):
-        cond = [_q(p) for p in random_rational_distribution(2, rng, 10)]
-        pB = F(rng.randint(1, 5), 50)
-        qB = pB * F(rng.randint(0, 10), 10)
-        P = (pB, (1 - pB) * cond[0], (1 - pB) * cond[1])
-        Q = (qB, (1 - qB) * cond[0], (1 - qB) * cond[1])
-        parts.append(_e3_check(P, Q, (0,), F(1), pB, extra=True))
-    return conjunction("Lemma E.3 with Q(B) <= P(B)", parts)
-
-
 # ===========================================================================
 # App. B.1: both sides of the finding on the printed candidates
 # ===========================================================================
@@ -984,7 +712,7 @@ def lemma_e3_fixed() -> CheckResult:
     "every eps (liu_talwar2019.B1.rr_candidates_dp) and give the tight K eps example.",
 )
 def b1_printed_all_eps() -> CheckResult:
-    from .claims import candidate
+    from .instances import candidate
 
     parts = [
         check_pure_dp(candidate(R(1, 2), sp.exp(e) / 2, f"printed candidate, eps = {e}"), e)
@@ -1006,7 +734,7 @@ def b1_printed_all_eps() -> CheckResult:
     kind="finding",
 )
 def b1_rr_candidates() -> CheckResult:
-    from .claims import rr_candidate
+    from .instances import rr_candidate
 
     e = sp.Symbol("epsilon", positive=True)
     return check_pure_dp(rr_candidate(e), e, over=(e, R(1, 100), 3))

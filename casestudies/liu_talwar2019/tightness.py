@@ -231,3 +231,35 @@ def thm34_entry() -> Tightness:
         "whenever the claimed delta is below 1; with a pure Q (delta1 = 0) the delta2 term is "
         "unused on 96 two-score instances (realized delta 0 at 3 eps1)",
     )
+
+
+# ---------------------------------------------------------------------------
+# Theorem 3.3: approached as p -> 0 with gamma/p -> 0
+# ---------------------------------------------------------------------------
+#
+# The failure probability is gamma x/(1 - (1-gamma) x) with x = Pr[Q(D) < Q^(p)(D)] < 1 - p;
+# it increases in x, so its supremum is at x -> 1 - p: gamma (1-p)/(p + gamma (1-p)).
+# Against gamma/p the ratio is p(1-p)/(p + gamma(1-p)) = (1-p)/(1 + (gamma/p)(1-p)), which
+# tends to 1 as p -> 0 and gamma/p -> 0 (e.g. gamma = p^2), and is below 1 for p > 0.
+
+
+def thm33_entry() -> Tightness:
+    """Theorem 3.3: approached (module comment above)."""
+    p, g = sp.symbols("p gamma", positive=True)
+    ratio = (g * (1 - p) / (p + g * (1 - p))) / (g / p)
+    fam = sp.simplify(ratio.subs(g, p**2))
+    _require(sp.limit(fam, p, 0) == 1, "the ratio does not tend to 1 along gamma = p^2")
+    _require(
+        sp.simplify(ratio - (1 - p) / (1 + (g / p) * (1 - p))) == 0, "the ratio's closed form"
+    )
+    pv, gv = R(1, 1000), R(1, 10**7)
+    value = approx(ratio.subs({p: pv, g: gv}))
+    return Tightness(
+        "approached",
+        value,
+        f"p = {pv}, gamma = {gv}, x -> 1 - p: failure/(gamma/p) = {value:.5f}",
+        family="Q with Pr[Q(D) < Q^(p)(D)] = x -> 1 - p, p -> 0, gamma = p^2 (gamma/p -> 0)",
+        limit="failure = gamma x/(1 - (1-gamma) x) <= gamma (1-p)/(p + gamma(1-p)); against "
+        "gamma/p the ratio (1-p)/(1 + (gamma/p)(1-p)) -> 1 along gamma = p^2, p -> 0 (sympy.limit), "
+        "below 1 for p > 0",
+    )

@@ -982,6 +982,7 @@ def event_removal(
         p, q = exact(P.get(o, 0)), exact(Q.get(o, 0))
         if p != 0 and q != 0:
             atoms.append((o, p, q, p / q))
+
     # sort by likelihood ratio, with certified comparisons
     def cmp(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
         if a[3] == b[3]:
@@ -1049,9 +1050,7 @@ def check_pure_off_event(
         r = event_removal(_dist(mech, d), _dist(mech, d2), e, precision)
         mass, removed = (r.mass_both, r.removed_both) if both else (r.mass, r.removed)
         c = decide_le(mass, dl, precision)
-        taken = ", ".join(
-            f"{o}: {v}" if v != 1 else f"{o}" for o, v in removed.items() if v != 0
-        )
+        taken = ", ".join(f"{o}: {v}" if v != 1 else f"{o}" for o, v in removed.items() if v != 0)
         findings.append(
             Finding(
                 c.verdict,
@@ -1072,7 +1071,5 @@ def check_pure_off_event(
         combine_verdicts(f.verdict for f in findings),
         findings,
         quantity="least Pr[B]",
-        subject=Subject.of(
-            kind, mech, {"epsilon": e, "delta": dl}, None if pairs is None else prs
-        ),
+        subject=Subject.of(kind, mech, {"epsilon": e, "delta": dl}, None if pairs is None else prs),
     )

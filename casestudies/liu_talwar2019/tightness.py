@@ -249,9 +249,7 @@ def thm33_entry() -> Tightness:
     ratio = (g * (1 - p) / (p + g * (1 - p))) / (g / p)
     fam = sp.simplify(ratio.subs(g, p**2))
     _require(sp.limit(fam, p, 0) == 1, "the ratio does not tend to 1 along gamma = p^2")
-    _require(
-        sp.simplify(ratio - (1 - p) / (1 + (g / p) * (1 - p))) == 0, "the ratio's closed form"
-    )
+    _require(sp.simplify(ratio - (1 - p) / (1 + (g / p) * (1 - p))) == 0, "the ratio's closed form")
     pv, gv = R(1, 1000), R(1, 10**7)
     value = approx(ratio.subs({p: pv, g: gv}))
     return Tightness(

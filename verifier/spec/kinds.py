@@ -415,8 +415,10 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
     ClaimKind(
         "pure_off_event_both",
         (EPSILON, DELTA),
-        lambda c: f"{c.mechanism_name} is {c.epsilon}-DP off an event of mass <= {c.delta} "
-        f"under both datasets",
+        lambda c: (
+            f"{c.mechanism_name} is {c.epsilon}-DP off an event of mass <= {c.delta} "
+            f"under both datasets"
+        ),
         _pure_off_event_both,
     ),
     ClaimKind(

@@ -657,27 +657,6 @@ def lemma_c2() -> CheckResult:
 
 
 @claim(
-    id="liu_talwar2019.lemmaC2.step.last_line",
-    source=f"{SRC}, App. C, proof of Lemma C.2, the last two lines of the display (corrected sign)",
-    statement="E[1/(1 + Σ X_i)] <= ∫_0^1 exp((t-1) Σ E X_i) dt = (1 - exp(-Σ E X_i))/Σ E X_i <= 1/Σ E X_i",
-    expected="holds",
-    kind="proof-step",
-    instances="the Lemma C.2 families",
-)
-def lemma_c2_last() -> CheckResult:
-    parts = []
-    for n, xs in enumerate(_c2_instances()):
-        e, mean = _c2_values(xs)
-        m = R(mean.numerator, mean.denominator)
-        if m == 0:
-            continue
-        val = (1 - sp.exp(-m)) / m
-        parts.append(check_le(R(e.numerator, e.denominator), val, f"family {n}"))
-        parts.append(check_le(val, 1 / m, f"family {n}: <= 1/Σ E X_i"))
-    return conjunction("the last line, with exp(-Σ E X_i)", parts)
-
-
-@claim(
     id="liu_talwar2019.lemmaC2.step.last_line_as_printed",
     source=f"{SRC}, App. C, proof of Lemma C.2, the last line of the display (as printed)",
     statement="E[1/(1 + Σ X_i)] <= (1 - exp(Σ E X_i))/Σ E X_i (refuted: the right side is negative)",

@@ -346,6 +346,7 @@ def thm31_b_passing() -> CheckResult:
         "distributions (delta1 its exact hockey-stick at eps1); every threshold; gamma in {1/2 .. "
         "1/100}, eps0 in {1/100 .. 1}, T the least admissible",
     ),
+    tightness=lambda: tightness.thm31_c_entry(),
 )
 def thm31_c() -> CheckResult:
     parts = []
@@ -368,6 +369,7 @@ def thm31_c() -> CheckResult:
     instances="the algorithm on a two-output Q with symbolic p_tau and gamma: its E[iterations] "
     "equals (1 - r^T)/(1 - r) (identity, T in {1, 2, 5, 30}); (1 - r^T) <= 1 for every r in [0, "
     "1]; the second inequality over (p_tau, gamma) in [0, 1]^2",
+    tightness=lambda: tightness.thm31_d_entry(),
 )
 def thm31_d() -> CheckResult:
     r = sp.Symbol("r", nonnegative=True)
@@ -389,7 +391,8 @@ def thm31_d() -> CheckResult:
     statement="with T as in (b): Pr[⊥] <= (1 - p_tau)(1 + eps0/2) gamma / p_tau",
     expected="holds",
     instances="the selection instances, every threshold, (gamma, eps0) in {(1/10, 1/10), (1/4, "
-    "1/2)}",
+    "1/2)}; p_tau = 1/2, gamma = eps0 = 1/1000 (T = 7601), near the bound",
+    tightness=lambda: tightness.thm31_e_entry(),
     search=search.bottom_search(
         "liu_talwar2019.thm31.e_bottom",
         "Pr[⊥] of the algorithm on a two-output Q (Pr[⊥] depends on Q only through p_tau): "
@@ -409,6 +412,12 @@ def thm31_e() -> CheckResult:
                         continue
                     bound = (1 - pt) * (1 + eps0 / 2) * gamma / pt
                     parts.append(check_le(A.p(d, BOTTOM), bound, f"{Q.name}, tau={tau}, {d}"))
+    pv, gv, ev = tightness.THM31E_POINT
+    T = theorem31_min_T(gv, ev)
+    bot = thresholding(_two_outputs(pv), 1, gv, T).p("D", BOTTOM)
+    parts.append(
+        check_le(bot, (1 - pv) * (1 + ev / 2) * gv / pv, f"p_tau = {pv}, gamma = {gv}, T = {T}")
+    )
     return conjunction("Theorem 3.1 (e)", parts)
 
 
@@ -518,6 +527,9 @@ def thm13_calls() -> CheckResult:
         "Q: 2-5 scored candidates on a pair; gamma in {1/2 .. 1/1000}",
     ),
     aliases=("liu_talwar2019.thm32.three_eps",),
+    instances="the three-candidate instance and the selection instances, gamma in {1/1000, 1/10, "
+    "1/2}; the extremal family at h = 1/10, x = 10^-5, gamma = 10^-9",
+    tightness=lambda: tightness.thm32_entry(),
 )
 def thm32_three() -> CheckResult:
     insts = [(three_candidate_instance(), sp.log(2)), *selection_instances()]
@@ -526,6 +538,11 @@ def thm32_three() -> CheckResult:
         for Q, eps1 in insts
         for g in (R(1, 1000), R(1, 10), R(1, 2))
     ]
+    h, x, g = tightness.THM32_POINT
+    Qf = tightness.thm32_family_Q(h, x)
+    parts.append(
+        check_pure_dp(random_stopping(Qf, g), 3 * sp.log(2), title=f"{Qf.name}, gamma = {g}")
+    )
     return conjunction("Theorem 3.2: 3 eps", parts)
 
 
@@ -589,6 +606,7 @@ def thm33() -> CheckResult:
         "Q: one exactly eps-DP pair mechanism, 2-5 scored outputs; gamma in {1/2, 1/4, 1/10}, "
         "eps0 in {1/100, 1/10, 1/4} (< 1/2), T as prescribed",
     ),
+    tightness=lambda: tightness.thm35_entry(),
 )
 def thm35() -> CheckResult:
     parts = []
@@ -923,8 +941,9 @@ def d2_bound() -> CheckResult:
     id="liu_talwar2019.D2.factor_two",
     source=f"{SOURCE}, App. D, Theorem D.2",
     statement="(1-alpha) ln K / ceil((1/2+alpha) ln K/eps) >= (2 - 6 alpha) eps for large K "
-    "(K in {1e3, 1e6, 1e9, 1e12}, alpha in {1/20, 1/10}, eps = 1/10)",
+    "(K in {1e3, 1e6, 1e9, 1e12}, alpha in {1/20, 1/10}, and K = e^1000, alpha = 1/40; eps = 1/10)",
     expected="holds",
+    tightness=lambda: tightness.d2_factor_two_entry(),
     scope_note="'for large enough K' is a limit statement: the bound (1-alpha) ln K/Delta has a "
     "ceiling in Delta, so it is decided at K = 10^3 .. 10^12 (its limit, 2(1-alpha)eps/(1+2alpha), "
     "is proved by sympy in the tightness entry of liu_talwar2019.D2.packing_bound)",
@@ -946,6 +965,13 @@ def d2_factor_two() -> CheckResult:
                     f"K = {K_}, alpha = {a}, Delta = {Delta}",
                 )
             )
+    lnK, a, e = tightness.D2_FACTOR_POINT  # K = e^1000: within 1% of the bound
+    Delta = certified_ceil((R(1, 2) + a) * lnK / e)
+    parts.append(
+        check_le(
+            (2 - 6 * a) * e, (1 - a) * lnK / Delta, f"ln K = {lnK}, alpha = {a}, Delta = {Delta}"
+        )
+    )
     return conjunction("D.2: the bound tends to 2(1 - 3 alpha) eps", parts)
 
 

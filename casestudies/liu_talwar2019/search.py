@@ -42,6 +42,8 @@ __all__ = [
     "hard_stopping_search",
     "approx_search",
     "bottom_search",
+    "c2_search",
+    "tail_search",
 ]
 
 LIU_TALWAR = "Liu & Talwar 2019"
@@ -619,4 +621,176 @@ def bottom_search(claim_id: str, notes: str, instances: int = 600) -> SearchSpec
         f"{LIU_TALWAR}, Theorem 3.1 (e)",
         notes=notes,
         default_instances=instances,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Lemma C.2 and Lemmas A.4, A.5: sums of independent random variables
+# ---------------------------------------------------------------------------
+
+
+@instance_type
+@dataclass(frozen=True)
+class Variables:
+    """Independent random variables: ``dists[i]`` is ``((value, probability), ...)``
+    (rational values in ``[0, 1]``); ``a = e^ε`` and ``m`` (``δ = a^{-m}``) for the
+    Chernoff bounds."""
+
+    dists: tuple[tuple[tuple[Fraction, Fraction], ...], ...]
+    a: Fraction = Fraction(1)
+    m: int = 1
+
+
+def _rand_var(rng: Random, bernoulli: bool) -> tuple[tuple[Fraction, Fraction], ...]:
+    if bernoulli:
+        p = (
+            Fraction(rng.randint(1, 99), 100)
+            if rng.random() < 0.8
+            else rng.choice((Fraction(1, 1000), Fraction(999, 1000)))
+        )
+        return ((Fraction(0), 1 - p), (Fraction(1), p))
+    k = rng.randint(1, 3)
+    vals = sorted({Fraction(rng.randint(0, 10), 10) for _ in range(k)})
+    probs = random_distribution(rng, len(vals))
+    return tuple(zip(vals, probs, strict=True))
+
+
+@dataclass
+class VariablesSpace(InstanceSpace):
+    """Lists of independent random variables on [0, 1] (``bernoulli``: Bernoulli ones,
+    the sums of Lemmas A.4, A.5), ``n`` of them."""
+
+    n: tuple[int, int] = (1, 4)
+    bernoulli: bool = False
+
+    def random(self, rng: Random) -> Variables:
+        n = rng.randint(*self.n)
+        dists = tuple(_rand_var(rng, self.bernoulli) for _ in range(n))
+        return Variables(
+            dists,
+            rng.choice((Fraction(11, 10), Fraction(3, 2), Fraction(9, 4), Fraction(4))),
+            rng.randint(1, 4),
+        )
+
+    def extreme(self, rng: Random) -> Variables:
+        inst = self.random(rng)
+        if rng.random() < 0.5:  # identical variables
+            return Variables(tuple(inst.dists[:1] * len(inst.dists)), inst.a, inst.m)
+        return inst
+
+    def neighbour(self, inst: Variables, rng: Random, scale: float) -> Variables:
+        dists = list(inst.dists)
+        j = rng.randrange(len(dists))
+        dists[j] = _rand_var(rng, self.bernoulli)
+        return Variables(tuple(dists), inst.a, inst.m if rng.random() < 0.8 else rng.randint(1, 4))
+
+    def describe(self, inst: Variables) -> str:
+        parts = ["{" + ", ".join(f"{v}: {p}" for v, p in d) + "}" for d in inst.dists]
+        return f"X = ({'; '.join(parts)})" + (
+            f", e^eps = {inst.a}, m = {inst.m}" if self.bernoulli else ""
+        )
+
+
+def _sum_law(inst: Variables) -> dict[Fraction, Fraction]:
+    law = {Fraction(0): Fraction(1)}
+    for d in inst.dists:
+        new: dict[Fraction, Fraction] = {}
+        for s, w in law.items():
+            for v, p in d:
+                new[s + v] = new.get(s + v, Fraction(0)) + w * p
+        law = new
+    return law
+
+
+def _c2_values(inst: Variables) -> tuple[Fraction, Fraction]:
+    """``(E[1/(1 + Σ X_i)], Σ E X_i)``, exactly."""
+    law = _sum_law(inst)
+    e = sum((w / (1 + s) for s, w in law.items()), Fraction(0))
+    return e, sum((s * w for s, w in law.items()), Fraction(0))
+
+
+def _c2_screen(inst: Variables) -> float:
+    e, m = _c2_values(inst)
+    lower = float(1 / (1 + m)) / float(e)
+    upper = float(e) * float(m) if m > 0 else 0.0
+    return max(lower, upper)
+
+
+def _c2_document(inst: Variables, claim_id: str) -> dict[str, Any]:
+    e, m = _c2_values(inst)
+    doc = skeleton_document(f"{LIU_TALWAR}, Lemma C.2 on {VariablesSpace().describe(inst)}")
+    rows = [f"1/(1 + {m}) - {e}"] + ([f"{e} - 1/({m})"] if m > 0 else [])
+    doc["claims"].append(
+        {
+            "id": claim_id,
+            "kind": "inequality",
+            "lhs": f"max({', '.join(rows)})",
+            "rhs": 0,
+            "expected": "refuted",
+            "statement": f"1/(1 + Σ E X_i) <= E[1/(1 + Σ X_i)] <= 1/Σ E X_i with E[1/(1 + Σ X_i)] = {e}, "
+            f"Σ E X_i = {m} ({VariablesSpace().describe(inst)})",
+            "source": f"{LIU_TALWAR}, Lemma C.2",
+        }
+    )
+    return doc
+
+
+def c2_search(claim_id: str, notes: str, instances: int = 600) -> SearchSpec:
+    """Lemma C.2 over lists of independent random variables on [0, 1]."""
+    return SearchSpec(
+        space=VariablesSpace(),
+        screen=_c2_screen,
+        document=functools.partial(_c2_document, claim_id=claim_id),
+        default_instances=instances,
+        notes=notes,
+    )
+
+
+def _tail(inst: Variables, upper: bool) -> tuple[Fraction, Fraction]:
+    """(Pr[tail event], delta) of Lemma A.4 (``upper``) or A.5 with ``e^eps = a``,
+    ``delta = a^-m``, so ``ln(1/delta)/eps = m``."""
+    law = _sum_law(inst)
+    mean = sum((s * w for s, w in law.items()), Fraction(0))
+    a, m = inst.a, inst.m
+    if upper:  # X >= e^eps E X + (e^eps + 1) ln(1/delta)/eps
+        thr = a * mean + (a + 1) * m
+        pr = sum((w for s, w in law.items() if s >= thr), Fraction(0))
+    else:  # Y <= e^-eps E Y - ln(1/delta)/eps
+        thr = mean / a - m
+        pr = sum((w for s, w in law.items() if s <= thr), Fraction(0))
+    return pr, a ** (-m)
+
+
+def _tail_screen(inst: Variables, upper: bool) -> float:
+    pr, d = _tail(inst, upper)
+    return float(pr / d)
+
+
+def _tail_document(inst: Variables, claim_id: str, upper: bool) -> dict[str, Any]:
+    pr, d = _tail(inst, upper)
+    which = "A.4, Eq. (3)" if upper else "A.5, Eq. (4)"
+    doc = skeleton_document(f"{LIU_TALWAR}, Lemma {which}")
+    doc["claims"].append(
+        {
+            "id": claim_id,
+            "kind": "inequality",
+            "lhs": frac_text(pr),
+            "rhs": frac_text(d),
+            "expected": "refuted",
+            "statement": f"the Chernoff tail of Lemma {which} is at most delta = {d} "
+            f"({VariablesSpace(bernoulli=True).describe(inst)})",
+            "source": f"{LIU_TALWAR}, Lemma {which}",
+        }
+    )
+    return doc
+
+
+def tail_search(claim_id: str, upper: bool, notes: str, instances: int = 600) -> SearchSpec:
+    """Lemma A.4 (``upper``) or A.5 over sums of up to 12 independent Bernoullis."""
+    return SearchSpec(
+        space=VariablesSpace(n=(1, 12), bernoulli=True),
+        screen=functools.partial(_tail_screen, upper=upper),
+        document=functools.partial(_tail_document, claim_id=claim_id, upper=upper),
+        default_instances=instances,
+        notes=notes,
     )

@@ -51,6 +51,8 @@ from verifier.neighbours import pair
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult, conjunction, implication
 
+from . import events, search, tightness
+
 F = Fraction
 R = sp.Rational
 SRC = "Liu & Talwar 2019"
@@ -88,6 +90,9 @@ def _ratio(m: FiniteMechanism) -> Fraction:
     "<= eps (§2), and D(A||B) = max_S ln(P(S)/Q(S)) is attained at a single output",
     expected="holds",
     instances="four seeded random 3-output mechanisms; e^eps in {1, 3/2, 2, 4}, delta in {0, 1/20, 1/5}",
+    search=events.far_search(
+        "liu_talwar2019.def11.max_divergence", f"{SRC}, Definition 1.1 and §2 (D_delta)"
+    ),
 )
 def def11() -> CheckResult:
     def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
@@ -282,6 +287,11 @@ def lemma43_constant() -> CheckResult:
     statement="Pr[X >= e^eps E X + ((e^eps + 1)/eps) ln(1/delta)] <= delta (e^eps = 9/4, delta = (4/9)^m)",
     expected="holds",
     instances="the Lemma 4.3 distributions of X and Y, m in {1, 2, 3, 5}",
+    search=search.tail_search(
+        "liu_talwar2019.lemmaA4.upper_tail",
+        True,
+        "sums of 1-12 independent Bernoullis, e^eps in {11/10, 3/2, 9/4, 4}, delta = e^(-m eps), m = 1..4",
+    ),
 )
 def lemma_a4() -> CheckResult:
     def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
@@ -305,6 +315,11 @@ def lemma_a4() -> CheckResult:
     statement="Pr[Y <= e^-eps E Y - ln(1/delta)/eps] <= delta (e^eps = 9/4, delta = (4/9)^m)",
     expected="holds",
     instances="the Lemma 4.3 distributions of X and Y, m in {1, 2, 3}",
+    search=search.tail_search(
+        "liu_talwar2019.lemmaA5.lower_tail",
+        False,
+        "sums of 1-12 independent Bernoullis, e^eps in {11/10, 3/2, 9/4, 4}, delta = e^(-m eps), m = 1..4",
+    ),
 )
 def lemma_a5() -> CheckResult:
     def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
@@ -545,25 +560,55 @@ def _dummy_em(
     return out
 
 
+def _c1_cases() -> list[
+    tuple[str, dict[str, list[dict[Fraction, Fraction]]], Fraction, Fraction, Any]
+]:
+    """(name, score distributions of the N candidates at D and D', gamma, delta, eps2) for
+    Theorem C.1 (tau = 1, scores in {0, 1/2, 1}, each candidate log 2-DP).  Chosen so that
+    every conclusion says something: N p > 1 (the dummy bound is below 1) and
+    ln(1/(delta p)) < eps2 (the utility threshold is above the lowest score)."""
+    h, z, o = F(1, 2), F(0), F(1)
+    up = ({z: F(1, 4), h: F(1, 4), o: F(1, 2)}, {z: F(1, 2), h: F(1, 4), o: F(1, 4)})
+    mid = ({z: F(1, 3), h: F(1, 3), o: F(1, 3)}, {z: F(1, 6), h: F(1, 2), o: F(1, 3)})
+    top = ({z: F(1, 10), h: F(1, 5), o: F(7, 10)}, {z: F(1, 5), h: F(1, 5), o: F(3, 5)})
+    det = ({o: F(1)}, {o: F(1)})
+
+    def qs(
+        *cands: tuple[dict[Fraction, Fraction], dict[Fraction, Fraction]],
+    ) -> dict[str, list[dict[Fraction, Fraction]]]:
+        return {"D": [c[0] for c in cands], "D'": [c[1] for c in cands]}
+
+    return [
+        ("N = 3", qs(up, mid, top), F(1, 8), F(1, 10), sp.Integer(4)),
+        ("N = 4", qs(up, mid, top, up), F(1, 5), F(1, 5), sp.Integer(5)),
+        ("N = 5", qs(top, top, mid, up, top), F(1, 8), F(1, 10), sp.Integer(6)),
+        ("N = 100, deterministic scores tau", qs(*([det] * 100)), F(1, 8), F(1, 10), sp.Integer(4)),
+    ]
+
+
 @claim(
     id="liu_talwar2019.thmC1.dummy_classes",
     source=f"{SRC}, Theorem C.1",
     statement="with 1 + 1/gamma dummy classes at tau and the exponential mechanism (eps2): Pr[dummy] <= "
-    "(gamma + 1)/(N p gamma + 1); Pr[score >= tau - ln(1/(delta p))/eps2] >= 1 - delta; and the "
-    "mechanism is (2 eps1 + 8 gamma)-DP when every q_i is eps1-DP",
+    "(gamma + 1)/(N p gamma + 1) (printed as an equality; the proof shows <=); Pr[score >= tau - "
+    "ln(1/(delta p))/eps2] >= 1 - delta; and the mechanism (releasing the class and its score) is "
+    "(2 eps1 + 8 gamma)-DP when every q_i is eps1-DP",
     expected="holds",
-    instances="N = 2 candidates with scores in {0, 1/2, 1}, eps1 = log 2, tau = 1, gamma = 1/8, "
-    "eps2 in {1, 4}, delta = 1/10",
+    instances="N in {3, 4, 5} candidates with log 2-DP score distributions on {0, 1/2, 1}, tau = 1, "
+    "(gamma, delta, eps2) in {(1/8, 1/10, 4), (1/5, 1/5, 5), (1/8, 1/10, 6)}, every conclusion "
+    "non-vacuous (N p > 1, ln(1/(delta p)) < eps2); and N = 100 candidates with the score tau "
+    "(Pr[dummy] within 1% of its bound)",
+    tightness=lambda: tightness.thm_c1_entry(),
+    scope_note="the mechanism enumerates the product of the N score distributions (3^N outcomes): "
+    "its instances vary N up to 5 and the score distributions; a search over score distributions "
+    "is not built",
 )
 def thm_c1() -> CheckResult:
-    tau, gamma, delta = F(1), F(1, 8), F(1, 10)
-    h, z = F(1, 2), F(0)
-    qs = {
-        "D": [{z: F(1, 3), h: F(1, 3), F(1): F(1, 3)}, {z: F(1, 2), h: F(1, 4), F(1): F(1, 4)}],
-        "D'": [{z: F(1, 6), h: F(1, 2), F(1): F(1, 3)}, {z: F(1, 4), h: F(1, 4), F(1): F(1, 2)}],
-    }
+    tau = F(1)
     parts = []
-    for e2 in (sp.Integer(1), sp.Integer(4)):
+    for name, qs, gamma, delta, e2 in _c1_cases():
+        g = R(gamma.numerator, gamma.denominator)
+        dl = R(delta.numerator, delta.denominator)
         dists = {d: _dummy_em(qs[d], tau, gamma, e2) for d in qs}
         for d in qs:
             N = len(qs[d])
@@ -578,13 +623,16 @@ def thm_c1() -> CheckResult:
                 )
                 / N
             )
-            g = R(gamma.numerator, gamma.denominator)
-            parts.append(
-                check_le(
-                    dists[d]["dummy"], (g + 1) / (N * p * g + 1), f"{d}, eps2 = {e2}: Pr[dummy]"
-                )
-            )
-            cut = 1 - sp.log(1 / (R(delta.numerator, delta.denominator) * p)) / e2
+            bound = (g + 1) / (N * p * g + 1)
+            cut = 1 - sp.log(1 / (dl * p)) / e2
+            if not (
+                decide_le(bound, 1).verdict is Verdict.HOLDS
+                and decide_le(0, cut).verdict is Verdict.HOLDS
+            ):
+                raise AssertionError(
+                    f"Theorem C.1 instance {name} at {d} is vacuous"
+                )  # pragma: no cover
+            parts.append(check_le(dists[d]["dummy"], bound, f"{name}, {d}: Pr[dummy]"))
             good = sp.Add(
                 *[
                     v
@@ -593,27 +641,27 @@ def thm_c1() -> CheckResult:
                     or decide_le(cut, R(k[1].numerator, k[1].denominator)).verdict is Verdict.HOLDS
                 ]
             )
-            parts.append(
-                check_le(
-                    1 - R(delta.numerator, delta.denominator), good, f"{d}, eps2 = {e2}: utility"
+            if N <= 5:
+                parts.append(
+                    check_le(1 - dl, good, f"{name}, {d}: utility (the score >= {sp.N(cut, 3)})")
                 )
-            )
         keys = set(dists["D"]) | set(dists["D'"])
         mech = FiniteMechanism(
             pair(),
             {d: {k: dists[d].get(k, sp.Integer(0)) for k in keys} for d in dists},
             sorted(keys, key=str),
-            name=f"dummy EM (eps2 = {e2})",
+            name=f"dummy EM ({name}, eps2 = {e2})",
             validate=False,
         )
-        parts.append(check_pure_dp(mech, 2 * sp.log(2) + 8 * R(gamma.numerator, gamma.denominator)))
+        parts.append(check_pure_dp(mech, 2 * sp.log(2) + 8 * g))
     return conjunction("Theorem C.1", parts)
 
 
 def _c2_instances() -> list[list[dict[Fraction, Fraction]]]:
-    """Independent random variables on [0, 1] with rational values and probabilities."""
+    """Independent random variables on [0, 1] with rational values and probabilities; the
+    first family is deterministic (Jensen's inequality is then an equality)."""
     rng = random.Random(2)
-    out = []
+    out = [[{F(1, 2): F(1)}, {F(1, 4): F(1)}, {F(1): F(1)}]]
     for n in range(5):
         xs = []
         for _ in range(2 + n % 3):
@@ -643,7 +691,12 @@ def _c2_values(xs: Sequence[dict[Fraction, Fraction]]) -> tuple[Fraction, Fracti
     source=f"{SRC}, Lemma C.2",
     statement="for independent X_i in [0, 1]: 1/(1 + Σ E X_i) <= E[1/(1 + Σ X_i)] <= 1/Σ E X_i",
     expected="holds",
-    instances="five seeded families of 2-4 independent rational random variables on [0, 1]",
+    instances="a deterministic family (Jensen's inequality with equality) and five seeded families "
+    "of 2-4 independent rational random variables on [0, 1]",
+    search=search.c2_search(
+        "liu_talwar2019.lemmaC2.negative_moment",
+        "1-4 independent random variables, each on 1-3 values in {0, 1/10, .., 1}",
+    ),
 )
 def lemma_c2() -> CheckResult:
     def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:

@@ -391,7 +391,7 @@ def thm31_d() -> CheckResult:
     statement="with T as in (b): Pr[⊥] <= (1 - p_tau)(1 + eps0/2) gamma / p_tau",
     expected="holds",
     instances="the selection instances, every threshold, (gamma, eps0) in {(1/10, 1/10), (1/4, "
-    "1/2)}; p_tau = 1/2, gamma = eps0 = 1/1000 (T = 7601), near the bound",
+    "1/2)}; p_tau = 99/100, gamma = eps0 = 1/100 (T = 530), within 1% of the bound",
     tightness=lambda: tightness.thm31_e_entry(),
     search=search.bottom_search(
         "liu_talwar2019.thm31.e_bottom",

@@ -1,8 +1,8 @@
-"""Liu & Talwar 2019: the numbered statements not covered by :mod:`.claims` — the
-summary theorems of §1, the sparse-vector results of §4 (through the finite facts
-their proofs use), Lemma 5.1 and Theorem 5.2 (continuous Laplace noise, decided exactly
-at finitely many points, :mod:`verifier.laplace`), the concentration lemmas of App. A,
-App. C and the folklore of App. E.
+"""Liu & Talwar 2019: the numbered statements not covered by :mod:`.claims` and
+:mod:`.appendix_e` — Definition 1.1, the sparse-vector results of §4 (through the finite
+facts their proofs use), Lemma 5.1 and Theorem 5.2 (continuous Laplace noise, decided
+exactly at finitely many points, :mod:`verifier.laplace`), the concentration lemmas of
+App. A and App. C.
 
 Findings (each with certificates on both sides; see the claims' notes):
 
@@ -12,18 +12,9 @@ Findings (each with certificates on both sides; see the claims' notes):
   ``(ε, δ)``-DP iff ``e^ε <= 3 - 2δ``.  The printed range "``ε < 1, δ < 1/4``" is too
   wide: it fails for ``ln(3 - 2δ) < ε < 1`` (e.g. ``e^ε = 13/5``, ``δ = 6/25``) and holds
   for every ``δ < 1/4`` when ``ε <= ln(5/2)``.
-* **Lemma E.2.**  As stated it is false: ``P = (1/9, 2/9, 2/3)``, ``Q = (1/6, 1/6,
-  2/3)`` are ``(0, 1/18)``-close both ways, and for ``e^{ε'} = 11/9`` no event ``B``
-  with ``P(B) <= δ/(1 - e^{ε-ε'}) = 11/36`` leaves ``P|B^c``, ``Q|B^c`` ``ε'``-close
-  (all eight events are decided).  The proof's ``B = {P/Q >= e^{ε'}}`` only removes
-  one direction and ignores the renormalisation.  The case the paper uses,
-  ``ε' = ε + sqrt(2δ)`` (``Pr_P[B] <= sqrt δ``), holds on the same instance.
-* **Lemma E.3.**  As printed it is false: off ``B`` the two conditionals agree and
-  ``P(B) <= δ``, yet ``Q(B)`` may be large (``P = (1/100, 99/100)``, ``Q = (9/10,
-  1/10)``, ``B`` the first point): the last step ``Pr_{Q|B^c}[S] <= Pr_Q[S]`` is false.
-  With ``Q(B) <= P(B)`` (true for the ``B`` of Lemma E.2's proof) the conclusion holds.
-  Theorem 3.4, which uses both lemmas, holds on its instances
-  (``liu_talwar2019.thm34.approx``).
+* **Lemma E.2, Lemma E.3** and what they mean for Theorem 3.4: :mod:`.appendix_e`.
+* **Theorem C.1.**  "Outputs a dummy class with probability ``(γ+1)/(Npγ+1)``" is an
+  upper bound, not an equality (``9/109`` against ``1/12`` at ``N = 100``).
 * **Lemma C.2, last line.**  ``(1 - exp(Σ E X_i))/Σ E X_i`` is negative (it is the
   integral ``∫_0^1 exp((t-1) Σ E X_i) dt`` with the sign of the exponent lost); the
   correct value ``(1 - exp(-Σ E X_i))/Σ E X_i`` is at most ``1/Σ E X_i`` and the lemma
@@ -655,6 +646,30 @@ def thm_c1() -> CheckResult:
         )
         parts.append(check_pure_dp(mech, 2 * sp.log(2) + 8 * g))
     return conjunction("Theorem C.1", parts)
+
+
+@claim(
+    id="liu_talwar2019.thmC1.dummy_as_printed",
+    source=f"{SRC}, Theorem C.1 ('The mechanism outputs a dummy class with probability "
+    "(gamma + 1)/(N p gamma + 1)')",
+    statement="the mechanism outputs a dummy class with probability exactly (gamma + 1)/(N p gamma + 1) "
+    "(refuted: N = 100 candidates with the score tau, gamma = 1/8: Pr[dummy] = 9/109, the formula "
+    "gives 1/12; the proof shows <=, which holds: liu_talwar2019.thmC1.dummy_classes)",
+    expected="refuted",
+    kind="finding",
+    notes="By hand: with every score tau, p = 1 and the exponential mechanism picks one of N + 1 + "
+    "1/gamma equal classes, 1 + 1/gamma of them dummies: (1 + 8)/(109) = 9/109; the formula gives "
+    "(9/8)/(100/8 + 1) = 9/108 = 1/12.  The proof's last step uses E[1/(1 + Σ X)] <= 1/Σ E X "
+    "(Lemma C.2), which drops the 1.",
+)
+def thm_c1_printed() -> CheckResult:
+    name, qs, gamma, _delta, e2 = _c1_cases()[-1]
+    dist = _dummy_em(qs["D"], F(1), gamma, e2)
+    g = R(gamma.numerator, gamma.denominator)
+    N = len(qs["D"])
+    return check_eq(
+        dist["dummy"], (g + 1) / (N * g + 1), f"{name}: Pr[dummy] = (gamma + 1)/(N p gamma + 1)"
+    )
 
 
 def _c2_instances() -> list[list[dict[Fraction, Fraction]]]:

@@ -342,9 +342,10 @@ def thm31_b_passing() -> CheckResult:
     search=search.approx_search(
         "liu_talwar2019.thm31.c_approx",
         "thresholding",
-        "Q: an exactly eps-DP pair mechanism mixed with weight w in {10^-4 .. 1/10} with any "
+        "Q: an exactly eps-DP pair mechanism mixed with weight w in {10^-6 .. 1/100} with any "
         "distributions (delta1 its exact hockey-stick at eps1); every threshold; gamma in {1/2 .. "
-        "1/100}, eps0 in {1/100 .. 1}, T the least admissible",
+        "1/100}, eps0 in {1/100 .. 1}, T the least admissible; only instances whose claimed "
+        "delta is below 1",
     ),
     tightness=lambda: tightness.thm31_c_entry(),
 )
@@ -637,7 +638,7 @@ def thm35() -> CheckResult:
         "hard",
         "Q: an exactly eps-DP pair mechanism mixed with weight w in {10^-10 .. 10^-4} with any "
         "distributions (delta1 its exact hockey-stick at eps1); gamma in {1/2, 1/4, 1/10}, T in "
-        "{2 .. 40}, delta2 = e^(-gamma T)",
+        "{2 .. 40}, delta2 = e^(-gamma T); only instances whose claimed delta is below 1",
     ),
     tightness=lambda: tightness.thm34_entry(),
 )

@@ -363,10 +363,11 @@ def hard_stopping_search(claim_id: str, notes: str, instances: int = 1200) -> Se
 
 #: mixture weights w of the approximate-DP part (delta1 <= w)
 WEIGHTS31: tuple[Fraction, ...] = (
+    Fraction(1, 10**6),
+    Fraction(1, 10**5),
     Fraction(1, 10**4),
     Fraction(1, 1000),
     Fraction(1, 100),
-    Fraction(1, 10),
 )
 WEIGHTS34: tuple[Fraction, ...] = (
     Fraction(1, 10**10),
@@ -417,6 +418,15 @@ class ApproxSpace(InstanceSpace):
     hard: bool = False
 
     def _make(self, rng: Random, extreme: bool) -> ApproxSel:
+        """An instance whose claimed delta is below 1 (where the theorem says something);
+        the budget, the weight and the parameters are redrawn until it is."""
+        for _ in range(50):
+            inst = self._draw(rng, extreme)
+            if _approx_claimed(inst, self.hard)[1] < 1:
+                return inst
+        return inst
+
+    def _draw(self, rng: Random, extreme: bool) -> ApproxSel:
         a = rng.choice(PURE_BUDGETS[:6])
         m = rng.randint(2, 4)
         base = extreme_pair(rng, m, a) if extreme else random_pair(rng, m, a)
@@ -439,6 +449,10 @@ class ApproxSpace(InstanceSpace):
         return self._make(rng, True)
 
     def neighbour(self, inst: ApproxSel, rng: Random, scale: float) -> ApproxSel:
+        new = self._move(inst, rng, scale)
+        return new if _approx_claimed(new, self.hard)[1] < 1 else inst
+
+    def _move(self, inst: ApproxSel, rng: Random, scale: float) -> ApproxSel:
         u = rng.random()
         if u < 0.5:
             base = perturb_pair(inst.base, rng, scale)

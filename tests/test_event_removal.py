@@ -49,7 +49,7 @@ def _lp_max(c: list[F], A: list[list[F]], b: list[F]) -> F | None:
             sum(a * x for a, x in zip(row, z, strict=True)) <= bb
             for row, bb in zip(A, b, strict=True)
         ):
-            v = sum(a * x for a, x in zip(c, z, strict=True))
+            v = sum((a * x for a, x in zip(c, z, strict=True)), F(0))
             best = v if best is None else max(best, v)
     return best
 
@@ -101,7 +101,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("P, Q, A", CASES)
-def test_event_removal_equals_the_lp_by_vertex_enumeration(P, Q, A):  # type: ignore[no-untyped-def]
+def test_event_removal_equals_the_lp_by_vertex_enumeration(P, Q, A):
     r = event_removal(dict(enumerate(map(R, P))), dict(enumerate(map(R, Q))), sp.log(R(A)))
     bp, bb = _brute(P, Q, A)
     assert r.mass == R(bp) and r.mass_both == R(bb)

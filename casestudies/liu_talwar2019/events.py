@@ -209,7 +209,7 @@ class ClosePairSpace(InstanceSpace):
                 *(x + F(round(v * 1000), 1000) * x for x, v in zip(p[1:], move, strict=True)),
             )
             q = tuple(max(F(0), x) for x in q)
-            q = (1 - sum(q[1:]), *q[1:])
+            q = (1 - sum(q[1:], F(0)), *q[1:])
             if q[0] > 0:
                 return ClosePair(p, to_boundary(p, q, a, delta), a, delta, b)
         m = rng.randint(max(2, self.m[0]), self.m[1])
@@ -262,8 +262,8 @@ class ClosePairSpace(InstanceSpace):
         for n in SIMPLE_DENOMINATORS:
             if n < m:
                 continue
-            p, q = round_to(inst.p, n), round_to(inst.q, n)
-            for pp, qq in ((p, q), (p, inst.q), (inst.p, q)):
+            rp, rq = round_to(inst.p, n), round_to(inst.q, n)
+            for pp, qq in ((rp, rq), (rp, inst.q), (inst.p, rq)):
                 if pp is not None and qq is not None and is_close(pp, qq, inst.a, inst.delta):
                     out.append(replace(inst, p=pp, q=qq))
         for a in sorted(set(self.budgets), key=bits):

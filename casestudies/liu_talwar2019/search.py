@@ -601,40 +601,81 @@ def approx_search(claim_id: str, algorithm: str, notes: str, instances: int = 60
 # ---------------------------------------------------------------------------
 
 
-def _bottom_sides(v: dict[str, Any]) -> tuple[list[tuple[Any, Any]], tuple[Any, Any]]:
-    import sympy as sp
+def _bottom_values(inst: Any) -> tuple[Fraction, Fraction, Fraction, int]:
+    """``(p_τ, γ, ε0, T)`` of a grid point, ``T`` the least admissible."""
+    from .theory import theorem31_min_T
 
+    p, g, e0 = inst.values
+    return p, g, e0, theorem31_min_T(g, e0)
+
+
+def _bottom_screen(inst: Any) -> float:
+    """Pr[⊥] of the algorithm on a two-output ``Q`` (float of the exact value) over the
+    bound."""
     from verifier.algorithms.liu_talwar import BOTTOM, thresholding
+    from verifier.arithmetic import approx
     from verifier.mechanism import FiniteMechanism
     from verifier.neighbours import pair
 
-    from .theory import theorem31_min_T
-
-    p, g, e0 = v["p"], v["gamma"], v["eps0"]
-    T = theorem31_min_T(g, e0)
+    p, g, e0, T = _bottom_values(inst)
     Q = FiniteMechanism(pair(), {"D": {0: 1 - p, 1: p}, "D'": {0: 1 - p, 1: p}}, [0, 1])
     bot = thresholding(Q, 1, g, T).p("D", BOTTOM)
-    premises = [(sp.log(2 / e0) / g, T), (1 + 1 / (sp.E * g), T), (e0, 1)]
-    return premises, (bot, (1 - p) * (1 + e0 / 2) * g / p)
+    return approx(bot) / float((1 - p) * (1 + e0 / 2) * g / p)
+
+
+def _bottom_document(inst: Any, claim_id: str) -> dict[str, Any]:
+    """The claim at one grid point: the algorithm's Pr[⊥] in its closed form (Liu & Talwar
+    2019, App. A.1, the display for ⊥; the library's thresholding is this closed form and
+    liu_talwar2019.thm31.step.bottom_closed_form proves them equal), as an expression so
+    the certificate stays small; the hypotheses on T as premises."""
+    p, g, e0, T = _bottom_values(inst)
+    pt, gt, et = (f"({frac_text(x)})" for x in (p, g, e0))
+    r = f"((1 - {pt})*(1 - {gt}))"
+    doc = skeleton_document(
+        f"{LIU_TALWAR}, Theorem 3.1 (e) at p_tau = {p}, gamma = {g}, eps0 = {e0}"
+    )
+    for k, (lhs, rhs) in enumerate(((f"log(2/{et})/{gt}", T), (f"1 + 1/(e*{gt})", T), (et, 1))):
+        doc["claims"].append(
+            {
+                "id": f"premise-{k + 1}",
+                "kind": "inequality",
+                "lhs": lhs,
+                "rhs": rhs,
+                "expected": "holds",
+                "statement": "a hypothesis of Theorem 3.1",
+            }
+        )
+    doc["claims"].append(
+        {
+            "id": claim_id,
+            "kind": "inequality",
+            "lhs": f"(1 - {pt})*{gt}*(1 - {r}^{T})/(1 - {r}) + {r}^{T}",
+            "rhs": f"(1 - {pt})*(1 + {et}/2)*{gt}/{pt}",
+            "expected": "refuted",
+            "statement": f"Pr[⊥] <= (1 - p_tau)(1 + eps0/2) gamma/p_tau at p_tau = {p}, gamma = {g}, "
+            f"eps0 = {e0}, T = {T} (Pr[⊥] in its closed form)",
+            "source": f"{LIU_TALWAR}, Theorem 3.1 (e)",
+        }
+    )
+    return doc
 
 
 def bottom_search(claim_id: str, notes: str, instances: int = 600) -> SearchSpec:
     """Theorem 3.1 (e) on a grid of ``(p_τ, γ, ε0)`` with the least admissible ``T``
     (the algorithm's ``Pr[⊥]`` depends on ``Q`` only through ``p_τ``)."""
-    from verifier.search.inequalities import GridSpace, inequality_search
+    from verifier.search.inequalities import GridSpace
 
+    gammas = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 10), Fraction(1, 20))
     space = GridSpace(
         ("p", "gamma", "eps0"),
-        (tuple(Fraction(k, 200) for k in range(1, 200)), GAMMAS31, EPS0S),
+        (tuple(Fraction(k, 200) for k in range(1, 200)), gammas, EPS0S),
     )
-    return inequality_search(
-        claim_id,
-        space,
-        _bottom_sides,
-        "Pr[⊥] <= (1 - p_tau)(1 + eps0/2) gamma/p_tau",
-        f"{LIU_TALWAR}, Theorem 3.1 (e)",
-        notes=notes,
+    return SearchSpec(
+        space=space,
+        screen=_bottom_screen,
+        document=functools.partial(_bottom_document, claim_id=claim_id),
         default_instances=instances,
+        notes=notes,
     )
 
 
@@ -733,13 +774,13 @@ def _c2_screen(inst: Variables) -> float:
 def _c2_document(inst: Variables, claim_id: str) -> dict[str, Any]:
     e, m = _c2_values(inst)
     doc = skeleton_document(f"{LIU_TALWAR}, Lemma C.2 on {VariablesSpace().describe(inst)}")
-    rows = [f"1/(1 + {m}) - {e}"] + ([f"{e} - 1/({m})"] if m > 0 else [])
+    rows = [f"1/((1 + {m})*({e}))"] + ([f"({e})*({m})"] if m > 0 else [])
     doc["claims"].append(
         {
             "id": claim_id,
             "kind": "inequality",
             "lhs": f"max({', '.join(rows)})",
-            "rhs": 0,
+            "rhs": 1,
             "expected": "refuted",
             "statement": f"1/(1 + Σ E X_i) <= E[1/(1 + Σ X_i)] <= 1/Σ E X_i with E[1/(1 + Σ X_i)] = {e}, "
             f"Σ E X_i = {m} ({VariablesSpace().describe(inst)})",

@@ -102,3 +102,18 @@ def test_lemma_e3_is_checked_in_both_directions():
     concl = out.result.parts[0]
     assert {f.pair for f in concl.findings} == {("D", "D'"), ("D'", "D")}
     assert all(f.verdict is Verdict.VIOLATED for f in concl.findings)
+
+
+def test_the_search_refutes_the_sqrt_case_with_a_certificate():
+    from verifier.search.decide import run_search
+    from verifier.spec import loads_spec
+
+    claim = load_casestudies().get("liu_talwar2019.lemmaE2.sqrt_case")
+    rec = run_search(claim, claim.search.default_instances)
+    assert rec.violated and rec.best_ratio is not None and rec.best_ratio > 1
+    spec = loads_spec(rec.certificate, "toml", source="<certificate>")
+    verdicts = {c.id: c.run().verdict for c in spec.claims}
+    assert verdicts.pop(claim.id) is Verdict.VIOLATED
+    assert set(verdicts.values()) == {
+        Verdict.HOLDS
+    }  # the premises: (eps, delta)-close, delta < 1/10

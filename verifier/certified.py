@@ -258,7 +258,8 @@ def check_eq(
             [],
             quantity="value",
             notes=[f"identity proved exactly: {t}"],
-            identity_in=tuple(sorted(str(x) for x in (a - b).free_symbols)),
+            # the symbols of both sides (a structurally equal pair has no symbols in a - b)
+            identity_in=tuple(sorted(str(x) for x in a.free_symbols | b.free_symbols)),
         )
     f = _finding(v, a, b, False, note, output, pair)
     return CheckResult(t, v, [f], quantity="value")

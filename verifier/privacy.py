@@ -42,6 +42,7 @@ take a ``budget`` (:class:`verifier.boxes.BoxBudget`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +90,9 @@ __all__ = [
     "check_epsilon",
     "check_alpha",
     "check_delta",
+    "EventRemoval",
+    "event_removal",
+    "check_pure_off_event",
 ]
 
 Pair = tuple[Dataset, Dataset]
@@ -869,4 +873,203 @@ def check_lemma7(
             implication("Lemma 7 (i): ex-post DP => ex-post RDP", dp, rdp),
             implication("Lemma 7 (ii): ex-post RDP => ex-post (eps, delta)-DP", rdp, conv),
         ],
+    )
+
+
+# ---------------------------------------------------------------------------
+# pure DP off an event: the conditionals after removing a (randomised) event
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventRemoval:
+    """The least mass of an event whose removal leaves two distributions
+    ``e^ε``-close (:func:`event_removal`).
+
+    ``mass``: the least ``P(B)``; ``mass_both``: the least ``max(P(B), Q(B))``
+    (``oo`` when no event leaves both conditionals defined and close).  ``removed``
+    and ``removed_both``: an optimal randomised event, as the fraction of each output
+    that ``B`` takes (outputs taken whole are ``1``; at most two are fractional).
+    """
+
+    mass: sp.Expr
+    mass_both: sp.Expr
+    removed: dict[Output, sp.Expr]
+    removed_both: dict[Output, sp.Expr]
+
+
+def _holds(a: sp.Expr, b: sp.Expr, precision: Precision, what: str) -> bool:
+    """``a <= b``, certified (``InvalidParameter`` when it cannot be decided)."""
+    v = decide_le(a, b, precision).verdict
+    if v is Verdict.UNDECIDED:
+        raise InvalidParameter(f"could not decide {what}: {a} <= {b}")
+    return v is Verdict.HOLDS
+
+
+def _greedy_keep(
+    window: list[tuple[Output, sp.Expr, sp.Expr, sp.Expr]],
+    level: sp.Expr,
+    low_side: bool,
+    precision: Precision,
+) -> dict[Output, sp.Expr]:
+    """The kept fractions ``k`` of the window's outputs that maximise ``Σ k P`` under
+    ``Σ k (P - level Q) >= 0`` (``low_side``: the ratio of the kept masses must rise to
+    ``level``) or ``Σ k (level Q - P) >= 0`` (it must fall to ``level``): a fractional
+    knapsack.  Outputs on the right side of ``level`` are kept whole and pay for the
+    others, taken in order of likelihood ratio from ``level`` outwards."""
+    sign = 1 if low_side else -1
+    keep: dict[Output, sp.Expr] = {}
+    budget = sp.Integer(0)
+    costly = []
+    for o, p, q, L in window:
+        c = sign * (p - level * q)
+        if _holds(0, c, precision, "the side of a likelihood ratio"):
+            keep[o] = sp.Integer(1)
+            budget += c
+        else:
+            costly.append((o, p, q, L, -c))
+    # the output whose likelihood ratio is nearest to ``level`` gives most mass per cost
+    costly.sort(key=lambda t: t[3], reverse=low_side)
+    for o, _p, _q, _L, cost in costly:
+        if _holds(cost, budget, precision, "the budget of a window"):
+            keep[o] = sp.Integer(1)
+            budget -= cost
+        else:
+            keep[o] = sp.simplify(budget / cost)
+            budget = sp.Integer(0)
+    return keep
+
+
+def event_removal(
+    P: Mapping[Output, Any],
+    Q: Mapping[Output, Any],
+    eps: Any,
+    precision: Precision = DEFAULT_PRECISION,
+) -> EventRemoval:
+    """The least mass of a randomised event ``B`` such that ``P|B^c`` and ``Q|B^c``
+    are ``e^ε``-close in both directions (every output: ``P|B^c(o) <= e^ε Q|B^c(o)``
+    and ``Q|B^c(o) <= e^ε P|B^c(o)``), exactly.
+
+    This is the event of Liu & Talwar 2019, Lemma E.2, whose proof allows randomised
+    events ("the mechanism outputting a uniform [0, 1] r.v. in addition"): ``B`` takes a
+    fraction ``1 - k(o)`` of each output ``o``.  Derivation.  With the kept masses
+    ``P' = Σ k P``, ``Q' = Σ k Q`` the conditionals are ``k P/P'`` and ``k Q/Q'``, so an
+    output kept at all has likelihood ratio ``L(o) = P(o)/Q(o)`` with
+    ``e^{-ε} <= L(o) Q'/P' <= e^ε``; outputs with ``P(o) = 0`` or ``Q(o) = 0`` are
+    removed.  Sort the outputs by ``L`` and fix the window ``[i, j]`` (in that order)
+    of outputs that may be kept: the conditions become the two linear constraints
+    ``L_j e^{-ε} Q' <= P' <= L_i e^ε Q'`` (kept outputs outside the window are not
+    allowed; outputs inside it need not be kept), an LP over ``k ∈ [0, 1]`` whose
+    feasible ``(P', Q')`` lie in a zonogon.  If keeping the whole window is feasible
+    it is optimal; otherwise only one constraint is violated, and its maximum (a
+    fractional knapsack: keep the outputs on the right side of the level, then the
+    others by likelihood ratio from the level outwards) lies on that constraint's
+    line, where ``P'`` and ``Q'`` are proportional — so it maximises ``P'`` and ``Q'``
+    together.  The optimum over every window is therefore the least ``P(B)`` and the
+    least ``max(P(B), Q(B))``.  Every comparison is certified.
+
+    >>> R = sp.Rational
+    >>> P = {0: R(6, 100), 1: R(5, 100), 2: R(89, 100)}
+    >>> Q = {0: R(5, 100), 1: R(6, 100), 2: R(89, 100)}
+    >>> r = event_removal(P, Q, sp.log(R(115, 100)))
+    >>> r.mass, r.removed
+    (11/100, {0: 1, 1: 1, 2: 0})
+    """
+    e = check_epsilon(eps, precision=precision)
+    A = sp.exp(e)
+    atoms = []
+    for o in dict.fromkeys([*P, *Q]):
+        p, q = exact(P.get(o, 0)), exact(Q.get(o, 0))
+        if p != 0 and q != 0:
+            atoms.append((o, p, q, p / q))
+
+    # sort by likelihood ratio, with certified comparisons
+    def cmp(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
+        if a[3] == b[3]:
+            return 0
+        return -1 if _holds(a[3], b[3], precision, "the order of likelihood ratios") else 1
+
+    atoms.sort(key=functools.cmp_to_key(cmp))
+    outputs = list(dict.fromkeys([*P, *Q]))
+    best: tuple[sp.Expr, dict[Output, sp.Expr]] | None = None
+    best_both: tuple[sp.Expr, dict[Output, sp.Expr]] | None = None
+    for i in range(len(atoms)):
+        for j in range(i, len(atoms)):
+            Li, Lj = atoms[i][3], atoms[j][3]
+            if not _holds(Lj, A**2 * Li, precision, "the width of a window"):
+                break
+            window = atoms[i : j + 1]
+            lo, hi = Lj / A, Li * A
+            Pf = sp.Add(*[a[1] for a in window])
+            Qf = sp.Add(*[a[2] for a in window])
+            if not _holds(lo * Qf, Pf, precision, "the kept ratio"):
+                keep = _greedy_keep(window, lo, True, precision)
+            elif not _holds(Pf, hi * Qf, precision, "the kept ratio"):
+                keep = _greedy_keep(window, hi, False, precision)
+            else:
+                keep = {a[0]: sp.Integer(1) for a in window}
+            kp = sp.Add(*[keep[a[0]] * a[1] for a in window])
+            kq = sp.Add(*[keep[a[0]] * a[2] for a in window])
+            removed = {o: 1 - keep.get(o, 0) for o in outputs}
+            mass = 1 - kp
+            if not _holds(1 - kq, 1 - kp, precision, "the larger removed mass"):
+                both = 1 - kq
+            else:
+                both = 1 - kp
+            if best is None or not _holds(best[0], mass, precision, "the least mass"):
+                best = (mass, removed)
+            if best_both is None or not _holds(best_both[0], both, precision, "the least mass"):
+                best_both = (both, removed)
+    if best is None or best_both is None:
+        none = {o: sp.Integer(1) for o in outputs}
+        return EventRemoval(sp.oo, sp.oo, none, none)
+    return EventRemoval(best[0], best_both[0], best[1], best_both[1])
+
+
+def check_pure_off_event(
+    mech: FiniteMechanism,
+    eps: Any,
+    delta_claim: Any,
+    *,
+    both: bool = False,
+    pairs: Iterable[Pair] | None = None,
+    precision: Precision = DEFAULT_PRECISION,
+    title: str | None = None,
+) -> CheckResult:
+    """Check that for every ordered pair ``(D, D')`` some randomised event ``B`` with
+    ``Pr_{M(D)}[B] <= δ`` (and ``Pr_{M(D')}[B] <= δ`` when ``both``) leaves
+    ``M(D)|B^c`` and ``M(D')|B^c`` ``e^ε``-close in both directions — the form of
+    ``(ε, δ)``-closeness of Liu & Talwar 2019, Lemma E.2 (decided by
+    :func:`event_removal`).  Each finding compares the least removed mass with ``δ``
+    and names an optimal event."""
+    e = check_epsilon(eps, precision=precision)
+    dl = check_delta(delta_claim, precision)
+    findings: list[Finding] = []
+    prs = _pairs(mech, pairs)
+    for d, d2 in prs:
+        r = event_removal(_dist(mech, d), _dist(mech, d2), e, precision)
+        mass, removed = (r.mass_both, r.removed_both) if both else (r.mass, r.removed)
+        c = decide_le(mass, dl, precision)
+        taken = ", ".join(f"{o}: {v}" if v != 1 else f"{o}" for o, v in removed.items() if v != 0)
+        findings.append(
+            Finding(
+                c.verdict,
+                None,
+                (d, d2),
+                mass,
+                dl,
+                mass,
+                dl,
+                tight=c.tight,
+                note=f"an optimal B takes {{{taken or 'nothing'}}}",
+            )
+        )
+    kind = "pure_off_event_both" if both else "pure_off_event"
+    what = "Pr[B] under both" if both else "Pr[B]"
+    return CheckResult(
+        title or f"{mech.name} is {e}-DP off an event with {what} <= {dl}",
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity="least Pr[B]",
+        subject=Subject.of(kind, mech, {"epsilon": e, "delta": dl}, None if pairs is None else prs),
     )

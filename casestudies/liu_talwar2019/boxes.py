@@ -27,7 +27,7 @@ from verifier.neighbours import pair
 from verifier.privacy import check_distributions, check_pure_dp
 from verifier.results import CheckResult, conjunction, given
 
-from .claims import HIGH, LOW, MID, candidate
+from .instances import HIGH, LOW, MID, candidate
 
 R = sp.Rational
 SOURCE = "Liu & Talwar 2019"

@@ -58,16 +58,17 @@ COVERAGE = PaperCoverage.of(
             "definition",
             "(eps, delta)-differential privacy (and the max-divergence of §2)",
             claims=("liu_talwar2019.def11.max_divergence",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="every event against the hockey-stick sum, searched over pairs of distributions",
         ),
         S(
             "Theorem 1.2",
             "theorem",
             "known threshold: 2 eps1-DP, q >= tau, E[calls] <= 2K (Theorem 3.1 with gamma = 0)",
             claims=("liu_talwar2019.thm12.known_threshold", "liu_talwar2019.thm31.b_pure"),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="thresholding with gamma = 0, T = oo run on uniform selections (all three parts) and "
+            "searched over eps-DP base mechanisms (part (a))",
         ),
         S(
             "Theorem 1.3",
@@ -79,8 +80,9 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.thm32.box",
                 "liu_talwar2019.thm32.step.closed_form",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="(a) searched and over a box, (b) an identity in gamma, (c) the algorithm's closed "
+            "form (the best of the draws) as an identity",
         ),
         S(
             "Theorem 1.4",
@@ -91,7 +93,10 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.thm41.laplace_tails",
                 "liu_talwar2019.lemma43.binomials",
             ),
-            reason="the summary of Theorem 4.7: " + CONTINUOUS + "; the call bound is an O(.)",
+            reason="the summary of Theorem 4.7 (sparse vector over percentile thresholds, then "
+            "thresholding): Theorem 3.1 is decided whole; the sparse-vector part runs on continuous "
+            "Laplace noise, checked through the facts its proof uses (the §4 rows); the call bound "
+            "is an O(.)",
             status="ingredients only",
         ),
         S(
@@ -103,7 +108,8 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.thm41.laplace_tails",
                 "lyu2017.alg1",
             ),
-            reason="the summary of Theorems 4.1 and 4.4: " + CONTINUOUS,
+            reason="the summary of Theorems 4.1 and 4.4 (the §4 rows): continuous Laplace noise on "
+            "the log-odds, checked through the facts their proofs use",
             status="ingredients only",
         ),
         S(
@@ -111,8 +117,10 @@ COVERAGE = PaperCoverage.of(
             "theorem",
             "thresholding: proportional output, (2 eps1 + eps0)-DP, approximate DP, iterations, Pr[bot]",
             claims=(*THM31, *THM31_STEPS),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="(a) identities on a base mechanism with symbolic probabilities; (b), (c), (e) "
+            "searched over eps-DP and (eps, delta)-DP base mechanisms (and gamma, eps0, the least T); "
+            "(d) over a box; every displayed step over a range or box",
         ),
         S(
             "Theorem 3.2",
@@ -120,38 +128,52 @@ COVERAGE = PaperCoverage.of(
             "random stopping on an eps1-DP Q is 3 eps1-DP",
             claims=(
                 "liu_talwar2019.thm32",
+                "liu_talwar2019.thm32.box",
                 "liu_talwar2019.thm32.two_eps",
                 "liu_talwar2019.thm32.two_eps.box",
                 "liu_talwar2019.thm32.step.conditionals",
                 "liu_talwar2019.thm32.step.closed_form",
                 "liu_talwar2019.thm32.step.ratio",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="searched over eps-DP base mechanisms and gamma, decided over a box of (eps, gamma) "
+            "on a three-candidate family; approached (x/h -> 0, gamma -> 0)",
         ),
         S(
             "Theorem 3.3",
             "theorem",
             "random stopping scores >= Q^(p)(D) except with probability gamma/p",
             claims=("liu_talwar2019.thm33.utility",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="the algorithm's failure probability depends on Q only through x = Pr[Q(D) < "
+            "Q^(p)(D)] < 1 - p: decided over a box of (x/(1-p), p, gamma)",
         ),
         S(
             "Theorem 3.4",
             "theorem",
             "hard stopping on (eps1, delta1)-DP Q is (3 eps1 + 3 sqrt(2 delta1), sqrt(2 delta1) T + delta2)-DP",
-            claims=("liu_talwar2019.thm34.approx", "liu_talwar2019.thm34.delta_matters"),
-            status="special case",
-            reason=PINNED,
+            claims=(
+                "liu_talwar2019.thm34.approx",
+                "liu_talwar2019.thm34.delta_matters",
+                "liu_talwar2019.thm34.corrected",
+                "liu_talwar2019.lemmaE2.sqrt_case",
+                "liu_talwar2019.lemmaE2.corrected",
+                "liu_talwar2019.lemmaE3.as_printed",
+                "liu_talwar2019.lemmaE3.with_small_Q_mass",
+            ),
+            status="whole",
+            reason="the conclusion holds on its instances and on the searched (eps1, delta1)-DP base "
+            "mechanisms; its proof does not: the sqrt case of Lemma E.2 and Lemma E.3 fail as printed "
+            "(findings); the corrected lemmas give (3 eps'', (1 + e^(3 eps''))(m T + delta2))-DP "
+            "(liu_talwar2019.thm34.corrected)",
         ),
         S(
             "Theorem 3.5",
             "theorem",
             "hard stopping at the prescribed T is (3 eps1 + 3 eps0)-DP",
             claims=("liu_talwar2019.thm35.hard_stopping",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="searched over eps-DP base mechanisms, gamma and eps0 with the prescribed T",
         ),
         S(
             "Theorem 4.1",
@@ -258,17 +280,19 @@ COVERAGE = PaperCoverage.of(
             "Theorem A.1",
             "theorem",
             "Theorem 3.1 restated and proved (App. A.1)",
-            claims=(*THM31, *THM31_STEPS),
-            status="special case",
-            reason=PINNED,
+            claims=(*THM31, "liu_talwar2019.thm31.A1a_as_printed", *THM31_STEPS),
+            status="finding",
+            reason="part (a) as printed drops 'for q >= tau' and is false (a candidate below tau is "
+            "never output: liu_talwar2019.thm31.A1a_as_printed); with it, as in Theorem 3.1 (a), it "
+            "holds (liu_talwar2019.thm31.a_proportional); parts (b)-(e) and every step of the proof hold",
         ),
         S(
             "Theorem A.2",
             "theorem",
             "Theorem 3.5 restated and proved (App. A.2)",
             claims=("liu_talwar2019.thm35.hard_stopping",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="as Theorem 3.5",
         ),
         S(
             "Lemma A.3",
@@ -283,16 +307,16 @@ COVERAGE = PaperCoverage.of(
             "lemma",
             "Chernoff: X >= e^eps E X + (e^eps + 1) ln(1/delta)/eps w.p. <= delta",
             claims=("liu_talwar2019.lemmaA4.upper_tail",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="searched over sums of independent Bernoullis (e^eps rational, delta = e^(-m eps))",
         ),
         S(
             "Lemma A.5",
             "lemma",
             "Chernoff: Y <= e^-eps E Y - ln(1/delta)/eps w.p. <= delta",
             claims=("liu_talwar2019.lemmaA5.lower_tail",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="searched over sums of independent Bernoullis (e^eps rational, delta = e^(-m eps))",
         ),
         S(
             "App. B.1",
@@ -314,8 +338,11 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.B1.step.probabilities",
                 "liu_talwar2019.B1.step.delta_example",
             ),
-            status="special case",
-            reason=PINNED,
+            status="finding",
+            reason="the printed candidates (0.8 w.p. 1/2 vs e^eps/2) are eps-DP at no eps > 0 "
+            "(B1.printed_candidates_*); with randomized-response candidates the example holds: best of "
+            "K is K eps-DP with equality and not better (searched, over a range and a box), and the "
+            "(ln 1/delta) companion holds",
         ),
         S(
             "App. B.2",
@@ -326,8 +353,8 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.B2.amplified",
                 "liu_talwar2019.B2.three_eps",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="the closed form as an identity in p and gamma, the amplification over a range of gamma",
         ),
         S(
             "App. B.3",
@@ -338,16 +365,19 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.B3.median_release",
                 "liu_talwar2019.B3.median_of_samples",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="the candidates are O(eps)-close over a range of eta; both releases are refuted",
         ),
         S(
             "Theorem C.1",
             "theorem",
             "exponential mechanism with dummy classes: utility and (2 eps1 + 8 gamma)-DP",
-            claims=("liu_talwar2019.thmC1.dummy_classes",),
-            status="special case",
-            reason=PINNED,
+            claims=("liu_talwar2019.thmC1.dummy_classes", "liu_talwar2019.thmC1.dummy_as_printed"),
+            status="finding",
+            reason="'outputs a dummy class with probability (gamma + 1)/(N p gamma + 1)' is false as an "
+            "equality (9/109 vs 1/12 at N = 100: liu_talwar2019.thmC1.dummy_as_printed); as the upper "
+            "bound the proof shows, with the utility and privacy conclusions, it holds on N = 3..5 "
+            "and 100 candidates (every conclusion non-vacuous)",
         ),
         S(
             "Lemma C.2",
@@ -358,8 +388,9 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.lemmaC2.step.last_line",
                 "liu_talwar2019.lemmaC2.step.last_line_as_printed",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="the lemma is searched over independent variables on [0, 1]; the last line of its "
+            "proof has a sign error (a finding), corrected it holds over ranges",
         ),
         S(
             "Definition D.1",
@@ -367,7 +398,8 @@ COVERAGE = PaperCoverage.of(
             "gamma-dominant index, gamma-weakly useful selector",
             claims=("liu_talwar2019.D2.instance",),
             status="special case",
-            reason=PINNED,
+            reason="the notions are decided on Theorem D.2's packing instance (K = 16): dominance of "
+            "i = j at D_j and weak usefulness of two selectors",
         ),
         S(
             "Theorem D.2",
@@ -380,23 +412,32 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.D2.factor_two_exhibited",
             ),
             status="special case",
-            reason=PINNED,
+            reason="the statement ranges over every weakly useful selector: decided for two selectors "
+            "on the K = 16 packing instance and the proportional selector at K = 2^20, 2^40 (no search "
+            "ranges over selectors); the limit (1-alpha) ln K/Delta -> 2(1-alpha)eps/(1+2alpha) is proved",
         ),
         S(
             "Definition E.1",
             "definition",
             "(eps, delta)-far and the equivalence P ==_(eps, delta) Q",
             claims=("liu_talwar2019.defE1.far_is_hockey_stick",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
+            reason="every event against the hockey-stick sum, searched over pairs of distributions",
         ),
         S(
             "Lemma E.2",
             "lemma",
             "(eps, delta)-closeness gives an event B of small mass off which P, Q are eps'-close",
-            claims=("liu_talwar2019.lemmaE2.as_stated", "liu_talwar2019.lemmaE2.sqrt_case"),
-            status="special case",
-            reason=PINNED,
+            claims=(
+                "liu_talwar2019.lemmaE2.as_stated",
+                "liu_talwar2019.lemmaE2.sqrt_case",
+                "liu_talwar2019.lemmaE2.corrected",
+            ),
+            status="finding",
+            reason="false as stated and in the case Theorem 3.4 uses (eps' = eps + sqrt(2 delta), "
+            "P(B) <= sqrt(delta)): refuted by the search over (eps, delta)-close pairs with randomised "
+            "events; with P(B), Q(B) <= delta coth(sqrt(delta/2)) and closeness eps + sqrt(2 delta) + "
+            "ln(1/(1 - m)) it holds (proved by hand, searched)",
         ),
         S(
             "Lemma E.3",
@@ -406,8 +447,9 @@ COVERAGE = PaperCoverage.of(
                 "liu_talwar2019.lemmaE3.as_printed",
                 "liu_talwar2019.lemmaE3.with_small_Q_mass",
             ),
-            status="special case",
-            reason=PINNED,
+            status="finding",
+            reason="false as printed (Q(B) large); with Q(B) <= P(B) both directions of == hold "
+            "(proved by hand, searched)",
         ),
     ],
 )

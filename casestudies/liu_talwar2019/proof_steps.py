@@ -1,114 +1,140 @@
 """Liu & Talwar 2019: every displayed step of the proofs of Theorem 3.1 (App. A.1),
-Theorem 3.2 (§3.2) and the tight examples of App. B.1, each a claim of kind
-``proof-step`` checked where the proof applies it, on exact instances (the scalar
-steps also by worst-case search over rational grids).
+Theorem 3.2 (§3.2), the tight examples of App. B.1 and Lemma C.2 (App. C), each a
+claim of kind ``proof-step`` whose steps are data (:class:`verifier.claims.steps.Step`)
+decided over their whole domain by one engine (:func:`verifier.claims.steps.decide_steps`):
+identities in the proof's symbols (the algorithm's exact output on a base mechanism with
+*symbolic* probabilities against the displayed closed form — so for every base
+mechanism), inequalities over ranges and boxes of the parameters the step uses.
 
 Notation of the proofs: for a threshold ``τ``, ``p1 = Pr_{Q(D)}[q >= τ]``,
 ``r = (1 - p1)(1 - γ)`` (the probability of reaching the next round); for an output
-``(x, q)`` of random stopping, ``p = Q(x, q)``, ``p0 = Pr[q̃ > q]``, ``p1 = p0 + p``.
-The instances are base mechanisms with rational probabilities, so ``e^{ε1}`` (their
-exact pure DP ratio) and every probability of the algorithms are rationals and most
-steps are decided in exact rational arithmetic
-(:func:`verifier.certified.check_all_le`).
+``(x, q)`` of random stopping, ``p = Q(x, q)``, ``p0 = Pr[q̃ > q]``, ``p1 = p0 + p``;
+``a = e^{ε1}``.  Where the proof applies a hypothesis (``p1' <= e^{ε1} p1``, ``T >=
+ln(2/ε0)/γ``) the step is written on a reparametrisation that makes its region a box:
+``p1'(1-γ) <= a p1(1-γ)`` becomes the monotonicity in the numerator and the bound at
+``y = a x``; ``T = ln(2/ε0)/γ + v/γ`` with ``v >= 0`` turns ``e^{-γT}`` into
+``(ε0/2) e^{-v}``.  ``T`` is a positive integer; the identities and the AM-GM step are
+decided for each ``T`` of a list (the other steps hold for every ``T``).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Sequence
-from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any
 
 import sympy as sp
 
 from casestudies import claim
-from verifier.algorithms.liu_talwar import BOTTOM, random_stopping, ranking, thresholding
-from verifier.certified import check_all_le, check_le
+from verifier.algorithms.liu_talwar import BOTTOM, random_stopping, thresholding
+from verifier.algorithms.liu_talwar import thresholding_expected_iterations as _expected
+from verifier.claims.steps import Step, decide_steps
 from verifier.mechanism import FiniteMechanism
-from verifier.results import CheckResult, conjunction
-from verifier.search.inequalities import GridSpace, inequality_search
+from verifier.neighbours import pair
+from verifier.results import CheckResult
 
-from .theory import theorem31_min_T
+from .instances import SOURCE, R
 
-F = Fraction
-R = sp.Rational
-SRC = "Liu & Talwar 2019"
+SRC = SOURCE
+
+# the proof's symbols
+P, PP, P1, P1P, G, A, T_, X, Y, V, S, E0, M, D1, W = sp.symbols(
+    "p p' p1 p1' gamma a t x y v s eps0 m delta1 w", nonnegative=True
+)
+#: where the proof applies its steps
+UNIT = (0, 1)
+GAMMA = (R(1, 1000), 1)
+BUDGET = (1, 10)  # a = e^{eps1}
+TS = (1, 2, 3, 6)  # the number of rounds in the identities
 
 
-def _q(x: Any) -> Fraction:
-    v = sp.Rational(x)
-    return F(int(v.p), int(v.q))
+def _mech(d: dict[Any, Any], dp: dict[Any, Any]) -> FiniteMechanism:
+    outs = sorted(set(d) | set(dp))
+    return FiniteMechanism(pair(), {"D": d, "D'": dp}, outs, validate=False)
 
 
-def _ratio(Q: FiniteMechanism) -> Fraction:
-    """``e^{ε1}``: the exact pure DP ratio of ``Q`` (rational probabilities)."""
-    return max(
-        _q(Q.p(d, o)) / _q(Q.p(d2, o))
-        for d, d2 in Q.ordered_pairs()
-        for o in Q.outputs
-        if Q.p(d, o) != 0
+def _thr_q() -> FiniteMechanism:
+    """Scores 0 (below τ = 1), 1 and 2 (passing): masses ``(1 - p1, p1 - p, p)`` at
+    ``D`` and ``(1 - p1', p1' - p', p')`` at ``D'``."""
+    return _mech({0: 1 - P1, 1: P1 - P, 2: P}, {0: 1 - P1P, 1: P1P - PP, 2: PP})
+
+
+def _r(p1: Any) -> Any:
+    return (1 - p1) * (1 - G)
+
+
+def _geometric(T: int, r: Any) -> Any:
+    return sp.Add(*[r ** (j - 1) for j in range(1, T + 1)])
+
+
+# --- steps shared by several displays ---------------------------------------------
+
+
+def _rT_at_most_one(T: int) -> Step:
+    return Step(
+        f"T = {T}: 1 - r^T <= 1 (r = (1-p1)(1-gamma) in [0, 1])", 1 - X**T, 1, domain={X: UNIT}
     )
 
 
-def _bases() -> list[FiniteMechanism]:
-    """Rational base mechanisms: the three-candidate instance of Theorem 3.2's refutation
-    of 2 ε1 and seeded random mechanisms (on a pair and on a path)."""
-    from .claims import selection_instances, three_candidate_instance
-
-    return [three_candidate_instance(), *[q for q, _ in selection_instances()[1:]]]
-
-
-#: (γ, ε0): Theorem 3.1's parameters (the registered claims' and a coarser one).
-PARAMS = [(F(1, 10), F(1, 10)), (F(1, 4), F(1, 2)), (F(1, 2), F(1))]
+def _rT_below(T: int) -> Step:
+    return Step(
+        f"T = {T}: r'^T <= (1-gamma)^T, i.e. (1-p1')^T <= 1 (times (1-gamma)^T > 0)",
+        (1 - P1P) ** T,
+        1,
+        domain={P1P: UNIT},
+    )
 
 
-class _Thr:
-    """Thresholding (Theorem 3.1) on one base mechanism at one threshold."""
+RATIO_STEPS = (
+    Step(
+        "(y + gamma)/(x + gamma) increases in y: at y <= a x it is at most (a x + gamma)/(x + gamma) "
+        "(x = p1(1-gamma), y = p1'(1-gamma) <= e^eps1 x)",
+        (Y * S + G) / (X + G),
+        (Y + G) / (X + G),
+        domain={Y: UNIT, S: UNIT, X: UNIT, G: GAMMA},
+        note="y s with s in [0, 1] is any value up to y",
+    ),
+    Step(
+        "(a x + gamma)/(x + gamma) <= a (a >= 1)",
+        (A * X + G) / (X + G),
+        A,
+        domain={X: UNIT, G: GAMMA, A: BUDGET},
+    ),
+)
 
-    def __init__(self, Q: FiniteMechanism, tau: Fraction, gamma: Fraction, eps0: Fraction):
-        self.Q, self.tau, self.g, self.e0 = Q, tau, gamma, eps0
-        self.T = theorem31_min_T(
-            R(gamma.numerator, gamma.denominator), R(eps0.numerator, eps0.denominator)
+ONE_MINUS = Step("1 - gamma <= e^-gamma", 1 - G, sp.exp(-G), domain={G: UNIT})
+
+CHOICE_OF_T = (
+    ONE_MINUS,
+    Step(
+        "(1-gamma)^T <= e^(-gamma T) = (eps0/2) e^(-v) <= eps0/2 for T = (ln(2/eps0) + v)/gamma, v >= 0",
+        E0 / 2 * sp.exp(-V),
+        E0 / 2,
+        domain={E0: (R(1, 1000), 1), V: (0, 20)},
+    ),
+)
+
+
+def _amgm(Ts: Sequence[int]) -> list[Step]:
+    steps = [
+        Step(
+            f"T = {T}: (T-1) p1 (1-p1)^(T-1) <= ((T-1)/T)^T (AM-GM)",
+            (T - 1) * P1 * (1 - P1) ** (T - 1),
+            (1 - R(1, T)) ** T,
+            domain={P1: UNIT},
         )
-        self.a = _ratio(Q)
-        rk = ranking(Q)
-        self.passing = [o for o in rk.order if rk.scores[o] >= tau]
-        self.A = thresholding(
-            Q, R(tau.numerator, tau.denominator), R(gamma.numerator, gamma.denominator), self.T
+        for T in Ts
+    ]
+    steps.append(
+        Step(
+            "(1 - 1/T)^T <= e^-1 for every T >= 2: 1 - x <= e^-x at x = 1/T, raised to T",
+            1 - X,
+            sp.exp(-X),
+            domain={X: (0, R(1, 2))},
         )
-
-    def p(self, d: Any, o: Any) -> Fraction:
-        return _q(self.Q.p(d, o))
-
-    def p1(self, d: Any) -> Fraction:
-        return sum((self.p(d, o) for o in self.passing), F(0))
-
-    def r(self, d: Any) -> Fraction:
-        return (1 - self.p1(d)) * (1 - self.g)
-
-    def out(self, d: Any, o: Any) -> Fraction:
-        return _q(self.A.p(d, o)) if o in self.A.outputs else F(0)
-
-
-def _thrs() -> list[_Thr]:
-    out = []
-    for Q in _bases():
-        rk = ranking(Q)
-        scores = sorted({_q(rk.scores[o]) for o in rk.order})[1:]
-        for g, e0 in PARAMS:
-            for tau in scores:
-                out.append(_Thr(Q, tau, g, e0))
-    return out
-
-
-def _eq(label: Any, a: Fraction, b: Fraction) -> Iterator[tuple[Any, Fraction, Fraction]]:
-    yield (label, "<="), a, b
-    yield (label, ">="), b, a
-
-
-def _lab(t: _Thr, *rest: Any) -> tuple[Any, ...]:
-    return (t.Q.name, f"tau={t.tau}", f"gamma={t.g}", f"eps0={t.e0}", *rest)
+    )
+    return steps
 
 
 # ===========================================================================
@@ -120,23 +146,37 @@ def _lab(t: _Thr, *rest: Any) -> tuple[Any, ...]:
     id="liu_talwar2019.thm31.step.a_closed_form",
     source=f"{SRC}, App. A.1, proof of Theorem 3.1 (a), the display (three lines, =)",
     statement="Pr[A(D) = (x,q)] = Σ_{j=1}^T ((1-p1)(1-gamma))^(j-1) p(x,q) = p(x,q) (1 - r^T)/(1 - r) "
-    "for q >= tau: the finite sum, its closed form and the algorithm's output agree exactly",
+    "for q >= tau: the algorithm's output, the finite sum and its closed form agree, as identities in "
+    "p, p1 and gamma",
     expected="holds",
     kind="proof-step",
-    instances="rational base mechanisms, every threshold, (gamma, eps0) in {(1/10, 1/10), (1/4, 1/2), "
-    "(1/2, 1)}, T the least admissible",
+    instances="a base mechanism with symbolic masses (1 - p1, p1 - p, p) on scores 0, 1, 2, tau = "
+    "1; T in {1, 2, 3, 6}",
 )
 def thm31_a_closed() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for t in _thrs():
-            for d in t.Q.datasets:
-                r = t.r(d)
-                for o in t.passing:
-                    s = sum((r ** (j - 1) * t.p(d, o) for j in range(1, t.T + 1)), F(0))
-                    yield from _eq(_lab(t, d, o, "sum"), s, t.out(d, o))
-                    yield from _eq(_lab(t, d, o, "closed"), s, t.p(d, o) * (1 - r**t.T) / (1 - r))
-
-    return check_all_le("Theorem 3.1 (a): the output distribution", rows())
+    steps = []
+    for T in TS:
+        A_ = thresholding(_thr_q(), 1, G, T)
+        r = _r(P1)
+        steps.append(
+            Step(
+                f"T = {T}: Pr[A(D) = (x,q)] = Σ_j r^(j-1) p",
+                A_.p("D", 2),
+                _geometric(T, r) * P,
+                "==",
+            )
+        )
+        steps.append(
+            Step(
+                f"T = {T}: Σ_j r^(j-1) p = p (1 - r^T)/(1 - r)",
+                _geometric(T, r) * P,
+                P * (1 - r**T) / (1 - r),
+                "==",
+            )
+        )
+    return decide_steps(
+        "Theorem 3.1 (a): the output distribution", steps, domain={P: UNIT, P1: UNIT, G: GAMMA}
+    )
 
 
 @claim(
@@ -146,115 +186,93 @@ def thm31_a_closed() -> CheckResult:
     "e^{eps1} (1/(1 - (1-gamma)^T)) (p1'(1-gamma) + gamma)/(p1(1-gamma) + gamma)",
     expected="holds",
     kind="proof-step",
-    instances="rational base mechanisms, every threshold, output and ordered pair",
+    instances="the identity for symbolic (p, p', p1, p1', gamma), T in {1, 2, 3, 6}; the bounds "
+    "1 - r^T <= 1 and r'^T <= (1-gamma)^T for every r, p1' in [0, 1]",
 )
 def thm31_b_ratio() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for t in _thrs():
-            for d, d2 in t.Q.ordered_pairs():
-                r, r2, p1, p1b = t.r(d), t.r(d2), t.p1(d), t.p1(d2)
-                for o in t.passing:
-                    if t.p(d2, o) == 0:
-                        continue
-                    ratio = t.out(d, o) / t.out(d2, o)
-                    form = (
-                        t.p(d, o) / t.p(d2, o) * (1 - r**t.T) / (1 - r2**t.T) * (1 - r2) / (1 - r)
-                    )
-                    yield from _eq(_lab(t, d, d2, o, "="), ratio, form)
-                    bound = (
-                        t.a
-                        / (1 - (1 - t.g) ** t.T)
-                        * (p1b * (1 - t.g) + t.g)
-                        / (p1 * (1 - t.g) + t.g)
-                    )
-                    yield _lab(t, d, d2, o, "<="), form, bound
-
-    return check_all_le("Theorem 3.1 (b): the ratio of an output", rows())
+    steps = []
+    for T in TS:
+        A_ = thresholding(_thr_q(), 1, G, T)
+        r, rp = _r(P1), _r(P1P)
+        form = P / PP * (1 - r**T) / (1 - rp**T) * (1 - rp) / (1 - r)
+        steps.append(
+            Step(
+                f"T = {T}: the ratio of the algorithm's outputs",
+                A_.p("D", 2) / A_.p("D'", 2),
+                form,
+                "==",
+            )
+        )
+        steps += [_rT_at_most_one(T), _rT_below(T)]
+    return decide_steps(
+        "Theorem 3.1 (b): the ratio of an output",
+        steps,
+        domain={P: UNIT, PP: (R(1, 1000), 1), P1: UNIT, P1P: UNIT, G: GAMMA},
+    )
 
 
 @claim(
     id="liu_talwar2019.thm31.step.b_choice_of_T",
     source=f"{SRC}, App. A.1, proof of Theorem 3.1 (b), the display (third line)",
     statement="if T >= (1/gamma) ln(2/eps0): 1/(1 - (1-gamma)^T) <= 1/(1 - eps0/2), and "
-    "(p1'(1-gamma)+gamma)/(p1(1-gamma)+gamma) <= e^{eps1}",
+    "(p1'(1-gamma)+gamma)/(p1(1-gamma)+gamma) <= e^{eps1} when p1' <= e^{eps1} p1",
     expected="holds",
     kind="proof-step",
-    instances="rational base mechanisms, every threshold and ordered pair",
+    instances="gamma in [0, 1], eps0 in [1/1000, 1], v = gamma T - ln(2/eps0) in [0, 20]; x, y in "
+    "[0, 1], e^eps1 in [1, 10]",
 )
 def thm31_b_choice_of_T() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for t in _thrs():
-            yield _lab(t, "T"), 1 / (1 - (1 - t.g) ** t.T), 1 / (1 - t.e0 / 2)
-            for d, d2 in t.Q.ordered_pairs():
-                p1, p1b = t.p1(d), t.p1(d2)
-                yield _lab(t, d, d2, "p1"), (p1b * (1 - t.g) + t.g) / (p1 * (1 - t.g) + t.g), t.a
-
-    return check_all_le("Theorem 3.1 (b): the choice of T", rows())
-
-
-def _scalar_space(
-    names: Sequence[str], grids: Sequence[Sequence[Fraction]], valid: Any = None
-) -> GridSpace:
-    return GridSpace(names, grids, valid)
-
-
-_EPS0 = tuple(F(k, 20) for k in range(1, 21))
+    return decide_steps("Theorem 3.1 (b): the choice of T", [*CHOICE_OF_T, *RATIO_STEPS])
 
 
 @claim(
     id="liu_talwar2019.thm31.step.b_eps0",
     source=f"{SRC}, App. A.1, proof of Theorem 3.1 (b), the display (last line, 'if eps0 <= 1')",
     statement="e^{eps1} (1/(1 - eps0/2)) e^{eps1} <= e^{2 eps1 + eps0}, i.e. 1/(1 - eps0/2) <= e^{eps0} "
-    "for eps0 in (0, 1]",
+    "for every eps0 in [0, 1]",
     expected="holds",
     kind="proof-step",
-    instances="eps0 = k/20, k = 1..20",
-    search=inequality_search(
-        "liu_talwar2019.thm31.step.b_eps0",
-        _scalar_space(("eps0",), (tuple(F(k, 1000) for k in range(1, 1001)),)),
-        lambda v: ([], (1 / (1 - v["eps0"] / 2), sp.exp(v["eps0"]))),
-        "1/(1 - eps0/2) <= e^eps0",
-        f"{SRC}, App. A.1, proof of Theorem 3.1 (b)",
-    ),
 )
 def thm31_b_eps0() -> CheckResult:
-    return conjunction(
+    return decide_steps(
         "1/(1 - eps0/2) <= e^eps0",
-        [
-            check_le(
-                1 / (1 - R(e.numerator, e.denominator) / 2), sp.exp(R(e.numerator, e.denominator))
-            )
-            for e in _EPS0
-        ],
+        [Step("1/(1 - eps0/2) <= e^eps0", 1 / (1 - E0 / 2), sp.exp(E0), domain={E0: UNIT})],
     )
+
+
+def _bottom_form(p1: Any, T: int) -> Any:
+    return (1 - p1) * G * (1 + p1 / G * (1 - p1) ** (T - 1) * (1 - G) ** T) / (p1 * (1 - G) + G)
 
 
 @claim(
     id="liu_talwar2019.thm31.step.bottom_closed_form",
     source=f"{SRC}, App. A.1, proof of Theorem 3.1 (b), the display for ⊥ (six lines, =)",
     statement="Pr[A(D) = ⊥] = Σ_{j<=T} r^(j-1)(1-p1) gamma + r^T = (1-p1) gamma (1-r^T)/(1-r) + r^T "
-    "= (1-p1) gamma (1 + (p1/gamma)(1-p1)^(T-1)(1-gamma)^T)/(p1(1-gamma) + gamma)",
+    "= (1-p1) gamma (1 + (p1/gamma)(1-p1)^(T-1)(1-gamma)^T)/(p1(1-gamma) + gamma), identities in "
+    "p1 and gamma",
     expected="holds",
     kind="proof-step",
-    instances="rational base mechanisms, every threshold and dataset",
+    instances="T in {1, 2, 3, 6}",
 )
 def thm31_bottom_closed() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for t in _thrs():
-            for d in t.Q.datasets:
-                p1, r, g, T = t.p1(d), t.r(d), t.g, t.T
-                s = sum((r ** (j - 1) * (1 - p1) * g for j in range(1, T + 1)), F(0)) + r**T
-                yield from _eq(_lab(t, d, "sum = A"), s, t.out(d, BOTTOM))
-                yield from _eq(_lab(t, d, "second"), s, (1 - p1) * g * (1 - r**T) / (1 - r) + r**T)
-                last = (
-                    (1 - p1)
-                    * g
-                    * (1 + p1 / g * (1 - p1) ** (T - 1) * (1 - g) ** T)
-                    / (p1 * (1 - g) + g)
-                )
-                yield from _eq(_lab(t, d, "last"), s, last)
-
-    return check_all_le("Theorem 3.1: Pr[⊥] in closed form", rows())
+    steps = []
+    for T in TS:
+        r = _r(P1)
+        s = sp.Add(*[r ** (j - 1) * (1 - P1) * G for j in range(1, T + 1)]) + r**T
+        A_ = thresholding(_thr_q(), 1, G, T)
+        steps += [
+            Step(f"T = {T}: Pr[A(D) = ⊥] = the sum", A_.p("D", BOTTOM), s, "=="),
+            Step(
+                f"T = {T}: the sum = (1-p1) gamma (1-r^T)/(1-r) + r^T",
+                s,
+                (1 - P1) * G * (1 - r**T) / (1 - r) + r**T,
+                "==",
+            ),
+            Step(f"T = {T}: = the last line", s, _bottom_form(P1, T), "=="),
+        ]
+    return decide_steps(
+        "Theorem 3.1: Pr[⊥] in closed form", steps, domain={P: UNIT, P1: UNIT, G: GAMMA}
+    )
 
 
 @claim(
@@ -265,38 +283,38 @@ def thm31_bottom_closed() -> CheckResult:
     "e^{eps1} (1 + p1 (1-p1)^(T-1) (1/gamma)(1-gamma)^T) e^{eps1}",
     expected="holds",
     kind="proof-step",
-    instances="rational base mechanisms, every threshold and ordered pair",
+    instances="the identity for symbolic p1, p1', gamma (T in {1, 2, 3}); the denominator "
+    "1 + (p1'/gamma)(1-p1')^(T-1)(1-gamma)^T >= 1 and the ratio lemma over their boxes",
 )
 def thm31_bottom_ratio() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for t in _thrs():
-            g, T = t.g, t.T
-            for d, d2 in t.Q.ordered_pairs():
-                p1, p1b = t.p1(d), t.p1(d2)
-                if p1b == 1:
-                    continue
-                ratio = t.out(d, BOTTOM) / t.out(d2, BOTTOM)
-                form = (
-                    (1 - p1)
-                    / (1 - p1b)
-                    * (1 + p1 / g * (1 - p1) ** (T - 1) * (1 - g) ** T)
-                    / (1 + p1b / g * (1 - p1b) ** (T - 1) * (1 - g) ** T)
-                    * (p1b * (1 - g) + g)
-                    / (p1 * (1 - g) + g)
-                )
-                yield from _eq(_lab(t, d, d2, "="), ratio, form)
-                yield (
-                    _lab(t, d, d2, "<="),
-                    form,
-                    t.a**2 * (1 + p1 * (1 - p1) ** (T - 1) / g * (1 - g) ** T),
-                )
-
-    return check_all_le("Theorem 3.1: the ratio of ⊥", rows())
-
-
-def _amgm_sides(v: dict[str, sp.Expr]) -> tuple[list[tuple[Any, Any]], tuple[Any, Any]]:
-    T, p = v["T"], v["p1"]
-    return [], ((T - 1) * p * (1 - p) ** (T - 1), sp.exp(-1))
+    steps = []
+    for T in TS[:3]:
+        A_ = thresholding(_thr_q(), 1, G, T)
+        form = (
+            (1 - P1)
+            / (1 - P1P)
+            * _bottom_form(P1, T)
+            / ((1 - P1) * G)
+            * ((1 - P1P) * G)
+            / _bottom_form(P1P, T)
+        )
+        steps.append(
+            Step(f"T = {T}: the ratio of ⊥", A_.p("D", BOTTOM) / A_.p("D'", BOTTOM), form, "==")
+        )
+        steps.append(
+            Step(
+                f"T = {T}: p1'(1-p1')^(T-1) >= 0, so the denominator is >= 1",
+                0,
+                P1P * (1 - P1P) ** (T - 1),
+                domain={P1P: UNIT},
+            )
+        )
+    steps += RATIO_STEPS
+    return decide_steps(
+        "Theorem 3.1: the ratio of ⊥",
+        steps,
+        domain={P1: UNIT, P1P: (0, R(999, 1000)), G: GAMMA, P: UNIT},
+    )
 
 
 @claim(
@@ -306,33 +324,11 @@ def _amgm_sides(v: dict[str, sp.Expr]) -> tuple[list[tuple[Any, Any]], tuple[Any
     "integers T > 1 and p1 in [0, 1]",
     expected="holds",
     kind="proof-step",
-    instances="T in {2, 3, 5, 10, 30, 89}, p1 = k/20",
-    search=inequality_search(
-        "liu_talwar2019.thm31.step.amgm",
-        _scalar_space(
-            ("T", "p1"),
-            (tuple(F(t) for t in range(2, 200)), tuple(F(k, 400) for k in range(0, 401))),
-        ),
-        _amgm_sides,
-        "(T-1) p1 (1-p1)^(T-1) <= 1/e",
-        f"{SRC}, App. A.1, proof of Theorem 3.1 (b)",
-    ),
+    instances="the AM-GM line for every p1 in [0, 1] at each T = 2..30; (1 - 1/T)^T <= 1/e for every "
+    "T >= 2 (1 - x <= e^-x on [0, 1/2])",
 )
 def thm31_amgm() -> CheckResult:
-    parts = []
-    rows = []
-    for T in (2, 3, 5, 10, 30, 89):
-        for k in range(21):
-            p = F(k, 20)
-            rows.append(((T, p, "AM-GM"), (T - 1) * p * (1 - p) ** (T - 1), (1 - F(1, T)) ** T))
-        parts.append(check_le((1 - R(1, T)) ** T, sp.exp(-1), f"(1 - 1/{T})^{T} <= 1/e"))
-    return conjunction("(†)", [check_all_le("AM-GM", rows), *parts])
-
-
-def _bottom_T_sides(v: dict[str, sp.Expr]) -> tuple[list[tuple[Any, Any]], tuple[Any, Any]]:
-    g, e0 = v["gamma"], v["eps0"]
-    T = theorem31_min_T(g, e0)
-    return [], ((1 - g) ** T / (sp.E * (T - 1) * g), e0 / 2)
+    return decide_steps("(†)", _amgm(range(2, 31)))
 
 
 @claim(
@@ -342,48 +338,26 @@ def _bottom_T_sides(v: dict[str, sp.Expr]) -> tuple[list[tuple[Any, Any]], tuple
     "so the bound is e^{2 eps1}(1 + eps0/2) <= e^{2 eps1 + eps0}",
     expected="holds",
     kind="proof-step",
-    instances="(gamma, eps0) in {1/100, 1/10, 1/4, 1/2} x {1/100, 1/10, 1/2, 1}, T the least admissible",
-    search=inequality_search(
-        "liu_talwar2019.thm31.step.bottom_choice_of_T",
-        _scalar_space(
-            ("gamma", "eps0"),
-            (tuple(F(1, k) for k in range(2, 101)), tuple(F(k, 100) for k in range(1, 101))),
-        ),
-        _bottom_T_sides,
-        "(1-gamma)^T/(e (T-1) gamma) <= eps0/2 for the least admissible T",
-        f"{SRC}, App. A.1, proof of Theorem 3.1 (b)",
-    ),
+    instances="(1-gamma)^T <= eps0/2 as in the third line; e (T-1) gamma = 1 + e gamma s >= 1 for "
+    "T = 1 + 1/(e gamma) + s, s >= 0; 1 + eps0/2 <= e^eps0 on [0, 1]",
 )
 def thm31_bottom_T() -> CheckResult:
-    parts = []
-    for g in (R(1, 100), R(1, 10), R(1, 4), R(1, 2)):
-        for e0 in (R(1, 100), R(1, 10), R(1, 2), R(1)):
-            lhs, rhs = _bottom_T_sides({"gamma": g, "eps0": e0})[1]
-            parts.append(check_le(lhs, rhs, f"gamma = {g}, eps0 = {e0}"))
-            parts.append(check_le(1 + e0 / 2, sp.exp(e0), f"1 + eps0/2 <= e^eps0, eps0 = {e0}"))
-    return conjunction("the choice of T for ⊥", parts)
+    return decide_steps(
+        "the choice of T for ⊥",
+        [
+            *CHOICE_OF_T,
+            Step(
+                "e (T-1) gamma >= 1 for T >= 1 + 1/(e gamma)",
+                1,
+                1 + sp.E * G * S,
+                domain={G: UNIT, S: (0, 100)},
+            ),
+            Step("1 + eps0/2 <= e^eps0", 1 + E0 / 2, sp.exp(E0), domain={E0: UNIT}),
+        ],
+    )
 
 
 # --- (c): approximate DP ----------------------------------------------------------
-
-
-def _approx_thrs() -> list[tuple[_Thr, Fraction]]:
-    """Thresholding at τ = 1 on the (ε1, δ1) mixtures of the registered Theorem 3.1 (c)
-    claim, with ``δ1`` exact and ``e^{ε1} = 2``."""
-    from .claims import approx_selection_instances
-
-    out = []
-    for Q, _, d1 in approx_selection_instances():
-        for g, e0 in PARAMS[:2]:
-            t = _Thr(Q, F(1), g, e0)
-            t.a = F(2)
-            out.append((t, _q(d1)))
-    return out
-
-
-def _events(t: _Thr) -> list[tuple[Any, ...]]:
-    outs = list(t.passing)
-    return [E for r in range(1, len(outs) + 1) for E in itertools.combinations(outs, r)]
 
 
 @claim(
@@ -392,32 +366,35 @@ def _events(t: _Thr) -> list[tuple[Any, ...]]:
     statement="Pr[A(D) in F] <= p/(p1(1-gamma)+gamma) <= (e^{eps1} p' + delta1)/(max{0, p1'-delta1} "
     "e^{-eps1}(1-gamma) + gamma) <= (e^{2 eps1} p' + e^{eps1} delta1)/(max{0, p1'-delta1}(1-gamma) + "
     "gamma), and Pr[A(D') in F] >= p'(1-(1-gamma)^T)/(p1'(1-gamma)+gamma) >= p'(1-eps0/2)/(...) "
-    "(the last line, >= e^{-eps0} p'/(...), is decided in the next claim)",
+    "(the last line, >= e^{-eps0} p'/(...), is decided in liu_talwar2019.thm31.step.c_lower_eps0)",
     expected="holds",
     kind="proof-step",
-    instances="two (log 2, delta1)-DP mixtures, threshold 1, every event F and ordered pair",
+    instances="1 - r^T <= 1 (T in {1, 2, 3, 6}); N s/(y + w) <= N/y (the numerator bounded by "
+    "e^eps1 p' + delta1, the denominator from below) over a box; m(1-gamma) + gamma <= e^eps1 (m "
+    "e^-eps1 (1-gamma) + gamma); r'^T <= (1-gamma)^T; (1-gamma)^T <= eps0/2",
 )
 def thm31_c_events() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for t, d1 in _approx_thrs():
-            g, a = t.g, t.a
-            for d, d2 in t.Q.ordered_pairs():
-                p1, p1b = t.p1(d), t.p1(d2)
-                m = max(F(0), p1b - d1)
-                for E in _events(t):
-                    p = sum((t.p(d, o) for o in E), F(0))
-                    pb = sum((t.p(d2, o) for o in E), F(0))
-                    lab = _lab(t, d, d2, E)
-                    first = p / (p1 * (1 - g) + g)
-                    yield (*lab, 1), sum((t.out(d, o) for o in E), F(0)), first
-                    second = (a * pb + d1) / (m / a * (1 - g) + g)
-                    yield (*lab, 2), first, second
-                    yield (*lab, 3), second, (a * a * pb + a * d1) / (m * (1 - g) + g)
-                    low = pb * (1 - (1 - g) ** t.T) / (p1b * (1 - g) + g)
-                    yield (*lab, 4), low, sum((t.out(d2, o) for o in E), F(0))
-                    yield (*lab, 5), pb * (1 - t.e0 / 2) / (p1b * (1 - g) + g), low
-
-    return check_all_le("Theorem 3.1 (c): events without ⊥", rows())
+    N, YY, WW = sp.symbols("N y w", nonnegative=True)
+    steps = [_rT_at_most_one(T) for T in TS]
+    steps.append(
+        Step(
+            "a smaller numerator over a larger denominator: N s/(y + w) <= N/y",
+            N * S / (YY + WW),
+            N / YY,
+            domain={N: (0, 10), S: UNIT, YY: (R(1, 1000), 10), WW: (0, 10)},
+        )
+    )
+    steps.append(
+        Step(
+            "e^eps1 (m e^-eps1 (1-gamma) + gamma) >= m (1-gamma) + gamma: the factor e^eps1 moves out",
+            M * (1 - G) + G,
+            A * (M * (1 - G) / A + G),
+            domain={M: UNIT, G: UNIT, A: BUDGET},
+        )
+    )
+    steps += [_rT_below(T) for T in TS]
+    steps += list(CHOICE_OF_T)
+    return decide_steps("Theorem 3.1 (c): events without ⊥", steps)
 
 
 @claim(
@@ -428,49 +405,82 @@ def thm31_c_events() -> CheckResult:
     "event E gives <= 3 e^{2 eps1 + eps0} delta1/gamma",
     expected="holds",
     kind="proof-step",
-    instances="two (log 2, delta1)-DP mixtures, threshold 1, every event and ordered pair",
+    instances="each line over the box of the quantities it uses: p', p1', m = max{0, p1' - delta1}, "
+    "t = p'/p1' in [0, 1], gamma in [1/1000, 1] (or [0, 1]), e^eps1 in [1, 10], delta1, eps0 in [0, 1]",
 )
 def thm31_c_differences() -> CheckResult:
-    parts = []
-    for t, d1 in _approx_thrs():
-        e = 2 * sp.log(2) + R(t.e0.numerator, t.e0.denominator)
-        g = R(t.g.numerator, t.g.denominator)
-        dd = R(d1.numerator, d1.denominator)
-        for d, d2 in t.Q.ordered_pairs():
-            bot = R(*_frac(t.out(d, BOTTOM))) - sp.exp(e) * R(*_frac(t.out(d2, BOTTOM)))
-            parts.append(check_le(bot, sp.exp(e) * dd / g, f"⊥, {d} -> {d2}"))
-            for E in _events(t):
-                diff = sum((t.out(d, o) for o in E), F(0))
-                diff2 = sum((t.out(d2, o) for o in E), F(0))
-                f_part = R(*_frac(diff)) - sp.exp(e) * R(*_frac(diff2))
-                parts.append(check_le(f_part, 8 * dd / g, f"F = {E}, {d} -> {d2}"))
-                parts.append(check_le(f_part + bot, 3 * sp.exp(e) * dd / g, f"F + ⊥, {d} -> {d2}"))
-    return conjunction("Theorem 3.1 (c): the differences", parts)
-
-
-def _frac(x: Fraction) -> tuple[int, int]:
-    return x.numerator, x.denominator
+    lo = M * (1 - G) + G  # max{0, p1' - delta1}(1-gamma) + gamma, m = max{0, p1' - delta1}
+    hi = P1P * (1 - G) + G
+    steps = [
+        Step(
+            "the first difference line over a common denominator (then p1' - m <= delta1)",
+            A**2 * PP * (1 / lo - 1 / hi) + A * D1 / lo,
+            (A**2 * PP * (P1P - M) * (1 - G) + A * D1 * hi) / (lo * hi),
+            "==",
+            domain={PP: UNIT, P1P: UNIT, M: UNIT, G: GAMMA, A: BUDGET, D1: UNIT},
+        ),
+        Step(
+            "a p'(1-gamma) <= a p1'(1-gamma) (p' = p1' t <= p1'), the first half of "
+            "a p'(1-gamma) + (p1'(1-gamma) + gamma) <= a (2 p1'(1-gamma) + gamma)",
+            P1P * T_ * (1 - G),
+            P1P * (1 - G),
+            domain={P1P: UNIT, T_: UNIT, G: UNIT},
+        ),
+        Step(
+            "p1'(1-gamma) + gamma <= a (p1'(1-gamma) + gamma), the second half: 1 <= a = e^eps1, "
+            "times p1'(1-gamma) + gamma > 0",
+            1,
+            A,
+            domain={A: BUDGET},
+        ),
+        Step(
+            "(2 p1'(1-gamma) + gamma)/(p1'(1-gamma) + gamma) <= 2",
+            2 * P1P * (1 - G) + G,
+            2 * hi,
+            domain={P1P: UNIT, G: UNIT},
+        ),
+        Step(
+            "max{0, p1'-delta1}(1-gamma) + gamma >= gamma: so the F difference is <= 2 e^(2eps1) "
+            "delta1/gamma",
+            G,
+            lo,
+            domain={M: UNIT, G: UNIT},
+        ),
+        Step(
+            "⊥: (1-p1')(1-gamma) + p1'(1-gamma) + gamma = 1",
+            (1 - P1P) * (1 - G) + P1P * (1 - G) + G,
+            1,
+            "==",
+            domain={P1P: UNIT, G: UNIT},
+        ),
+        Step(
+            "⊥: p1'(1-gamma) + gamma >= gamma: with the line above, the ⊥ difference is <= "
+            "e^(2eps1+eps0) delta1/gamma",
+            G,
+            hi,
+            domain={P1P: UNIT, G: UNIT},
+        ),
+        Step(
+            "every event: 2 e^(2eps1) + e^(2eps1+eps0) <= 3 e^(2eps1+eps0), i.e. 2 <= 2 e^eps0",
+            2,
+            2 * sp.exp(E0),
+            domain={E0: UNIT},
+        ),
+    ]
+    return decide_steps("Theorem 3.1 (c): the differences", steps)
 
 
 @claim(
     id="liu_talwar2019.thm31.step.c_lower_eps0",
     source=f"{SRC}, App. A.1, proof of Theorem 3.1 (c), the lower bound display (last line, 'if eps0 <= 1')",
-    statement="1 - eps0/2 >= e^{-eps0} for eps0 in (0, 1]",
+    statement="1 - eps0/2 >= e^{-eps0} for every eps0 in [0, 1]",
     expected="holds",
     kind="proof-step",
-    instances="eps0 = k/20, k = 1..20",
-    search=inequality_search(
-        "liu_talwar2019.thm31.step.c_lower_eps0",
-        _scalar_space(("eps0",), (tuple(F(k, 1000) for k in range(1, 1001)),)),
-        lambda v: ([], (sp.exp(-v["eps0"]), 1 - v["eps0"] / 2)),
-        "e^-eps0 <= 1 - eps0/2",
-        f"{SRC}, App. A.1, proof of Theorem 3.1 (c)",
-    ),
 )
 def thm31_c_lower_eps0() -> CheckResult:
-    return conjunction(
+    return decide_steps(
         "e^(-eps0) <= 1 - eps0/2",
-        [check_le(sp.exp(-R(*_frac(e))), 1 - R(*_frac(e)) / 2) for e in _EPS0],
+        [Step("e^-eps0 <= 1 - eps0/2", sp.exp(-E0), 1 - E0 / 2, domain={E0: UNIT})],
     )
 
 
@@ -481,25 +491,27 @@ def thm31_c_lower_eps0() -> CheckResult:
     "E[T~] = Σ_{j<=T} r^(j-1) <= 1/(p1(1-gamma) + gamma)",
     expected="holds",
     kind="proof-step",
-    instances="rational base mechanisms, every threshold and dataset",
+    instances="the algorithm's E[T~] for symbolic p1, gamma (T in {1, 2, 3, 6}); 1 - r^T <= 1",
 )
 def thm31_d_geometric() -> CheckResult:
-    from verifier.algorithms.liu_talwar import thresholding_expected_iterations
-
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for t in _thrs():
-            for d in t.Q.datasets:
-                p1, r = t.p1(d), t.r(d)
-                yield from _eq(_lab(t, d, "halting"), 1 - r, p1 * (1 - t.g) + t.g)
-                et = _q(
-                    thresholding_expected_iterations(t.Q, d, R(*_frac(t.tau)), R(*_frac(t.g)), t.T)
-                )
-                yield from _eq(
-                    _lab(t, d, "E[T]"), et, sum((r ** (j - 1) for j in range(1, t.T + 1)), F(0))
-                )
-                yield _lab(t, d, "<="), et, 1 / (1 - r)
-
-    return check_all_le("Theorem 3.1 (d)", rows())
+    steps = [
+        Step(
+            "halting: 1 - (1-p1)(1-gamma) = p1(1-gamma) + gamma", 1 - _r(P1), P1 * (1 - G) + G, "=="
+        )
+    ]
+    for T in TS:
+        et = _expected(_thr_q(), "D", 1, G, T)
+        steps.append(Step(f"T = {T}: E[T~] = Σ_j r^(j-1)", et, _geometric(T, _r(P1)), "=="))
+        steps.append(
+            Step(
+                f"T = {T}: Σ_j r^(j-1) (1 - r) = 1 - r^T",
+                _geometric(T, X) * (1 - X),
+                1 - X**T,
+                "==",
+            )
+        )
+        steps.append(_rT_at_most_one(T))
+    return decide_steps("Theorem 3.1 (d)", steps, domain={P1: UNIT, P: UNIT, G: GAMMA, X: UNIT})
 
 
 @claim(
@@ -509,79 +521,82 @@ def thm31_d_geometric() -> CheckResult:
     "(1-p1) gamma (1 + (1-gamma)^T/(e(T-1) gamma))/p1 <= (1-p1)(1 + eps0/2) gamma/p1",
     expected="holds",
     kind="proof-step",
-    instances="rational base mechanisms, every threshold and dataset with p1 > 0",
+    instances="AM-GM at T in {2, 3, 5, 10, 30} (every T = 2..30: liu_talwar2019.thm31.step.amgm); 1/(p1(1-gamma) + gamma) <= 1/p1 over [1/1000, 1] x [0, 1]; the "
+    "choice of T as in the proof of (b)",
 )
 def thm31_e_bottom() -> CheckResult:
-    parts = []
-    for t in _thrs():
-        g, T = R(*_frac(t.g)), t.T
-        for d in t.Q.datasets:
-            p1 = R(*_frac(t.p1(d)))
-            if p1 == 0:
-                continue
-            mid = (1 - p1) * g * (1 + (1 - g) ** T / (sp.E * (T - 1) * g)) / p1
-            parts.append(check_le(R(*_frac(t.out(d, BOTTOM))), mid, str(_lab(t, d, 1))))
-            parts.append(
-                check_le(mid, (1 - p1) * (1 + R(*_frac(t.e0)) / 2) * g / p1, str(_lab(t, d, 2)))
-            )
-    return conjunction("Theorem 3.1 (e)", parts)
+    steps = [
+        *_amgm((2, 3, 5, 10, 30)),
+        Step(
+            "1/(p1(1-gamma) + gamma) <= 1/p1",
+            1 / (P1 * (1 - G) + G),
+            1 / P1,
+            domain={P1: (R(1, 1000), 1), G: UNIT},
+        ),
+        *CHOICE_OF_T,
+        Step(
+            "e (T-1) gamma >= 1 for T >= 1 + 1/(e gamma)",
+            1,
+            1 + sp.E * G * S,
+            domain={G: UNIT, S: (0, 100)},
+        ),
+    ]
+    return decide_steps("Theorem 3.1 (e)", steps)
 
 
 # ===========================================================================
 # Theorem 3.2, §3.2
 # ===========================================================================
 
-GAMMAS32 = (F(1, 1000), F(1, 10), F(1, 2))
+PL, PM = sp.symbols("p_low p_mid", nonnegative=True)
 
 
-def _tails(Q: FiniteMechanism, d: Any) -> dict[Any, tuple[Fraction, Fraction, Fraction]]:
-    """``{candidate: (p, p0, p1)}`` at ``d`` (``p0`` the mass ranked above)."""
-    rk = ranking(Q)
-    out = {}
-    for idx, o in enumerate(rk.order):
-        p = _q(Q.p(d, o))
-        p0 = sum((_q(Q.p(d, o2)) for o2 in rk.order[idx + 1 :]), F(0))
-        out[o] = (p, p0, p0 + p)
-    return out
+def _three() -> tuple[FiniteMechanism, dict[int, Any]]:
+    """Three candidates (scores 0 < 1 < 2) with symbolic masses, at ``D`` and ``D'``."""
+    d = {0: PL, 1: PM, 2: 1 - PL - PM}
+    return _mech(d, {0: P, 1: PP, 2: 1 - P - PP}), d
 
 
 @claim(
     id="liu_talwar2019.thm32.step.conditionals",
     source=f"{SRC}, §3.2, proof of Theorem 3.2, the two displays after 'observe that'",
     statement="Pr[max S <= q | |S| = j] = (1-p0)^j and Pr[(x,q) in S | max S <= q, |S| = j] = "
-    "1 - ((1-p1)/(1-p0))^j, by enumerating every j-tuple of samples (j = 1, 2, 3)",
+    "1 - ((1-p1)/(1-p0))^j, by enumerating every j-tuple of samples: identities in the three "
+    "candidates' masses",
     expected="holds",
     kind="proof-step",
-    instances="the rational base mechanisms, every candidate and dataset",
+    instances="three candidates with symbolic masses (p_low, p_mid, 1 - p_low - p_mid), j = 1, 2, 3, "
+    "every candidate",
 )
 def thm32_conditionals() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for Q in _bases():
-            rk = ranking(Q)
-            pos = {o: i for i, o in enumerate(rk.order)}
-            for d in Q.datasets:
-                tl = _tails(Q, d)
-                probs = {o: _q(Q.p(d, o)) for o in rk.order}
-                for j in (1, 2, 3):
-                    for o in rk.order:
-                        p, p0, p1 = tl[o]
-                        below = F(0)
-                        hit = F(0)
-                        for tup in itertools.product(rk.order, repeat=j):
-                            w = math.prod((probs[s] for s in tup), start=F(1))
-                            if all(pos[s] <= pos[o] for s in tup):
-                                below += w
-                                if o in tup:
-                                    hit += w
-                        yield from _eq((Q.name, d, j, o, "max"), below, (1 - p0) ** j)
-                        if below != 0:
-                            yield from _eq(
-                                (Q.name, d, j, o, "in S"),
-                                hit / below,
-                                1 - ((1 - p1) / (1 - p0)) ** j,
-                            )
-
-    return check_all_le("Theorem 3.2: the conditional probabilities", rows())
+    _, d = _three()
+    steps = []
+    for j in (1, 2, 3):
+        for o in (0, 1, 2):
+            p = d[o]
+            p0 = sp.Add(*[d[k] for k in d if k > o])
+            p1 = p0 + p
+            below = hit = sp.Integer(0)
+            for tup in itertools.product(d, repeat=j):
+                w = math.prod((d[k] for k in tup), start=sp.Integer(1))
+                if all(k <= o for k in tup):
+                    below += w
+                    if o in tup:
+                        hit += w
+            steps.append(
+                Step(f"j = {j}, candidate {o}: Pr[max S <= q]", below, (1 - p0) ** j, "==")
+            )
+            steps.append(
+                Step(
+                    f"j = {j}, candidate {o}: Pr[(x,q) in S and max S <= q]",
+                    hit,
+                    (1 - p0) ** j * (1 - ((1 - p1) / (1 - p0)) ** j),
+                    "==",
+                )
+            )
+    return decide_steps(
+        "Theorem 3.2: the conditional probabilities", steps, domain={PL: UNIT, PM: UNIT}
+    )
 
 
 @claim(
@@ -589,36 +604,46 @@ def thm32_conditionals() -> CheckResult:
     source=f"{SRC}, §3.2, proof of Theorem 3.2, the display 'Together we have' (five lines, =)",
     statement="Σ_j (1-gamma)^(j-1) gamma ((1-p0)^j - (1-p1)^j) = gamma(1-p0)/(1-(1-gamma)(1-p0)) - "
     "gamma(1-p1)/(1-(1-gamma)(1-p1)) = gamma p/((p0(1-gamma)+gamma)(p1(1-gamma)+gamma)), which is "
-    "random stopping's output probability",
+    "random stopping's output probability: identities",
     expected="holds",
     kind="proof-step",
-    instances="the rational base mechanisms, gamma in {1/1000, 1/10, 1/2}, every candidate and dataset",
+    instances="the series summed by sympy for every x = 1 - p0 in (0, 1]; p0, p in [0, 1] and gamma "
+    "symbolic; the algorithm on three candidates with symbolic masses",
 )
 def thm32_closed() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for Q in _bases():
-            for g in GAMMAS32:
-                A = random_stopping(Q, R(*_frac(g)))
-                for d in Q.datasets:
-                    for o, (p, p0, p1) in _tails(Q, d).items():
-                        if p == 0:
-                            continue
-                        two = g * (1 - p0) / (1 - (1 - g) * (1 - p0)) - g * (1 - p1) / (
-                            1 - (1 - g) * (1 - p1)
-                        )
-                        last = g * p / ((p0 * (1 - g) + g) * (p1 * (1 - g) + g))
-                        yield from _eq((Q.name, g, d, o, "series"), two, last)
-                        yield from _eq((Q.name, g, d, o, "algorithm"), _q(A.p(d, o)), last)
-                        part = sum(
-                            (
-                                (1 - g) ** (j - 1) * g * ((1 - p0) ** j - (1 - p1) ** j)
-                                for j in range(1, 31)
-                            ),
-                            F(0),
-                        )
-                        yield (Q.name, g, d, o, "partial sum"), part, last
-
-    return check_all_le("Theorem 3.2: the output distribution", rows())
+    j = sp.Symbol("j", integer=True, positive=True)
+    series = sp.piecewise_fold(sp.summation((1 - G) ** (j - 1) * G * X**j, (j, 1, sp.oo)))
+    # the first branch holds for |x (1 - gamma)| < 1: every x in [0, 1], gamma in (0, 1]
+    geo = series.args[0][0] if isinstance(series, sp.Piecewise) else series
+    P0 = sp.Symbol("p0", nonnegative=True)
+    two = G * (1 - P0) / (1 - (1 - G) * (1 - P0)) - G * (1 - P0 - P) / (1 - (1 - G) * (1 - P0 - P))
+    last = G * P / ((P0 * (1 - G) + G) * ((P0 + P) * (1 - G) + G))
+    Q3, d = _three()
+    A_ = random_stopping(Q3, G)
+    steps = [
+        Step(
+            "Σ_j (1-gamma)^(j-1) gamma x^j = gamma x/(1 - (1-gamma) x)",
+            geo,
+            G * X / (1 - (1 - G) * X),
+            "==",
+        ),
+        Step("the difference of the two series = the last line", two, last, "=="),
+    ]
+    for o in (0, 1, 2):
+        p0 = sp.Add(*[d[k] for k in d if k > o])
+        steps.append(
+            Step(
+                f"random stopping's Pr[candidate {o}] = the last line",
+                A_.p("D", o),
+                last.xreplace({P0: p0, P: d[o]}),
+                "==",
+            )
+        )
+    return decide_steps(
+        "Theorem 3.2: the output distribution",
+        steps,
+        domain={X: UNIT, G: GAMMA, P0: UNIT, P: UNIT, PL: UNIT, PM: UNIT},
+    )
 
 
 @claim(
@@ -628,32 +653,36 @@ def thm32_closed() -> CheckResult:
     "((p1'(1-gamma)+gamma)/(p1(1-gamma)+gamma)), each factor at most e^{eps1}, so <= e^{3 eps1}",
     expected="holds",
     kind="proof-step",
-    instances="the rational base mechanisms, gamma in {1/1000, 1/10, 1/2}, every candidate and "
-    "ordered pair",
+    instances="the ratio of random stopping's outputs on three candidates with symbolic masses at D "
+    "and D'; each factor by the ratio lemma (y <= e^eps1 x) over its box",
 )
 def thm32_ratio() -> CheckResult:
-    def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
-        for Q in _bases():
-            a = _ratio(Q)
-            for g in GAMMAS32:
-                A = random_stopping(Q, R(*_frac(g)))
-                for d, d2 in Q.ordered_pairs():
-                    t1, t2 = _tails(Q, d), _tails(Q, d2)
-                    for o in t1:
-                        (p, p0, p1), (pb, p0b, p1b) = t1[o], t2[o]
-                        if pb == 0 or p == 0:
-                            continue
-                        f1, f2, f3 = (
-                            p / pb,
-                            (p0b * (1 - g) + g) / (p0 * (1 - g) + g),
-                            (p1b * (1 - g) + g) / (p1 * (1 - g) + g),
-                        )
-                        lab = (Q.name, g, d, d2, o)
-                        yield from _eq((*lab, "="), _q(A.p(d, o)) / _q(A.p(d2, o)), f1 * f2 * f3)
-                        for k, f in enumerate((f1, f2, f3)):
-                            yield (*lab, f"factor {k + 1}"), f, a
-
-    return check_all_le("Theorem 3.2: the ratio", rows())
+    Q3, d = _three()
+    dp = {0: P, 1: PP, 2: 1 - P - PP}
+    A_ = random_stopping(Q3, G)
+    steps = []
+    for o in (0, 1, 2):
+        p0 = sp.Add(*[d[k] for k in d if k > o])
+        p0p = sp.Add(*[dp[k] for k in dp if k > o])
+        f1, f2, f3 = (
+            d[o] / dp[o],
+            (p0p * (1 - G) + G) / (p0 * (1 - G) + G),
+            ((p0p + dp[o]) * (1 - G) + G) / ((p0 + d[o]) * (1 - G) + G),
+        )
+        steps.append(
+            Step(
+                f"candidate {o}: the ratio = the three factors",
+                A_.p("D", o) / A_.p("D'", o),
+                f1 * f2 * f3,
+                "==",
+            )
+        )
+    steps += RATIO_STEPS
+    return decide_steps(
+        "Theorem 3.2: the ratio",
+        steps,
+        domain={PL: UNIT, PM: UNIT, P: (R(1, 1000), 1), PP: (R(1, 1000), 1), G: GAMMA},
+    )
 
 
 # ===========================================================================
@@ -665,51 +694,155 @@ def thm32_ratio() -> CheckResult:
     id="liu_talwar2019.B1.step.probabilities",
     source=f"{SRC}, App. B.1, the derivation of the first example, the display after 'It is easy to see'",
     statement="with the printed candidates (0.8 w.p. 1/2 on d1, e^eps/2 on d1'), Pr[i*(d1) = 0] = 2^-K, "
-    "Pr[i*(d1') = 0] = e^{K eps} 2^-K and ln of their ratio = K eps (K = 1..4, eps = 1/2)",
+    "Pr[i*(d1') = 0] = e^{K eps} 2^-K and their ratio is e^{K eps}: identities in eps, K = 1..4",
     expected="holds",
     kind="proof-step",
-    instances="K = 1..4, eps = 1/2, the printed candidates",
 )
 def b1_probabilities() -> CheckResult:
-    from verifier.certified import check_eq
+    from verifier.compose import best_index, independent, postprocess
 
-    from .claims import best_of_k, candidate
+    from .instances import HIGH, LOW, MID
 
-    parts = []
-    eps = R(1, 2)
+    eps = sp.Symbol("epsilon", nonnegative=True)
+    cand = FiniteMechanism(
+        pair("d1", "d1'"),
+        {
+            "d1": {LOW: R(1, 2), HIGH: R(1, 2)},
+            "d1'": {LOW: sp.exp(eps) / 2, HIGH: 1 - sp.exp(eps) / 2},
+        },
+        [LOW, HIGH],
+        validate=False,
+    )
+    fixed = FiniteMechanism(cand.graph, {"d1": {MID: 1}, "d1'": {MID: 1}}, [MID])
+    steps = []
     for K in range(1, 5):
-        m = best_of_k(K, candidate(R(1, 2), sp.exp(eps) / 2, "printed candidate"))
+        m = postprocess(independent(fixed, *([cand] * K)), best_index(lambda s: s))
         p, pp = m.p("d1", 0), m.p("d1'", 0)
-        parts.append(check_eq(p, R(1, 2**K), f"K = {K}: Pr[i*(d1) = 0]"))
-        parts.append(check_eq(pp, sp.exp(K * eps) / 2**K, f"K = {K}: Pr[i*(d1') = 0]"))
-        parts.append(check_eq(sp.log(pp / p), K * eps, f"K = {K}: log ratio"))
-    return conjunction("App. B.1: the first example", parts)
+        steps += [
+            Step(
+                f"K = {K}: Pr[i*(d1) = 0] = 2^-K", p, R(1, 2**K), "==", domain={eps: (0, sp.log(2))}
+            ),
+            Step(
+                f"K = {K}: Pr[i*(d1') = 0] = e^(K eps) 2^-K",
+                pp,
+                sp.exp(K * eps) / 2**K,
+                "==",
+                domain={eps: (0, 1)},
+            ),
+            Step(
+                f"K = {K}: the ratio is e^(K eps)",
+                pp / p,
+                sp.exp(K * eps),
+                "==",
+                domain={eps: (0, 1)},
+            ),
+        ]
+    return decide_steps("App. B.1: the first example", steps)
 
 
 @claim(
     id="liu_talwar2019.B1.step.delta_example",
     source=f"{SRC}, App. B.1, the derivation of the second example, the display with the two '≈'",
     statement="Pr[i*(d1) = 0] = (1 - ln(1/delta)/K)^K <= delta and Pr[i*(d1') = 0] = (1 - e^-eps "
-    "ln(1/delta)/K)^K <= delta^(1-eps) (the directions of the printed approximations that hold; "
-    "K = 100, delta = e^-10, eps = 1/2)",
+    "ln(1/delta)/K)^K <= delta^(e^-eps) <= delta^(1-eps) (the directions of the printed approximations "
+    "that hold)",
     expected="holds",
     kind="proof-step",
-    instances="K = 100, ln(1/delta) = 10, eps = 1/2 (the registered B.1 delta companion)",
+    instances="the best of K = 100 candidates with symbolic x = ln(1/delta)/K and eps (identities); "
+    "1 - x <= e^-x on [0, 1] (raised to K: (1 - x)^K <= e^(-Kx)); e^-eps >= 1 - eps on [0, 3] "
+    "(delta < 1)",
 )
 def b1_delta_example() -> CheckResult:
-    from .claims import B1D_EPS, B1D_K, B1D_L, b1_delta_best
+    from verifier.algorithms import best_of
 
-    m = b1_delta_best()
-    delta = sp.exp(-B1D_L)
-    return conjunction(
+    from .instances import B1D_K, HIGH, LOW, MID
+
+    eps = sp.Symbol("epsilon", nonnegative=True)
+    cand = FiniteMechanism(
+        pair("d1", "d1'"),
+        {"d1": {LOW: 1 - X, HIGH: X}, "d1'": {LOW: 1 - sp.exp(-eps) * X, HIGH: sp.exp(-eps) * X}},
+        [LOW, HIGH],
+        validate=False,
+    )
+    fixed = FiniteMechanism(cand.graph, {"d1": {MID: 1}, "d1'": {MID: 1}}, [MID])
+    m = best_of([fixed, *([cand] * B1D_K)], report="index")
+    return decide_steps(
         "App. B.1: the second example",
         [
-            check_le(m.p("d1", 0), delta, "Pr[i*(d1) = 0] <= delta"),
-            check_le(m.p("d1'", 0), delta ** (1 - B1D_EPS), "Pr[i*(d1') = 0] <= delta^(1-eps)"),
-            check_le(
-                (1 - sp.exp(-B1D_EPS) * R(B1D_L, B1D_K)) ** B1D_K,
-                sp.exp(-sp.exp(-B1D_EPS) * B1D_L),
-                "(1 - e^-eps L/K)^K <= delta^(e^-eps)",
+            Step("Pr[i*(d1) = 0] = (1 - x)^K", m.p("d1", 0), (1 - X) ** B1D_K, "=="),
+            Step(
+                "Pr[i*(d1') = 0] = (1 - e^-eps x)^K",
+                m.p("d1'", 0),
+                (1 - sp.exp(-eps) * X) ** B1D_K,
+                "==",
+            ),
+            Step("1 - x <= e^-x", 1 - X, sp.exp(-X), domain={X: UNIT}),
+            Step(
+                "e^-eps >= 1 - eps (so delta^(e^-eps) <= delta^(1 - eps))",
+                1 - eps,
+                sp.exp(-eps),
+                domain={eps: (0, 3)},
             ),
         ],
+        domain={X: UNIT, eps: (0, 3)},
     )
+
+
+# ===========================================================================
+# App. C: the last lines of the proof of Lemma C.2
+# ===========================================================================
+
+
+@claim(
+    id="liu_talwar2019.lemmaC2.step.last_line",
+    source=f"{SRC}, App. C, proof of Lemma C.2, the display and the last two lines (corrected sign)",
+    statement="∫_0^1 t^x dt = 1/(1+x); t^x <= (t-1)x + 1 for t, x in [0, 1]; Π(1 + (t-1) E X_i) <= "
+    "exp((t-1) Σ E X_i); ∫_0^1 exp((t-1) s) dt = (1 - exp(-s))/s <= 1/s",
+    expected="holds",
+    kind="proof-step",
+    instances="t^x <= (t-1)x + 1 at x = k/20 (k = 1..20) for every t = w^20, w in [0, 1]; 1 + y <= "
+    "e^y on [-10, 0]; the integral as an identity in s; (1 - e^-s)/s <= 1/s on [1/100, 10]",
+)
+def lemma_c2_last() -> CheckResult:
+    tt, xx, ss, yy, ww = (
+        sp.Symbol("t", positive=True),
+        sp.Symbol("x", positive=True),
+        sp.Symbol("s", positive=True),
+        sp.Symbol("y"),
+        sp.Symbol("w", nonnegative=True),
+    )
+    steps = [
+        Step(
+            "∫_0^1 t^x dt = 1/(1 + x) (u = 1 in u^(1+x)/(1+x) = ∫_0^u t^x dt)",
+            sp.integrate(tt**xx, (tt, 0, 1), conds="none"),
+            1 / (1 + xx),
+            "==",
+            domain={xx: (0, 10)},
+        ),
+    ]
+    for k in range(1, 21):  # x = 0 is t^0 = 1 on both sides
+        # t = w^20 makes t^(k/20) = w^k a polynomial
+        steps.append(
+            Step(
+                f"x = {k}/20: t^x <= (t-1)x + 1",
+                ww**k,
+                (ww**20 - 1) * R(k, 20) + 1,
+                domain={ww: UNIT},
+            )
+        )
+    steps += [
+        Step(
+            "1 + y <= e^y (each factor, y = (t-1) E X_i)", 1 + yy, sp.exp(yy), domain={yy: (-10, 0)}
+        ),
+        Step(
+            "∫_0^1 exp((t-1) s) dt = (1 - exp(-s))/s",
+            sp.integrate(sp.exp((tt - 1) * ss), (tt, 0, 1)),
+            (1 - sp.exp(-ss)) / ss,
+            "==",
+            domain={ss: (R(1, 100), 10)},
+        ),
+        Step(
+            "(1 - exp(-s))/s <= 1/s", (1 - sp.exp(-ss)) / ss, 1 / ss, domain={ss: (R(1, 100), 10)}
+        ),
+    ]
+    return decide_steps("the last lines of Lemma C.2, with exp(-Σ E X_i)", steps)

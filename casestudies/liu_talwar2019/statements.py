@@ -1,8 +1,8 @@
-"""Liu & Talwar 2019: the numbered statements not covered by :mod:`.claims` — the
-summary theorems of §1, the sparse-vector results of §4 (through the finite facts
-their proofs use), Lemma 5.1 and Theorem 5.2 (continuous Laplace noise, decided exactly
-at finitely many points, :mod:`verifier.laplace`), the concentration lemmas of App. A,
-App. C and the folklore of App. E.
+"""Liu & Talwar 2019: the numbered statements not covered by :mod:`.claims` and
+:mod:`.appendix_e` — Definition 1.1, the sparse-vector results of §4 (through the finite
+facts their proofs use), Lemma 5.1 and Theorem 5.2 (continuous Laplace noise, decided
+exactly at finitely many points, :mod:`verifier.laplace`), the concentration lemmas of
+App. A and App. C.
 
 Findings (each with certificates on both sides; see the claims' notes):
 
@@ -12,18 +12,9 @@ Findings (each with certificates on both sides; see the claims' notes):
   ``(ε, δ)``-DP iff ``e^ε <= 3 - 2δ``.  The printed range "``ε < 1, δ < 1/4``" is too
   wide: it fails for ``ln(3 - 2δ) < ε < 1`` (e.g. ``e^ε = 13/5``, ``δ = 6/25``) and holds
   for every ``δ < 1/4`` when ``ε <= ln(5/2)``.
-* **Lemma E.2.**  As stated it is false: ``P = (1/9, 2/9, 2/3)``, ``Q = (1/6, 1/6,
-  2/3)`` are ``(0, 1/18)``-close both ways, and for ``e^{ε'} = 11/9`` no event ``B``
-  with ``P(B) <= δ/(1 - e^{ε-ε'}) = 11/36`` leaves ``P|B^c``, ``Q|B^c`` ``ε'``-close
-  (all eight events are decided).  The proof's ``B = {P/Q >= e^{ε'}}`` only removes
-  one direction and ignores the renormalisation.  The case the paper uses,
-  ``ε' = ε + sqrt(2δ)`` (``Pr_P[B] <= sqrt δ``), holds on the same instance.
-* **Lemma E.3.**  As printed it is false: off ``B`` the two conditionals agree and
-  ``P(B) <= δ``, yet ``Q(B)`` may be large (``P = (1/100, 99/100)``, ``Q = (9/10,
-  1/10)``, ``B`` the first point): the last step ``Pr_{Q|B^c}[S] <= Pr_Q[S]`` is false.
-  With ``Q(B) <= P(B)`` (true for the ``B`` of Lemma E.2's proof) the conclusion holds.
-  Theorem 3.4, which uses both lemmas, holds on its instances
-  (``liu_talwar2019.thm34.approx``).
+* **Lemma E.2, Lemma E.3** and what they mean for Theorem 3.4: :mod:`.appendix_e`.
+* **Theorem C.1.**  "Outputs a dummy class with probability ``(γ+1)/(Npγ+1)``" is an
+  upper bound, not an equality (``9/109`` against ``1/12`` at ``N = 100``).
 * **Lemma C.2, last line.**  ``(1 - exp(Σ E X_i))/Σ E X_i`` is negative (it is the
   integral ``∫_0^1 exp((t-1) Σ E X_i) dt`` with the sign of the exponent lost); the
   correct value ``(1 - exp(-Σ E X_i))/Σ E X_i`` is at most ``1/Σ E X_i`` and the lemma
@@ -42,21 +33,16 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.algorithms.liu_talwar import (
-    BOTTOM,
-    random_stopping_expected_calls,
-    ranking,
-    thresholding,
-    uniform_selection,
-)
 from verifier.arithmetic import Verdict, decide_le
 from verifier.certified import check_all_le, check_eq, check_le
 from verifier.instances import random_mechanism, random_rational_distribution, randomized_response
 from verifier.laplace import check_laplace_mixtures_dp
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
-from verifier.privacy import check_pure_dp, pure_epsilon
-from verifier.results import CheckResult, Finding, conjunction, implication
+from verifier.privacy import check_pure_dp
+from verifier.results import CheckResult, conjunction, implication
+
+from . import events, search, tightness
 
 F = Fraction
 R = sp.Rational
@@ -95,6 +81,9 @@ def _ratio(m: FiniteMechanism) -> Fraction:
     "<= eps (§2), and D(A||B) = max_S ln(P(S)/Q(S)) is attained at a single output",
     expected="holds",
     instances="four seeded random 3-output mechanisms; e^eps in {1, 3/2, 2, 4}, delta in {0, 1/20, 1/5}",
+    search=events.far_search(
+        "liu_talwar2019.def11.max_divergence", f"{SRC}, Definition 1.1 and §2 (D_delta)"
+    ),
 )
 def def11() -> CheckResult:
     def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
@@ -118,78 +107,6 @@ def def11() -> CheckResult:
                         yield (m.name, d, e, str(a), str(delta)), F(int(by_sets != by_sum)), F(0)
 
     return check_all_le("Definition 1.1 and the max-divergence", rows())
-
-
-# ===========================================================================
-# §1: the summary theorems
-# ===========================================================================
-
-
-def _thm12_instances() -> list[tuple[FiniteMechanism, Fraction, int]]:
-    """(Q = uniform selection over K scored mechanisms, tau, K) with some M_i having
-    Pr[q >= tau] >= 1/2 at every dataset."""
-
-    def scored(m: FiniteMechanism, scores: Sequence[int], name: str) -> FiniteMechanism:
-        from verifier.compose import postprocess
-
-        lab = dict(zip(m.outputs, scores, strict=True))
-        return postprocess(m, lambda o: lab[o], sorted(scores), name=name)
-
-    a = scored(randomized_response(sp.log(2)), [0, 1], "RR(log 2)")
-    b = scored(random_mechanism(pair(), 3, seed=31, denominator=10), [0, 2, 3], "random3[31]")
-    c = scored(random_mechanism(pair(), 2, seed=7, denominator=10), [1, 2], "random2[7]")
-    return [
-        (uniform_selection([a, b], name="Q_2"), F(1), 2),
-        (uniform_selection([a, b, c], name="Q_3"), F(2), 3),
-    ]
-
-
-@claim(
-    id="liu_talwar2019.thm12.known_threshold",
-    source=f"{SRC}, Theorem 1.2 (Theorem 3.1 with gamma = 0 and no cap on T)",
-    statement="given eps1-DP M_1..M_K and tau, thresholding the uniform selection with gamma = 0 "
-    "and T = infinity is (a) 2 eps1-DP, (b) outputs only samples with q >= tau, (c) makes "
-    "E[T~] = 1/p_tau <= 2K calls when some M_i has Pr[q >= tau] >= 1/2",
-    expected="holds",
-    instances="uniform selections over 2 and 3 scored mechanisms (RR(log 2), random)",
-)
-def thm12() -> CheckResult:
-    from verifier.algorithms.liu_talwar import score_mass, thresholding_expected_iterations
-
-    parts = []
-    for Q, tau, K in _thm12_instances():
-        t = R(tau.numerator, tau.denominator)
-        A = thresholding(Q, t, 0, None)
-        eps1 = pure_epsilon(Q).value
-        parts.append(check_pure_dp(A, 2 * eps1, title=f"{Q.name}: (a) 2 eps1-DP"))
-        rk = ranking(Q)
-        for d in Q.datasets:
-            below = sp.Add(
-                *[A.p(d, o) for o in A.outputs if o == BOTTOM or rk.scores.get(o, t) < t]
-            )
-            parts.append(check_eq(below, 0, f"{Q.name}, {d}: (b) no output below tau"))
-            et = thresholding_expected_iterations(Q, d, t, 0, None)
-            parts.append(check_eq(et, 1 / score_mass(Q, d, t), f"{Q.name}, {d}: E[T] = 1/p_tau"))
-            parts.append(check_le(et, 2 * K, f"{Q.name}, {d}: (c) E[T] <= 2K"))
-    return conjunction("Theorem 1.2", parts)
-
-
-@claim(
-    id="liu_talwar2019.thm13.random_stopping_calls",
-    source=f"{SRC}, Theorem 1.3 (b) (random stopping, §3.2)",
-    statement="random stopping makes E[T~] = Σ_j j gamma (1-gamma)^(j-1) = 1/gamma calls "
-    "(gamma in {1/10, 1/2}); (a) is Theorem 3.2, (c) holds by construction "
-    "(liu_talwar2019.thm32.step.closed_form)",
-    expected="holds",
-)
-def thm13_calls() -> CheckResult:
-    j = sp.Symbol("j", integer=True, positive=True)
-    parts = []
-    for g in (R(1, 10), R(1, 2)):
-        series = sp.summation(j * g * (1 - g) ** (j - 1), (j, 1, sp.oo))
-        parts.append(check_eq(series, random_stopping_expected_calls(g), f"gamma = {g}"))
-        parts.append(check_le(random_stopping_expected_calls(g), 1 / g, f"gamma = {g}: <= 1/gamma"))
-    return conjunction("Theorem 1.3 (b)", parts)
 
 
 # ===========================================================================
@@ -361,6 +278,11 @@ def lemma43_constant() -> CheckResult:
     statement="Pr[X >= e^eps E X + ((e^eps + 1)/eps) ln(1/delta)] <= delta (e^eps = 9/4, delta = (4/9)^m)",
     expected="holds",
     instances="the Lemma 4.3 distributions of X and Y, m in {1, 2, 3, 5}",
+    search=search.tail_search(
+        "liu_talwar2019.lemmaA4.upper_tail",
+        True,
+        "sums of 1-12 independent Bernoullis, e^eps in {11/10, 3/2, 9/4, 4}, delta = e^(-m eps), m = 1..4",
+    ),
 )
 def lemma_a4() -> CheckResult:
     def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
@@ -384,6 +306,11 @@ def lemma_a4() -> CheckResult:
     statement="Pr[Y <= e^-eps E Y - ln(1/delta)/eps] <= delta (e^eps = 9/4, delta = (4/9)^m)",
     expected="holds",
     instances="the Lemma 4.3 distributions of X and Y, m in {1, 2, 3}",
+    search=search.tail_search(
+        "liu_talwar2019.lemmaA5.lower_tail",
+        False,
+        "sums of 1-12 independent Bernoullis, e^eps in {11/10, 3/2, 9/4, 4}, delta = e^(-m eps), m = 1..4",
+    ),
 )
 def lemma_a5() -> CheckResult:
     def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
@@ -624,25 +551,55 @@ def _dummy_em(
     return out
 
 
+def _c1_cases() -> list[
+    tuple[str, dict[str, list[dict[Fraction, Fraction]]], Fraction, Fraction, Any]
+]:
+    """(name, score distributions of the N candidates at D and D', gamma, delta, eps2) for
+    Theorem C.1 (tau = 1, scores in {0, 1/2, 1}, each candidate log 2-DP).  Chosen so that
+    every conclusion says something: N p > 1 (the dummy bound is below 1) and
+    ln(1/(delta p)) < eps2 (the utility threshold is above the lowest score)."""
+    h, z, o = F(1, 2), F(0), F(1)
+    up = ({z: F(1, 4), h: F(1, 4), o: F(1, 2)}, {z: F(1, 2), h: F(1, 4), o: F(1, 4)})
+    mid = ({z: F(1, 3), h: F(1, 3), o: F(1, 3)}, {z: F(1, 6), h: F(1, 2), o: F(1, 3)})
+    top = ({z: F(1, 10), h: F(1, 5), o: F(7, 10)}, {z: F(1, 5), h: F(1, 5), o: F(3, 5)})
+    det = ({o: F(1)}, {o: F(1)})
+
+    def qs(
+        *cands: tuple[dict[Fraction, Fraction], dict[Fraction, Fraction]],
+    ) -> dict[str, list[dict[Fraction, Fraction]]]:
+        return {"D": [c[0] for c in cands], "D'": [c[1] for c in cands]}
+
+    return [
+        ("N = 3", qs(up, mid, top), F(1, 8), F(1, 10), sp.Integer(4)),
+        ("N = 4", qs(up, mid, top, up), F(1, 5), F(1, 5), sp.Integer(5)),
+        ("N = 5", qs(top, top, mid, up, top), F(1, 8), F(1, 10), sp.Integer(6)),
+        ("N = 100, deterministic scores tau", qs(*([det] * 100)), F(1, 8), F(1, 10), sp.Integer(4)),
+    ]
+
+
 @claim(
     id="liu_talwar2019.thmC1.dummy_classes",
     source=f"{SRC}, Theorem C.1",
     statement="with 1 + 1/gamma dummy classes at tau and the exponential mechanism (eps2): Pr[dummy] <= "
-    "(gamma + 1)/(N p gamma + 1); Pr[score >= tau - ln(1/(delta p))/eps2] >= 1 - delta; and the "
-    "mechanism is (2 eps1 + 8 gamma)-DP when every q_i is eps1-DP",
+    "(gamma + 1)/(N p gamma + 1) (printed as an equality; the proof shows <=); Pr[score >= tau - "
+    "ln(1/(delta p))/eps2] >= 1 - delta; and the mechanism (releasing the class and its score) is "
+    "(2 eps1 + 8 gamma)-DP when every q_i is eps1-DP",
     expected="holds",
-    instances="N = 2 candidates with scores in {0, 1/2, 1}, eps1 = log 2, tau = 1, gamma = 1/8, "
-    "eps2 in {1, 4}, delta = 1/10",
+    instances="N in {3, 4, 5} candidates with log 2-DP score distributions on {0, 1/2, 1}, tau = 1, "
+    "(gamma, delta, eps2) in {(1/8, 1/10, 4), (1/5, 1/5, 5), (1/8, 1/10, 6)}, every conclusion "
+    "non-vacuous (N p > 1, ln(1/(delta p)) < eps2); and N = 100 candidates with the score tau "
+    "(Pr[dummy] within 1% of its bound)",
+    tightness=lambda: tightness.thm_c1_entry(),
+    scope_note="the mechanism enumerates the product of the N score distributions (3^N outcomes): "
+    "its instances vary N up to 5 and the score distributions; a search over score distributions "
+    "is not built",
 )
 def thm_c1() -> CheckResult:
-    tau, gamma, delta = F(1), F(1, 8), F(1, 10)
-    h, z = F(1, 2), F(0)
-    qs = {
-        "D": [{z: F(1, 3), h: F(1, 3), F(1): F(1, 3)}, {z: F(1, 2), h: F(1, 4), F(1): F(1, 4)}],
-        "D'": [{z: F(1, 6), h: F(1, 2), F(1): F(1, 3)}, {z: F(1, 4), h: F(1, 4), F(1): F(1, 2)}],
-    }
+    tau = F(1)
     parts = []
-    for e2 in (sp.Integer(1), sp.Integer(4)):
+    for name, qs, gamma, delta, e2 in _c1_cases():
+        g = R(gamma.numerator, gamma.denominator)
+        dl = R(delta.numerator, delta.denominator)
         dists = {d: _dummy_em(qs[d], tau, gamma, e2) for d in qs}
         for d in qs:
             N = len(qs[d])
@@ -657,13 +614,16 @@ def thm_c1() -> CheckResult:
                 )
                 / N
             )
-            g = R(gamma.numerator, gamma.denominator)
-            parts.append(
-                check_le(
-                    dists[d]["dummy"], (g + 1) / (N * p * g + 1), f"{d}, eps2 = {e2}: Pr[dummy]"
-                )
-            )
-            cut = 1 - sp.log(1 / (R(delta.numerator, delta.denominator) * p)) / e2
+            bound = (g + 1) / (N * p * g + 1)
+            cut = 1 - sp.log(1 / (dl * p)) / e2
+            if not (
+                decide_le(bound, 1).verdict is Verdict.HOLDS
+                and decide_le(0, cut).verdict is Verdict.HOLDS
+            ):
+                raise AssertionError(
+                    f"Theorem C.1 instance {name} at {d} is vacuous"
+                )  # pragma: no cover
+            parts.append(check_le(dists[d]["dummy"], bound, f"{name}, {d}: Pr[dummy]"))
             good = sp.Add(
                 *[
                     v
@@ -672,27 +632,51 @@ def thm_c1() -> CheckResult:
                     or decide_le(cut, R(k[1].numerator, k[1].denominator)).verdict is Verdict.HOLDS
                 ]
             )
-            parts.append(
-                check_le(
-                    1 - R(delta.numerator, delta.denominator), good, f"{d}, eps2 = {e2}: utility"
+            if N <= 5:
+                parts.append(
+                    check_le(1 - dl, good, f"{name}, {d}: utility (the score >= {sp.N(cut, 3)})")
                 )
-            )
         keys = set(dists["D"]) | set(dists["D'"])
         mech = FiniteMechanism(
             pair(),
             {d: {k: dists[d].get(k, sp.Integer(0)) for k in keys} for d in dists},
             sorted(keys, key=str),
-            name=f"dummy EM (eps2 = {e2})",
+            name=f"dummy EM ({name}, eps2 = {e2})",
             validate=False,
         )
-        parts.append(check_pure_dp(mech, 2 * sp.log(2) + 8 * R(gamma.numerator, gamma.denominator)))
+        parts.append(check_pure_dp(mech, 2 * sp.log(2) + 8 * g))
     return conjunction("Theorem C.1", parts)
 
 
+@claim(
+    id="liu_talwar2019.thmC1.dummy_as_printed",
+    source=f"{SRC}, Theorem C.1 ('The mechanism outputs a dummy class with probability "
+    "(gamma + 1)/(N p gamma + 1)')",
+    statement="the mechanism outputs a dummy class with probability exactly (gamma + 1)/(N p gamma + 1) "
+    "(refuted: N = 100 candidates with the score tau, gamma = 1/8: Pr[dummy] = 9/109, the formula "
+    "gives 1/12; the proof shows <=, which holds: liu_talwar2019.thmC1.dummy_classes)",
+    expected="refuted",
+    kind="finding",
+    notes="By hand: with every score tau, p = 1 and the exponential mechanism picks one of N + 1 + "
+    "1/gamma equal classes, 1 + 1/gamma of them dummies: (1 + 8)/(109) = 9/109; the formula gives "
+    "(9/8)/(100/8 + 1) = 9/108 = 1/12.  The proof's last step uses E[1/(1 + Σ X)] <= 1/Σ E X "
+    "(Lemma C.2), which drops the 1.",
+)
+def thm_c1_printed() -> CheckResult:
+    name, qs, gamma, _delta, e2 = _c1_cases()[-1]
+    dist = _dummy_em(qs["D"], F(1), gamma, e2)
+    g = R(gamma.numerator, gamma.denominator)
+    N = len(qs["D"])
+    return check_eq(
+        dist["dummy"], (g + 1) / (N * g + 1), f"{name}: Pr[dummy] = (gamma + 1)/(N p gamma + 1)"
+    )
+
+
 def _c2_instances() -> list[list[dict[Fraction, Fraction]]]:
-    """Independent random variables on [0, 1] with rational values and probabilities."""
+    """Independent random variables on [0, 1] with rational values and probabilities; the
+    first family is deterministic (Jensen's inequality is then an equality)."""
     rng = random.Random(2)
-    out = []
+    out = [[{F(1, 2): F(1)}, {F(1, 4): F(1)}, {F(1): F(1)}]]
     for n in range(5):
         xs = []
         for _ in range(2 + n % 3):
@@ -722,7 +706,12 @@ def _c2_values(xs: Sequence[dict[Fraction, Fraction]]) -> tuple[Fraction, Fracti
     source=f"{SRC}, Lemma C.2",
     statement="for independent X_i in [0, 1]: 1/(1 + Σ E X_i) <= E[1/(1 + Σ X_i)] <= 1/Σ E X_i",
     expected="holds",
-    instances="five seeded families of 2-4 independent rational random variables on [0, 1]",
+    instances="a deterministic family (Jensen's inequality with equality) and five seeded families "
+    "of 2-4 independent rational random variables on [0, 1]",
+    search=search.c2_search(
+        "liu_talwar2019.lemmaC2.negative_moment",
+        "1-4 independent random variables, each on 1-3 values in {0, 1/10, .., 1}",
+    ),
 )
 def lemma_c2() -> CheckResult:
     def rows() -> Iterator[tuple[Any, Fraction, Fraction]]:
@@ -733,27 +722,6 @@ def lemma_c2() -> CheckResult:
                 yield (n, "upper"), e, 1 / mean
 
     return check_all_le("Lemma C.2", rows())
-
-
-@claim(
-    id="liu_talwar2019.lemmaC2.step.last_line",
-    source=f"{SRC}, App. C, proof of Lemma C.2, the last two lines of the display (corrected sign)",
-    statement="E[1/(1 + Σ X_i)] <= ∫_0^1 exp((t-1) Σ E X_i) dt = (1 - exp(-Σ E X_i))/Σ E X_i <= 1/Σ E X_i",
-    expected="holds",
-    kind="proof-step",
-    instances="the Lemma C.2 families",
-)
-def lemma_c2_last() -> CheckResult:
-    parts = []
-    for n, xs in enumerate(_c2_instances()):
-        e, mean = _c2_values(xs)
-        m = R(mean.numerator, mean.denominator)
-        if m == 0:
-            continue
-        val = (1 - sp.exp(-m)) / m
-        parts.append(check_le(R(e.numerator, e.denominator), val, f"family {n}"))
-        parts.append(check_le(val, 1 / m, f"family {n}: <= 1/Σ E X_i"))
-    return conjunction("the last line, with exp(-Σ E X_i)", parts)
 
 
 @claim(
@@ -773,199 +741,6 @@ def lemma_c2_printed() -> CheckResult:
 
 
 # ===========================================================================
-# App. E: folklore
-# ===========================================================================
-
-
-@claim(
-    id="liu_talwar2019.defE1.far_is_hockey_stick",
-    source=f"{SRC}, Definition E.1",
-    statement="P is (eps, delta)-far from Q (every event S) iff Σ_o (P(o) - e^eps Q(o))^+ <= delta",
-    expected="holds",
-    instances="four seeded random 3-output mechanisms, e^eps in {1, 3/2, 2}, delta in {0, 1/20, 1/5}",
-)
-def def_e1() -> CheckResult:
-    # the hockey-stick form is what Definition 1.1's claim decides event by event
-    return def11()
-
-
-E2_P, E2_Q = (F(1, 9), F(2, 9), F(2, 3)), (F(1, 6), F(1, 6), F(2, 3))
-
-
-def _e2_exists(
-    P: Sequence[Fraction], Q: Sequence[Fraction], a_epsp: Any, bound: Any
-) -> CheckResult:
-    """Is there an event B with P(B) <= bound off which P and Q are e^{ε'}-close?  Every
-    event is decided: the result compares ``min_B r(B)`` — over the events within the mass
-    bound, ``r(B)`` the largest ratio between the conditionals ``P|B^c``, ``Q|B^c`` in
-    either direction (``oo`` when one conditional is undefined and the other is not) —
-    with ``e^{ε'}``; ``B`` qualifies iff ``r(B) <= e^{ε'}``."""
-    n = len(P)
-    best: sp.Expr = sp.oo
-    where: Any = None
-    for r in range(n + 1):
-        for B in itertools.combinations(range(n), r):
-            if decide_le(R(*_fr(sum((P[i] for i in B), F(0)))), bound).verdict is not Verdict.HOLDS:
-                continue
-            rest = [i for i in range(n) if i not in B]
-            pb, qb = sum((P[i] for i in rest), F(0)), sum((Q[i] for i in rest), F(0))
-            if pb == 0 or qb == 0:
-                worst: sp.Expr = sp.Integer(1) if pb == qb else sp.oo
-            else:
-                worst = sp.Integer(1)
-                for i in rest:
-                    x, y = P[i] / pb, Q[i] / qb
-                    for u, v in ((x, y), (y, x)):
-                        worst = (
-                            sp.oo
-                            if v == 0 and u > 0
-                            else (worst if v == 0 else max(worst, R(*_fr(u / v))))
-                        )
-            if worst < best:
-                best, where = worst, B
-    c = decide_le(best, a_epsp)
-    f = Finding(c.verdict, where, None, best, a_epsp, best, a_epsp, tight=c.tight)
-    return CheckResult(
-        "min over admissible B of the largest conditional ratio <= e^eps'",
-        c.verdict,
-        [f],
-        quantity="min_B r(B)",
-    )
-
-
-def _fr(x: Fraction) -> tuple[int, int]:
-    return x.numerator, x.denominator
-
-
-def _e2_premise(
-    P: Sequence[Fraction], Q: Sequence[Fraction], a: Fraction, delta: Fraction
-) -> CheckResult:
-    rows = [
-        ("P far from Q", sum((_pos(p - a * q) for p, q in zip(P, Q, strict=True)), F(0)), delta),
-        ("Q far from P", sum((_pos(q - a * p) for p, q in zip(P, Q, strict=True)), F(0)), delta),
-        ("delta < 1/10", delta, F(1, 10) - F(1, 10**9)),
-    ]
-    return check_all_le("P ==_(eps, delta) Q, delta < 1/10", rows)
-
-
-@claim(
-    id="liu_talwar2019.lemmaE2.as_stated",
-    source=f"{SRC}, Lemma E.2",
-    statement="P ==_(eps, delta) Q with delta < 1/10 and eps' > eps give an event B with P(B) <= "
-    "delta/(1 - e^(eps - eps')) and P|B^c ==_(eps', 0) Q|B^c (refuted: P = (1/9, 2/9, 2/3), Q = (1/6, "
-    "1/6, 2/3), eps = 0, delta = 1/18, e^eps' = 11/9: no event qualifies)",
-    expected="refuted",
-    kind="finding",
-    notes="The proof's B = {P/Q >= e^eps'} removes only one direction of the ratio and ignores the "
-    "renormalisation of the conditionals.  The case the paper uses, eps' = eps + sqrt(2 delta) with "
-    "P(B) <= sqrt(delta), holds on the same instance (liu_talwar2019.lemmaE2.sqrt_case); Theorem 3.4, "
-    "which uses it, holds on its instances (liu_talwar2019.thm34.approx).",
-)
-def lemma_e2() -> CheckResult:
-    delta = F(1, 18)
-    bound = R(1, 18) / (1 - R(9, 11))
-    return implication(
-        "Lemma E.2",
-        _e2_premise(E2_P, E2_Q, F(1), delta),
-        _e2_exists(E2_P, E2_Q, R(11, 9), bound),
-    )
-
-
-@claim(
-    id="liu_talwar2019.lemmaE2.sqrt_case",
-    source=f"{SRC}, Lemma E.2 ('In particular, setting eps' = eps + sqrt(2 delta)')",
-    statement="with eps' = eps + sqrt(2 delta) an event B with P(B) <= sqrt(delta) and P|B^c, Q|B^c "
-    "e^eps'-close exists, on the instance refuting the general statement and on two more",
-    expected="holds",
-    kind="finding",
-    instances="P = (1/9, 2/9, 2/3), Q = (1/6, 1/6, 2/3) (delta = 1/18); two seeded (0, delta)-close pairs",
-)
-def lemma_e2_sqrt() -> CheckResult:
-    parts = []
-    cases = [
-        (E2_P, E2_Q, F(1, 18)),
-        ((F(1, 4), F(1, 4), F(1, 2)), (F(3, 10), F(1, 5), F(1, 2)), F(1, 20)),
-        ((F(1, 5), F(3, 10), F(1, 2)), (F(1, 4), F(1, 4), F(1, 2)), F(1, 20)),
-    ]
-    for P, Q, delta in cases:
-        d = R(delta.numerator, delta.denominator)
-        parts.append(
-            implication(
-                f"P = {P}",
-                _e2_premise(P, Q, F(1), delta),
-                _e2_exists(P, Q, sp.exp(sp.sqrt(2 * d)), sp.sqrt(d)),
-            )
-        )
-    return conjunction("Lemma E.2 at eps' = eps + sqrt(2 delta)", parts)
-
-
-def _e3_check(
-    P: Sequence[Fraction],
-    Q: Sequence[Fraction],
-    B: Sequence[int],
-    a: Fraction,
-    delta: Fraction,
-    extra: bool,
-) -> CheckResult:
-    n = len(P)
-    rest = [i for i in range(n) if i not in B]
-    pb, qb = sum((P[i] for i in rest), F(0)), sum((Q[i] for i in rest), F(0))
-    prem = (
-        [(("P|B^c <= e^eps Q|B^c", i), P[i] / pb, a * Q[i] / qb) for i in rest]
-        + [(("Q|B^c <= e^eps P|B^c", i), Q[i] / qb, a * P[i] / pb) for i in rest]
-        + [("P(B) <= delta", sum((P[i] for i in B), F(0)), delta)]
-    )
-    if extra:
-        prem.append(("Q(B) <= P(B)", sum((Q[i] for i in B), F(0)), sum((P[i] for i in B), F(0))))
-    events = [S for r in range(1, n + 1) for S in itertools.combinations(range(n), r)]
-    concl = [
-        ((S,), sum((P[i] for i in S), F(0)), a * sum((Q[i] for i in S), F(0)) + delta)
-        for S in events
-    ]
-    return implication(
-        "Lemma E.3", check_all_le("premise", prem), check_all_le("P (eps, delta)-far from Q", concl)
-    )
-
-
-@claim(
-    id="liu_talwar2019.lemmaE3.as_printed",
-    source=f"{SRC}, Lemma E.3",
-    statement="P|B^c ==_(eps, 0) Q|B^c and Pr_P[B] <= delta give P ==_(eps, delta) Q (refuted: P = (1/100, "
-    "99/100), Q = (9/10, 1/10), B = the first point: the conditionals agree, P(B) = 1/100, but "
-    "P(B^c) = 99/100 > e^0 Q(B^c) + 1/100)",
-    expected="refuted",
-    kind="finding",
-    notes="The last step Pr_{Q|B^c}[S] <= Pr_Q[S] is false when Q(B) is large.  With Q(B) <= P(B) "
-    "(the B of Lemma E.2's proof has Q(B) <= e^(-eps') P(B)) the conclusion holds "
-    "(liu_talwar2019.lemmaE3.with_small_Q_mass).",
-)
-def lemma_e3() -> CheckResult:
-    return _e3_check(
-        (F(1, 100), F(99, 100)), (F(9, 10), F(1, 10)), (0,), F(1), F(1, 100), extra=False
-    )
-
-
-@claim(
-    id="liu_talwar2019.lemmaE3.with_small_Q_mass",
-    source=f"{SRC}, Lemma E.3 (with Q(B) <= P(B), as in its use after Lemma E.2)",
-    statement="if moreover Q(B) <= P(B), then P is (eps, delta)-far from Q, on seeded instances",
-    expected="holds",
-    kind="finding",
-    instances="six seeded 3-point pairs built with equal conditionals off B and Q(B) <= P(B) <= delta",
-)
-def lemma_e3_fixed() -> CheckResult:
-    rng = random.Random(3)
-    parts = []
-    for _ in range(6):
-        cond = [_q(p) for p in random_rational_distribution(2, rng, 10)]
-        pB = F(rng.randint(1, 5), 50)
-        qB = pB * F(rng.randint(0, 10), 10)
-        P = (pB, (1 - pB) * cond[0], (1 - pB) * cond[1])
-        Q = (qB, (1 - qB) * cond[0], (1 - qB) * cond[1])
-        parts.append(_e3_check(P, Q, (0,), F(1), pB, extra=True))
-    return conjunction("Lemma E.3 with Q(B) <= P(B)", parts)
-
-
 # ===========================================================================
 # App. B.1: both sides of the finding on the printed candidates
 # ===========================================================================
@@ -984,7 +759,7 @@ def lemma_e3_fixed() -> CheckResult:
     "every eps (liu_talwar2019.B1.rr_candidates_dp) and give the tight K eps example.",
 )
 def b1_printed_all_eps() -> CheckResult:
-    from .claims import candidate
+    from .instances import candidate
 
     parts = [
         check_pure_dp(candidate(R(1, 2), sp.exp(e) / 2, f"printed candidate, eps = {e}"), e)
@@ -1006,7 +781,7 @@ def b1_printed_all_eps() -> CheckResult:
     kind="finding",
 )
 def b1_rr_candidates() -> CheckResult:
-    from .claims import rr_candidate
+    from .instances import rr_candidate
 
     e = sp.Symbol("epsilon", positive=True)
     return check_pure_dp(rr_candidate(e), e, over=(e, R(1, 100), 3))

@@ -231,3 +231,217 @@ def thm34_entry() -> Tightness:
         "whenever the claimed delta is below 1; with a pure Q (delta1 = 0) the delta2 term is "
         "unused on 96 two-score instances (realized delta 0 at 3 eps1)",
     )
+
+
+# ---------------------------------------------------------------------------
+# Theorem 3.3: approached as p -> 0 with gamma/p -> 0
+# ---------------------------------------------------------------------------
+#
+# The failure probability is gamma x/(1 - (1-gamma) x) with x = Pr[Q(D) < Q^(p)(D)] < 1 - p;
+# it increases in x, so its supremum is at x -> 1 - p: gamma (1-p)/(p + gamma (1-p)).
+# Against gamma/p the ratio is p(1-p)/(p + gamma(1-p)) = (1-p)/(1 + (gamma/p)(1-p)), which
+# tends to 1 as p -> 0 and gamma/p -> 0 (e.g. gamma = p^2), and is below 1 for p > 0.
+
+
+def thm33_entry() -> Tightness:
+    """Theorem 3.3: approached (module comment above)."""
+    p, g = sp.symbols("p gamma", positive=True)
+    ratio = (g * (1 - p) / (p + g * (1 - p))) / (g / p)
+    fam = sp.simplify(ratio.subs(g, p**2))
+    _require(sp.limit(fam, p, 0) == 1, "the ratio does not tend to 1 along gamma = p^2")
+    _require(sp.simplify(ratio - (1 - p) / (1 + (g / p) * (1 - p))) == 0, "the ratio's closed form")
+    pv, gv = R(1, 1000), R(1, 10**7)
+    value = approx(ratio.subs({p: pv, g: gv}))
+    return Tightness(
+        "approached",
+        value,
+        f"p = {pv}, gamma = {gv}, x -> 1 - p: failure/(gamma/p) = {value:.5f}",
+        family="Q with Pr[Q(D) < Q^(p)(D)] = x -> 1 - p, p -> 0, gamma = p^2 (gamma/p -> 0)",
+        limit="failure = gamma x/(1 - (1-gamma) x) <= gamma (1-p)/(p + gamma(1-p)); against "
+        "gamma/p the ratio (1-p)/(1 + (gamma/p)(1-p)) -> 1 along gamma = p^2, p -> 0 (sympy.limit), "
+        "below 1 for p > 0",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Theorem 3.2: approached by three candidates with x/h -> 0, gamma -> 0
+# ---------------------------------------------------------------------------
+#
+# Q_D = (1 - h - x, x, h), Q_D' = (1 - 2h - x/2, x/2, 2h) on scores 0 < 1 < 2 (log 2-DP for
+# h <= 1/10: the low ratio (1-h-x)/(1-2h-x/2) lies in [1, 2]).  At the middle candidate the
+# three factors of the proof are p/p' = 2, (p0'(1-g)+g)/(p0(1-g)+g) with p0 = h, p0' = 2h,
+# and (p1'(1-g)+g)/(p1(1-g)+g) with p1 = h + x, p1' = 2h + x/2: at g = 0 the ratio is
+# 4 (2h + x/2)/(h + x), which tends to 8 = e^(3 eps1) as x/h -> 0 (and is below 8).
+
+
+def thm32_family_Q(h: Any, x: Any) -> FiniteMechanism:
+    """:data:`thm32_entry`'s family (log 2-DP for ``0 < x <= h <= 1/10``)."""
+    h, x = sp.sympify(h), sp.sympify(x)
+    return FiniteMechanism(
+        pair(),
+        {"D": {0: 1 - h - x, 1: x, 2: h}, "D'": {0: 1 - 2 * h - x / 2, 1: x / 2, 2: 2 * h}},
+        [0, 1, 2],
+        name=f"Q[h={h}, x={x}]",
+    )
+
+
+THM32_POINT = (R(1, 10), R(1, 10**5), R(1, 10**9))  # (h, x, gamma)
+
+
+def thm32_entry() -> Tightness:
+    """Theorem 3.2: approached (module comment above)."""
+    from verifier.algorithms.liu_talwar import random_stopping
+
+    hs, xs = sp.symbols("h x", positive=True)
+    at0 = 4 * (2 * hs + xs / 2) / (hs + xs)
+    _require(sp.limit(at0, xs, 0) == 8, "the ratio at gamma = 0 does not tend to 8 as x -> 0")
+    _require(sp.simplify(8 - at0 - 6 * xs / (hs + xs)) == 0, "8 - ratio is not 6x/(h+x)")
+    h, x, g = THM32_POINT
+    A = random_stopping(thm32_family_Q(h, x), g)
+    value = approx(sp.log(A.p("D", 1) / A.p("D'", 1)) / (3 * sp.log(2)))
+    return Tightness(
+        "approached",
+        value,
+        f"h = {h}, x = {x}, gamma = {g}, the middle candidate, D -> D': realized/claimed {value:.6f}",
+        family="Q_D = (1 - h - x, x, h), Q_D' = (1 - 2h - x/2, x/2, 2h) (log 2-DP), x/h -> 0, "
+        "gamma -> 0",
+        limit="at gamma = 0 the ratio is 4(2h + x/2)/(h + x) = 8 - 6x/(h + x) -> 8 = e^(3 eps1) as "
+        "x/h -> 0 (sympy.limit); each of the proof's three factors tends to e^(eps1)",
+    )
+
+
+def thm35_entry() -> Tightness:
+    """Theorem 3.5: approached as eps0 -> 0 and gamma -> 0 on Theorem 3.2's family; the
+    members within 1% need T of order 10^4 (not decided exactly here)."""
+    from verifier.algorithms.liu_talwar import random_stopping_hard
+
+    from .theory import theorem35_T
+
+    g, e0 = R(1, 10), R(1, 4)
+    T = theorem35_T(g, e0)
+    A = random_stopping_hard(thm32_family_Q(R(1, 10), R(1, 10**5)), g, T)
+    value = approx(sp.log(A.p("D", 1) / A.p("D'", 1)) / (3 * sp.log(2) + 3 * e0))
+    return Tightness(
+        "approached",
+        value,
+        f"Theorem 3.2's family at h = 1/10, x = 10^-5, gamma = {g}, eps0 = {e0}, T = {T}: "
+        f"realized/claimed {value:.4f}",
+        family="Theorem 3.2's family (x/h -> 0) with eps0 -> 0 and gamma -> 0 (T as prescribed, so "
+        "gamma T >= ln L -> oo)",
+        limit="hard and random stopping differ with probability (1-gamma)^T <= e^(-gamma T) <= 1/L -> 0, "
+        "random stopping on the family tends to 3 eps1 (liu_talwar2019.thm32's tightness), and the "
+        "claimed 3 eps1 + 3 eps0 tends to 3 eps1; a member within 1% needs gamma <= 10^-3, eps0 <= "
+        "10^-3, hence T >= 2 10^4 draws",
+    )
+
+
+def thm31_c_entry() -> Tightness:
+    """Theorem 3.1 (c): loose.  The claim's own search (seed 0, its casestudies budget,
+    instances whose claimed delta is below 1) gives the best realized/claimed found; on the
+    family of a passing score D' never gives (delta1 = w) the realized delta is at least
+    w S(p_D), S(p) = (1 - r^T)/(1 - r) <= 1/(p(1-gamma) + gamma), against 3 e^(2 eps1 + eps0)
+    w/gamma: at most 1/(3 e^(2 eps1 + eps0)) < 1/3 there."""
+    from verifier.claims import load_casestudies
+    from verifier.search.engine import search
+
+    claim = load_casestudies().get("liu_talwar2019.thm31.c_approx")
+    assert claim.search is not None
+    n = claim.search.casestudies_instances or claim.search.default_instances
+    r = search(claim, instances=n, seconds=None, seed=0, checkpoint_every=1e9)
+    best = r.best_exact_ratio if r.best_exact_ratio is not None else r.best_ratio
+    return Tightness(
+        "loose",
+        best,
+        f"the search's best (seed 0, {r.instances} instances): {r.best_description}"[:300],
+        searched="the claim's search space (eps-DP pair mechanisms mixed with weight w in "
+        "{10^-6 .. 1/100} with any distributions; every threshold; gamma in {1/2 .. 1/100}, eps0 "
+        "in {1/100 .. 1}, claimed delta below 1); on the family of a passing score D' never gives "
+        "the ratio is at most 1/(3 e^(2 eps1 + eps0)) < 1/3 (by hand: realized >= w S(p_D), "
+        "S <= 1/gamma)",
+    )
+
+
+def thm31_d_entry() -> Tightness:
+    """Theorem 3.1 (d): attained — with p_tau = 1 (or gamma = 1) the algorithm halts after
+    one round, E[T~] = 1 = 1/(p_tau(1-gamma) + gamma)."""
+    return Tightness(
+        "attained",
+        1.0,
+        "p_tau = 1 (every draw passes) or gamma = 1: E[T~] = 1 = 1/(p_tau (1-gamma) + gamma), "
+        "proved as the zero slack of 1 - r^T <= 1 at r = 0",
+    )
+
+
+def thm31_e_entry() -> Tightness:
+    """Theorem 3.1 (e): approached as gamma -> 0 and eps0 -> 0 with p_tau fixed: Pr[⊥] =
+    (1-p) gamma (1 + X)/(p(1-gamma) + gamma) with 0 <= X <= eps0/2, so the ratio to the bound
+    is between 1/((1 + gamma(1-p)/p)(1 + eps0/2)) and 1."""
+    p, g, e0 = sp.symbols("p gamma eps0", positive=True)
+    low = 1 / ((1 + g * (1 - p) / p) * (1 + e0 / 2))
+    _require(sp.limit(sp.limit(low, g, 0), e0, 0) == 1, "the lower ratio does not tend to 1")
+    from verifier.algorithms.liu_talwar import BOTTOM, thresholding
+
+    from .theory import theorem31_min_T
+
+    pv, gv, ev = THM31E_POINT
+    T = theorem31_min_T(gv, ev)
+    Q = FiniteMechanism(pair(), {"D": {0: 1 - pv, 1: pv}, "D'": {0: 1 - pv, 1: pv}}, [0, 1])
+    bot = thresholding(Q, 1, gv, T).p("D", BOTTOM)
+    value = approx(bot / ((1 - pv) * (1 + ev / 2) * gv / pv))
+    return Tightness(
+        "approached",
+        value,
+        f"p_tau = {pv}, gamma = {gv}, eps0 = {ev}, T = {T}: Pr[⊥] / bound = {value:.5f}",
+        family="p_tau fixed, gamma -> 0, eps0 -> 0 (T the least admissible)",
+        limit="Pr[⊥] / bound >= 1/((1 + gamma (1-p)/p)(1 + eps0/2)) -> 1 (sympy.limit), and <= 1 "
+        "by the theorem",
+    )
+
+
+THM31E_POINT = (R(99, 100), R(1, 100), R(1, 100))
+
+
+def d2_factor_two_entry() -> Tightness:
+    """Theorem D.2's 'for large K, (1-alpha) ln K / Delta >= (2 - 6 alpha) eps': approached
+    as alpha -> 0 (and K -> oo): the left side tends to 2(1-alpha) eps/(1 + 2 alpha) and
+    (2 - 6 alpha)(1 + 2 alpha)/(2 (1 - alpha)) = (1 - alpha - 6 alpha^2)/(1 - alpha) -> 1."""
+    al = sp.Symbol("alpha", positive=True)
+    r = (2 - 6 * al) * (1 + 2 * al) / (2 * (1 - al))
+    _require(sp.limit(r, al, 0) == 1, "the ratio does not tend to 1 as alpha -> 0")
+    lnK, a, e = D2_FACTOR_POINT
+    from verifier.certified import certified_ceil
+
+    Delta = certified_ceil((R(1, 2) + a) * lnK / e)
+    value = approx((2 - 6 * a) * e / ((1 - a) * lnK / Delta))
+    return Tightness(
+        "approached",
+        value,
+        f"ln K = {lnK}, alpha = {a}, eps = {e}, Delta = {Delta}: (2 - 6 alpha) eps over the bound "
+        f"= {value:.5f}",
+        family="alpha -> 0 with ln K >> 1/alpha^2 (so that the ceiling in Delta costs less than the "
+        "slack 2 eps (1-alpha)/(1+2alpha) - (2 - 6 alpha) eps = 12 alpha^2 eps/(1 + 2 alpha))",
+        limit="(2 - 6 alpha)(1 + 2 alpha)/(2(1 - alpha)) -> 1 as alpha -> 0 (sympy.limit)",
+    )
+
+
+D2_FACTOR_POINT = (sp.Integer(1000), R(1, 40), R(1, 10))  # ln K = 1000: Delta = 5250 exactly
+
+
+def thm_c1_entry() -> Tightness:
+    """Theorem C.1: the dummy bound (gamma + 1)/(N p gamma + 1) is approached by N
+    candidates whose scores are tau (p = 1): Pr[dummy] = (1 + 1/gamma)/(1 + 1/gamma + N)
+    exactly, against (1 + 1/gamma)/(N + 1/gamma) — the ratio (N + 1/gamma)/(N + 1 + 1/gamma)
+    tends to 1 as N -> oo."""
+    n, g = sp.symbols("N gamma", positive=True)
+    ratio = sp.cancel(((1 + 1 / g) / (1 + 1 / g + n)) / ((g + 1) / (n * g + 1)))
+    _require(sp.limit(ratio, n, sp.oo) == 1, "the dummy ratio does not tend to 1")
+    value = approx(ratio.subs({n: 100, g: R(1, 8)}))
+    return Tightness(
+        "approached",
+        value,
+        f"N = 100 candidates with scores tau, gamma = 1/8: Pr[dummy] / bound = {value:.5f}",
+        family="N candidates whose scores are tau (p = 1), N -> oo (the dummy bound; the utility "
+        "and privacy conclusions are loose on the registered instances)",
+        limit="Pr[dummy] = (1 + 1/gamma)/(1 + 1/gamma + N) exactly; over the bound the ratio is "
+        "(N + 1/gamma)/(N + 1 + 1/gamma) -> 1 (sympy.limit)",
+    )

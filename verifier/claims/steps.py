@@ -10,7 +10,7 @@ it.  :func:`decide_steps` decides every step of a chain over its box with one en
   linear form becomes a monomial; :func:`verifier.boxes.identically_zero`) — then it
   holds for every value; otherwise it is decided as two inequalities over the box;
 * ``<=`` and ``>=``: over a range (:func:`verifier.ranges.decide_on_interval`: one
-  parameter, no premise), over a box (:func:`verifier.boxes.decide_on_box`: several
+  parameter, no premise; when it is left undecided, over the one-dimensional box), over a box (:func:`verifier.boxes.decide_on_box`: several
   parameters, or premises restricting the region), or between numbers.
 
 The result is the conjunction of the steps, each step a part titled by its label; the
@@ -144,9 +144,13 @@ def _le(
     free = [s for s, lo, hi in zip(box.symbols, box.lows, box.highs, strict=True) if lo < hi]
     if not premises and len(free) == 1 and box.dimension == len(box.symbols):
         s = box.symbols[0]
-        return check_le(
-            lhs, rhs, title, over=(s, sp.Rational(box.lows[0]), sp.Rational(box.highs[0]))
-        )
+        r = check_le(lhs, rhs, title, over=(s, sp.Rational(box.lows[0]), sp.Rational(box.highs[0])))
+        if r.verdict is not Verdict.UNDECIDED:
+            return r
+        # certified bisection cannot prove a bound attained at a point (``1 - x <=
+        # e^{-x}`` at 0); the box decider's derivative tests can: the step over the
+        # one-dimensional box
+        return check_le(lhs, rhs, title, over=box, budget=budget)
     if premises:
         return check_le(lhs, rhs, title, over=box, where=premises, budget=budget)  # type: ignore[call-arg]
     return check_le(lhs, rhs, title, over=box, budget=budget)

@@ -42,6 +42,7 @@ from ..privacy import (
     check_ex_post_rdp,
     check_lemma7,
     check_pure_dp,
+    check_pure_off_event,
     check_rdp,
 )
 from ..results import CheckResult, Finding
@@ -302,6 +303,29 @@ def _ex_post_approx(c: SpecClaim, precision: Precision) -> CheckResult:
     )
 
 
+def _pure_off_event(c: SpecClaim, precision: Precision) -> CheckResult:
+    return check_pure_off_event(
+        _mechanism_of(c),
+        c.epsilon,
+        c.delta,
+        pairs=c.pair_list(),
+        precision=precision,
+        title=_title(c),
+    )
+
+
+def _pure_off_event_both(c: SpecClaim, precision: Precision) -> CheckResult:
+    return check_pure_off_event(
+        _mechanism_of(c),
+        c.epsilon,
+        c.delta,
+        both=True,
+        pairs=c.pair_list(),
+        precision=precision,
+        title=_title(c),
+    )
+
+
 def _rdp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_rdp(
         _mechanism_of(c),
@@ -381,6 +405,21 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         lambda c: f"{c.mechanism_name} is ex-post (eps~, {c.delta})-DP",
         _ex_post_approx,
         box=True,
+    ),
+    ClaimKind(
+        "pure_off_event",
+        (EPSILON, DELTA),
+        lambda c: f"{c.mechanism_name} is {c.epsilon}-DP off an event of mass <= {c.delta}",
+        _pure_off_event,
+    ),
+    ClaimKind(
+        "pure_off_event_both",
+        (EPSILON, DELTA),
+        lambda c: (
+            f"{c.mechanism_name} is {c.epsilon}-DP off an event of mass <= {c.delta} "
+            f"under both datasets"
+        ),
+        _pure_off_event_both,
     ),
     ClaimKind(
         "rdp",

@@ -860,5 +860,6 @@ from . import (  # noqa: E402,F401  (see the modules)
     boxes,  # noqa: E402, F401
     coverage,
     proof_steps,
+    section45,
     statements,
 )

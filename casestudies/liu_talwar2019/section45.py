@@ -1161,3 +1161,680 @@ def thm46_bc() -> CheckResult:
     return given(
         "Theorem 4.6 (b), (c)", thm46_parameters_check(), conjunction("sparse1 utility", parts)
     )
+
+
+# ===========================================================================
+# §4.1 paragraph, the Laplace tails of the proofs, Lemma 4.3, Lemma 4.5
+# ===========================================================================
+
+from verifier.claims.steps import Step, decide_steps  # noqa: E402
+
+
+@claim(
+    id="liu_talwar2019.thm41.log_odds_lipschitz",
+    source=f"{SRC}, §4.1, the paragraph before Theorem 4.1",
+    statement="if Q is eps1-DP then ln p(tau, Q) and ln(1 - p(tau, Q)) are eps1-Lipschitz, so ln Phi(p(tau, Q)), "
+    "Phi(x) = x/(1-x), is 2 eps1-Lipschitz: Phi(p)/Phi(p') = (p/p')((1-p')/(1-p)) <= e^eps1 e^eps1, attained by "
+    "randomized response",
+    expected="holds",
+    kind="proof-step",
+    tightness=Tightness(
+        "attained", 1.0, "p = e^eps1/(1 + e^eps1), p' = 1/(1 + e^eps1) (randomized response)"
+    ),
+)
+def thm41_lipschitz() -> CheckResult:
+    p, q, a = sp.symbols("p p' a", positive=True)
+    x, y = sp.symbols("x y", nonnegative=True)
+    phi = lambda t: t / (1 - t)  # noqa: E731
+    box = {a: (1, 20), x: (0, 1), y: (0, 1)}
+    steps = [
+        Step(
+            "Phi(p)/Phi(p') = (p/p') ((1-p')/(1-p))",
+            phi(p) / phi(q),
+            (p / q) * ((1 - q) / (1 - p)),
+            "==",
+            domain={p: (R(1, 100), R(99, 100)), q: (R(1, 100), R(99, 100))},
+        ),
+        Step(
+            "p/p' <= e^eps1 and (1-p')/(1-p) <= e^eps1 give the product <= e^(2 eps1) "
+            "(p/p' = a x, (1-p')/(1-p) = a y, a = e^eps1, x, y in [0, 1])",
+            (a * x) * (a * y),
+            a**2,
+            domain=box,
+        ),
+        Step(
+            "randomized response attains it",
+            phi(a / (1 + a)) / phi(1 / (1 + a)),
+            a**2,
+            "==",
+            domain={a: (1, 20)},
+        ),
+    ]
+    return decide_steps("ln Phi(p(tau, Q)) is 2 eps1-Lipschitz", steps)
+
+
+@claim(
+    id="liu_talwar2019.thm41.laplace_tails",
+    source=f"{SRC}, Theorem 4.1 (d) and Theorem 4.4 (b)-(d) (the Laplace tails their proofs use)",
+    statement="with nu ~ Lap(2S/eps3), xi ~ Lap(4S/eps3): Pr[xi < -(4S/eps3) ln(1/beta)] + Pr[nu > (2S/eps3) "
+    "ln(1/beta)] = beta; Pr[|nu| >= (2S/eps3) ln((R+1)/beta)] + R Pr[|xi| >= (4S/eps3) ln((R+1)/beta)] = beta; "
+    "and shifts |xi - xi'| <= 2S, |nu - nu'| <= S cost a density ratio e^(2S/(4S/eps3)) e^(S/(2S/eps3)) = e^eps3 "
+    "(identities in beta, R, S, eps3)",
+    expected="holds",
+    kind="proof-step",
+)
+def thm41_tails() -> CheckResult:
+    beta, r, S, e3 = sp.symbols("beta R S epsilon_3", positive=True)
+    bx, bn = 4 * S / e3, 2 * S / e3
+
+    def tail(b: sp.Expr, t: sp.Expr) -> sp.Expr:
+        """``Pr[Lap(b) > t] = e^{-t/b}/2`` (``t >= 0``)."""
+        return sp.exp(-t / b) / 2
+
+    ln_b = sp.log(1 / beta)
+    ln_r = sp.log((r + 1) / beta)
+    return conjunction(
+        "the Laplace tails",
+        [
+            check_eq(tail(bx, bx * ln_b) + tail(bn, bn * ln_b), beta, "(d): beta/2 + beta/2"),
+            check_eq(2 * tail(bn, bn * ln_r) + r * 2 * tail(bx, bx * ln_r), beta, "(b): F1 and F2"),
+            check_eq(
+                sp.exp(2 * S / bx) * sp.exp(S / bn), sp.exp(e3), "the coupling's density ratio"
+            ),
+        ],
+    )
+
+
+def _bin_tail_event(n: int, p: sp.Expr, q: sp.Expr, thr: sp.Expr, a: sp.Expr) -> sp.Expr:
+    """``Pr[X >= a Y + thr]`` for independent ``X ~ Bin(n, p)``, ``Y ~ Bin(n, q)``."""
+    tot = sp.Integer(0)
+    for y in range(n + 1):
+        xmin = math.ceil(a * y + thr)
+        if xmin > n:
+            break
+        px = sp.Add(
+            *[math.comb(n, x) * p**x * (1 - p) ** (n - x) for x in range(max(xmin, 0), n + 1)]
+        )
+        tot += px * math.comb(n, y) * q**y * (1 - q) ** (n - y)
+    return sp.expand(tot)
+
+
+@claim(
+    id="liu_talwar2019.lemma43.binomials",
+    source=f"{SRC}, Lemma 4.3 (= Lemma A.3)",
+    statement="X ~ Bin(n, p), Y ~ Bin(n, p') with E X <= e^eps1 E Y: Pr[X >= e^(eps1+eps0) Y + (C/eps0) ln(2/delta0)] "
+    "<= delta0, for every p' in [0, 1] on the boundary p = min(1, e^eps1 p') (the worst case: the event grows "
+    "with p and shrinks with p'); e^eps1 = 5/4, e^eps0 = 9/4, 2/delta0 = (9/4)^m; and the equivalent form with "
+    "Delta = C ln(2/delta0)/(eps0 (e^(eps0+eps1) - 1)) is the same event (an identity)",
+    expected="holds",
+    instances="n = 12, m = 1 (exact real-root isolation in p')",
+)
+def lemma43() -> CheckResult:
+    a, C = R(45, 16), 2 * (R(45, 16) + 1 + R(3, 2))  # e^(eps1+eps0); C = 85/8
+    t = sp.Symbol("p'", positive=True)
+    parts = []
+    for n, m in ((12, 1),):
+        thr = C * m  # (C/eps0) ln(2/delta0) with ln(2/delta0) = m eps0
+        d0 = 2 * R(4, 9) ** m
+        lo = _bin_tail_event(n, R(5, 4) * t, t, thr, a)
+        hi = _bin_tail_event(n, sp.Integer(1), t, thr, a)
+        parts.append(check_le(lo, d0, f"n = {n}, m = {m}, p = 5p'/4", over=(t, 0, R(4, 5))))
+        parts.append(check_le(hi, d0, f"n = {n}, m = {m}, p = 1", over=(t, R(4, 5), 1)))
+    Y, e01, c, e0, l2 = sp.symbols("Y e C epsilon_0 L", positive=True)
+    dd = c * l2 / (e0 * (e01 - 1))
+    parts.append(
+        check_eq(
+            e01 * (Y + dd) - dd,
+            e01 * Y + c * l2 / e0,
+            "X + Delta >= a(Y + Delta) iff X >= aY + (C/eps0) ln(2/delta0)",
+        )
+    )
+    return conjunction("Lemma 4.3 on binomials", parts)
+
+
+@claim(
+    id="liu_talwar2019.lemma43.poisson_binomial",
+    source=f"{SRC}, Lemma 4.3 (= Lemma A.3)",
+    statement="Lemma 4.3 on sums of independent Bernoullis with different means (e^eps1 = 5/4, e^eps0 = 9/4, "
+    "2/delta0 = (9/4)^m, m in {1, 2, 3})",
+    expected="holds",
+    instances="Bin(60, 1/2) vs Bin(60, 2/5), a 40-term Poisson binomial pair, Bin(200, 1/20) vs Bin(200, 1/25)",
+    scope_note="sums of n independent Bernoullis range over [0, 1]^n (with E X <= e^eps1 E Y): no closed form "
+    "in few parameters; the binomial family is decided over a range (liu_talwar2019.lemma43.binomials)",
+)
+def lemma43_pb() -> CheckResult:
+    import itertools
+
+    from verifier.certified import check_all_le
+
+    from .statements import _lemma43_cases
+
+    a = F(45, 16)
+    C = 2 * (a + 1 + F(3, 2))
+    parts = []
+    for label, X, Y in _lemma43_cases():
+        ex = sum((k * w for k, w in enumerate(X)), F(0))
+        ey = sum((k * w for k, w in enumerate(Y)), F(0))
+        cdf = list(itertools.accumulate(Y))  # cdf[y] = Pr[Y <= y]
+
+        def below(t: Fraction, cdf: list[Fraction] = cdf) -> Fraction:
+            y = math.floor(t)
+            return F(0) if y < 0 else cdf[min(y, len(cdf) - 1)]
+
+        rows = []
+        for m in (1, 2, 3):
+            thr = C * m  # X >= aY + thr  iff  Y <= (X - thr)/a
+            pr = sum((wx * below((x - thr) / a) for x, wx in enumerate(X)), F(0))
+            rows.append(((label, m), pr, 2 * F(4, 9) ** m))
+        premise = check_all_le("E X <= e^eps1 E Y", [((label, "mean"), ex, F(5, 4) * ey)])
+        parts.append(given(label, premise, check_all_le(f"Lemma 4.3 on {label}", rows)))
+    return conjunction("Lemma 4.3 on sums of Bernoullis", parts)
+
+
+@claim(
+    id="liu_talwar2019.lemma43.constant",
+    source=f"{SRC}, Lemma 4.3 and Theorem 4.4 ('C = 2(e^(eps0+eps1) + 1 + e^(eps0/2)) < 21')",
+    statement="C = 2(e^(eps0+eps1) + 1 + e^(eps0/2)) < 21 for every eps0, eps1 in [0, 1] (at eps0 = eps1 = 1 it is "
+    "2(e^2 + 1 + e^(1/2)) = 20.08)",
+    expected="holds",
+    kind="proof-step",
+)
+def lemma43_constant() -> CheckResult:
+    e0, e1 = sp.symbols("epsilon_0 epsilon_1", nonnegative=True)
+    return check_le(
+        2 * (sp.exp(e0 + e1) + 1 + sp.exp(e0 / 2)), 21, "C < 21", over={e0: (0, 1), e1: (0, 1)}
+    )
+
+
+# Lemma 4.5: for an event A, everything the lemma uses is five numbers: g = Pr[G] in
+# [1 - delta, 1], the conditional probabilities x_G = Pr[X in A | G], y_G = Pr[Y in A | G]
+# with e^-eps y_G <= x_G <= e^eps y_G, and the masses x_B = Pr[X in A, not G], y_B =
+# Pr[Y in A, not G] in [0, 1 - g]; every such tuple comes from some coupling.  The box
+# below parametrizes exactly that region (a = e^eps; g = 1 - s delta; x_G = y_G (1/a +
+# theta (a - 1/a)); x_B = xi (1 - g); y_B = eta (1 - g)), so deciding the conclusion on the
+# box decides the lemma.  (x_G may exceed 1 in the box: the conclusions are linear in it
+# and hold there too, which only makes the decision stronger.)
+
+_A, _D, _S, _YG, _TH, _XI, _ETA = sp.symbols("a delta s y_G theta xi eta", nonnegative=True)
+_G = 1 - _S * _D
+_XG = _YG * (1 / _A + _TH * (_A - 1 / _A))
+_XB = _XI * (1 - _G)
+_YB = _ETA * (1 - _G)
+_BOX45 = {_A: (1, 8), _D: (0, 1), _S: (0, 1), _YG: (0, 1), _TH: (0, 1), _XI: (0, 1), _ETA: (0, 1)}
+
+
+@claim(
+    id="liu_talwar2019.lemma45.coupling",
+    source=f"{SRC}, Lemma 4.5",
+    statement="if Pr[G] >= 1 - delta and e^-eps Pr[Y in A | G] <= Pr[X in A | G] <= e^eps Pr[Y in A | G] then "
+    "e^-eps (Pr[Y in A] - delta) <= Pr[X in A] <= e^eps Pr[Y in A] + delta: decided for every such tuple "
+    "(Pr[G], the conditionals, the masses off G) with e^eps in [1, 8], delta in [0, 1]",
+    expected="holds",
+    tightness=Tightness(
+        "attained",
+        1.0,
+        "Pr[G] = 1 - delta, Pr[X in A | G] = e^eps Pr[Y in A | G], X in A and Y not in A off G: "
+        "Pr[X in A] = e^eps Pr[Y in A] + delta exactly (every eps, delta)",
+    ),
+    notes="The conclusions are monotone in theta, xi, eta (their partial derivatives are decided >= 0 on the box), "
+    "so each is decided on its worst face (four parameters).  Attained on that face for every (eps, delta, "
+    "Pr[Y in A | G]): the upper bound at theta = 1, xi = 1, eta = 0, s = 1, the lower one at theta = 0, xi = 0, "
+    "eta = 1, s = 1.",
+)
+def lemma45() -> CheckResult:
+    px, py = _G * _XG + _XB, _G * _YG + _YB
+    rest = {v: _BOX45[v] for v in (_A, _D, _S, _YG)}
+    up = {_TH: 1, _XI: 1, _ETA: 0}  # where a*py + delta - px is least (the derivatives below)
+    low = {_TH: 0, _XI: 0, _ETA: 1}  # where px - (py - delta)/a is least
+    return conjunction(
+        "Lemma 4.5 on every (Pr[G], conditionals, masses off G)",
+        [
+            check_le(
+                0, sp.diff(px, _TH), "Pr[X in A] increases with Pr[X in A | G] (theta)", over=rest
+            ),
+            check_le(0, sp.diff(px, _XI), "... and with Pr[X in A, not G] (xi)", over=rest),
+            check_le(
+                0, sp.diff(py, _ETA), "Pr[Y in A] increases with Pr[Y in A, not G] (eta)", over=rest
+            ),
+            check_le(
+                px.subs(up),
+                (_A * py + _D).subs(up),
+                "Pr[X in A] <= e^eps Pr[Y in A] + delta (worst face)",
+                over=rest,
+            ),
+            check_le(
+                ((py - _D) / _A).subs(low),
+                px.subs(low),
+                "e^-eps (Pr[Y in A] - delta) <= Pr[X in A] (worst face)",
+                over=rest,
+            ),
+            check_eq(
+                px.subs({**up, _S: 1}),
+                (_A * py + _D).subs({**up, _S: 1}),
+                "attained: theta = 1, xi = 1, eta = 0, Pr[G] = 1 - delta",
+            ),
+        ],
+    )
+
+
+@claim(
+    id="liu_talwar2019.lemma45.steps",
+    source=f"{SRC}, Lemma 4.5, the proof's two chains",
+    statement="Pr[X in A] >= Pr[X in A | G] Pr[G] >= e^-eps Pr[Y in A | G] Pr[G] = e^-eps (Pr[Y in A] - Pr[Y in A, "
+    "not G]) >= e^-eps (Pr[Y in A] - Pr[not G]) >= e^-eps (Pr[Y in A] - delta); Pr[X in A] <= Pr[X in A | G] Pr[G] "
+    "+ Pr[not G] <= e^eps Pr[Y in A | G] Pr[G] + delta <= e^eps Pr[Y in A] + delta (each step over the box)",
+    expected="holds",
+    kind="proof-step",
+)
+def lemma45_steps() -> CheckResult:
+    # in the masses on G: P_G = Pr[X in A, G] = Pr[X in A | G] Pr[G], Q_G = Pr[Y in A, G] in [0, 1],
+    # P_G = Q_G (1/a + theta (a - 1/a)) (the premise), m = Pr[not G] = s delta
+    qg, m = sp.Symbol("Q_G", nonnegative=True), _S * _D
+    pg = qg * (1 / _A + _TH * (_A - 1 / _A))
+    box = {**_BOX45, qg: (0, 1)}
+
+    def st(label: str, lhs: sp.Expr, rhs: sp.Expr, rel: str = "<=") -> Step:
+        free = sp.sympify(lhs - rhs).free_symbols | sp.sympify(lhs).free_symbols
+        return Step(label, lhs, rhs, rel, domain={v: box[v] for v in box if v in free})  # type: ignore[arg-type]
+
+    xb, yb = _XI * m, _ETA * m
+    px, py = pg + xb, qg + yb
+    steps = [
+        st("Pr[X in A] >= Pr[X in A | G] Pr[G]", px, pg, ">="),
+        st("... >= e^-eps Pr[Y in A | G] Pr[G]", pg, qg / _A, ">="),
+        st("... = e^-eps (Pr[Y in A] - Pr[Y in A, not G])", qg / _A, (py - yb) / _A, "=="),
+        st("... >= e^-eps (Pr[Y in A] - Pr[not G])", (py - yb) / _A, (py - m) / _A, ">="),
+        st("... >= e^-eps (Pr[Y in A] - delta)", (py - m) / _A, (py - _D) / _A, ">="),
+        st("Pr[X in A] <= Pr[X in A | G] Pr[G] + Pr[not G]", px, pg + m),
+        st("... <= e^eps Pr[Y in A | G] Pr[G] + Pr[not G]", pg + m, _A * qg + m),
+        st("... <= e^eps Pr[Y in A | G] Pr[G] + delta", _A * qg + m, _A * qg + _D),
+        st("... <= e^eps Pr[Y in A] + delta", _A * qg + _D, _A * py + _D),
+    ]
+    return decide_steps("Lemma 4.5, the proof", steps)
+
+
+# ===========================================================================
+# §5.1: Lemma 5.1 (validation scores with Laplace noise)
+# ===========================================================================
+#
+# Q(D1, D2): a candidate i uniform in {1, 2}, a model m ~ M_i(D1), its validation score
+# q~_i(m, D2) (a multiple of 1/n) plus Lap(1/(n eps2)).  In units of 1/n the density is the
+# Laplace mixture sum_{i,m} (1/2) M_i(D1)(m) (eps2/2) e^{-eps2 |s - k_{i,m}(D2)|}, whose
+# ratio's supremum over s is attained at a centre or in a limit (verifier.laplace): every
+# ratio point is a polynomial in e^eps2 and a rational function of e^eps1, decided over a
+# range of one of them (exact real-root isolation).  M_1 is randomized response (eps1-DP), M_2 moves (1/2, 1/2)
+# to (e^eps1, 1)/(1 + e^eps1) (eps1-DP); the scores of M_1's two models are 5 apart, so in
+# the upper limit the ratio in D1 is within (e^(2 eps1) - 1)/(e^eps1 (e^(5 eps2) + ...)) of
+# e^eps1; the validation sets v and v'' differ by +1 in every score, so in the upper limit
+# the ratio in D2 is e^eps2 exactly.
+
+W1, W2 = sp.symbols("w_1 w_2", positive=True)  # e^eps1, e^eps2
+
+
+def _learners(w1: Any) -> dict[int, dict[str, tuple[Any, Any]]]:
+    """``M_1``: randomized response; ``M_2``: ``(1/2, 1/2)`` vs ``(e^ε1, 1)/(1 + e^ε1)``."""
+    return {
+        1: {"D": (1 / (1 + w1), w1 / (1 + w1)), "D'": (w1 / (1 + w1), 1 / (1 + w1))},
+        2: {"D": (HALF, HALF), "D'": (w1 / (1 + w1), 1 / (1 + w1))},
+    }
+
+
+#: validation scores k_{i,m}(D2) in units of 1/n (neighbouring sets move each by <= 1)
+_SCORES = {
+    "v": {(1, 0): 0, (1, 1): 5, (2, 0): 2, (2, 1): 3},
+    "v'": {(1, 0): 1, (1, 1): 4, (2, 0): 1, (2, 1): 3},
+    "v''": {(1, 0): 1, (1, 1): 6, (2, 0): 3, (2, 1): 4},
+}
+
+
+def _mix_points(
+    d1a: str, d2a: str, d1b: str, d2b: str, w1: Any, w2: Any
+) -> list[tuple[str, sp.Expr, sp.Expr]]:
+    """The points where ``sup_s f_a(s)/f_b(s)`` is attained (every centre and the two
+    limits, :mod:`verifier.laplace`), with the common factor ``ε_2/2`` of the Laplace
+    densities removed: ``Σ_k w_k e_2^{-|s - c_k|}`` at a centre ``s``, ``Σ_k w_k e_2^{±c_k}``
+    in the limits (``e_2 = e^{ε_2} = w2``)."""
+    L = _learners(w1)
+
+    def mix(d1: str, d2: str) -> list[tuple[Any, int]]:
+        return [(HALF * L[i][d1][m], _SCORES[d2][(i, m)]) for i in (1, 2) for m in (0, 1)]
+
+    ma, mb = mix(d1a, d2a), mix(d1b, d2b)
+    centres = sorted({c for _, c in ma + mb})
+    out = []
+    for c in centres:
+        fa = sp.Add(*[w * w2 ** (-abs(c - k)) for w, k in ma])
+        fb = sp.Add(*[w * w2 ** (-abs(c - k)) for w, k in mb])
+        out.append((f"s = {c}", fa, fb))
+    out.append(
+        (
+            "s -> -oo",
+            sp.Add(*[w * w2 ** (-k) for w, k in ma]),
+            sp.Add(*[w * w2 ** (-k) for w, k in mb]),
+        )
+    )
+    out.append(
+        ("s -> +oo", sp.Add(*[w * w2**k for w, k in ma]), sp.Add(*[w * w2**k for w, k in mb]))
+    )
+    return out
+
+
+@claim(
+    id="liu_talwar2019.lemma51.validation_scores",
+    source=f"{SRC}, Lemma 5.1",
+    statement="Q(D1, D2) (a uniform candidate, a model m ~ M_i(D1) of an eps1-DP learner, its validation score + "
+    "Lap(1/(n eps2))) is eps2-DP in the validation set D2 (for every e^eps2 in [11/10, 20], at e^eps1 = 2) and "
+    "eps1-DP in the training set D1 (for every e^eps1 in [11/10, 20], at e^eps2 = 4): the density ratio is at "
+    "most e^eps2 (resp. e^eps1) at every real score",
+    expected="holds",
+    instances="two learners (randomized response and a second eps1-DP one), two models each; validation "
+    "sets v ~ v' and v ~ v'' = v + 1/n (every score moves by at most 1/n)",
+    tightness=Tightness(
+        "attained",
+        1.0,
+        "eps2: v'' -> v in the upper limit, where every centre moved by +1/n: ratio e^eps2 exactly "
+        "(every eps1, eps2); eps1: approached in the upper limit as the score gap of M_1's models grows",
+    ),
+    notes="eps1 part: in the upper limit the ratio in D1 is (e^eps1 e^(5 eps2) + rest)/(e^(5 eps2) + rest') "
+    "(M_1's model 1 scores 5, four above the others): it tends to e^eps1 as e^eps2 (or the gap) grows and stays "
+    "below it for learners whose two models both have positive probability — approached, 0.999 at e^eps2 = 4.",
+)
+def lemma51() -> CheckResult:
+    parts = []
+    for x, y in (("v", "v'"), ("v'", "v"), ("v''", "v")):
+        for label, fa, fb in _mix_points("D", x, "D", y, sp.Integer(2), W2):
+            parts.append(
+                check_le(fa, W2 * fb, f"D2: {x} -> {y} (D1 = D), {label}", over=(W2, R(11, 10), 20))
+            )
+    for x, y in (("D", "D'"), ("D'", "D")):
+        for label, fa, fb in _mix_points(x, "v", y, "v", W1, sp.Integer(4)):
+            parts.append(
+                check_le(fa, W1 * fb, f"D1: {x} -> {y} (D2 = v), {label}", over=(W1, R(11, 10), 20))
+            )
+    L = _learners(W1)
+    prem = conjunction(
+        "the learners are eps1-DP",
+        [
+            check_le(L[i][x][m], W1 * L[i][y][m], f"M_{i}, model {m}, {x} -> {y}", over=(W1, 1, 20))
+            for i in (1, 2)
+            for m in (0, 1)
+            for x, y in (("D", "D'"), ("D'", "D"))
+        ],
+    )
+    return given("Lemma 5.1", prem, conjunction("Lemma 5.1", parts))
+
+
+# ===========================================================================
+# §5.3: Theorem 5.2
+# ===========================================================================
+#
+# Part 1's proof: M_i(D) = (i, q_i(D) + Lap(s/eps)) and "applying Theorem 3.2" — random
+# stopping (Algorithm maxRand, §3.2) with gamma = beta/K on Q = the uniform mixture of the M_i
+# — which is 3 eps-DP (Theorem 3.2), not eps-DP.  By the proof of Theorem 3.2, with
+# continuous scores the output (i, v) has density
+#     h(i, v) = gamma f_i(v)/K / (gamma + (1 - gamma) Gbar(v))^2,
+# f_i the Laplace density of candidate i and Gbar(v) = (1/K) sum_j Pr[q_j + Lap >= v].  So
+# h_D/h_D' = (f_i/f'_i) [(gamma + (1-gamma) Gbar')/(gamma + (1-gamma) Gbar)]^2 <= e^eps (e^eps)^2:
+# the Laplace ratio is <= e^eps and so is every survival ratio.  Both factors are near their
+# bounds when candidate i moves up by s, the others move down by s, the others dominate the
+# upper tail and gamma << Gbar: K = 2, scores (1, g) at D and (0, g + 1) at D' (s = 1), v just
+# above g + 1, where f_1/f'_1 = e^eps and Gbar'/Gbar = (1 + e^{eps(g+1)})/(e^eps + e^{eps g})
+# -> e^eps as g grows.  In t = e^{-eps v} every density is piecewise rational, and so is the
+# ratio on each piece between the centres: decided exactly (real-root isolation in t).
+
+
+def _rs_laplace_ratio(
+    centres_d: Sequence[int],
+    centres_e: Sequence[int],
+    gamma: sp.Expr,
+    i: int,
+    w: sp.Expr,
+    t: sp.Symbol,
+    v: Any,
+) -> sp.Expr:
+    """``h_D(i, v)/h_D'(i, v)`` on the piece containing ``v`` (an interior point of the
+    piece, only used to pick the branches), as a rational function of ``t = e^{-εv}``
+    (``w = e^ε``, scores in units of ``s``)."""
+
+    def surv(c: int) -> sp.Expr:  # Pr[c + Lap(1/eps) >= v]
+        return w**c * t / 2 if v >= c else 1 - w ** (-c) / t / 2
+
+    def dens(c: int) -> sp.Expr:  # the Laplace density at v, without the common factor eps/2
+        return w**c * t if v >= c else w ** (-c) / t
+
+    K = len(centres_d)
+    gd = sp.Add(*[surv(c) for c in centres_d]) / K
+    ge = sp.Add(*[surv(c) for c in centres_e]) / K
+    ratio = (
+        dens(centres_d[i])
+        / dens(centres_e[i])
+        * ((gamma + (1 - gamma) * ge) / (gamma + (1 - gamma) * gd)) ** 2
+    )
+    return sp.cancel(sp.together(ratio))
+
+
+def _rs_pieces(centres: Sequence[int], w: sp.Expr) -> list[tuple[Any, Any, Any, str]]:
+    """The pieces between the centres as ``(variable range in t or 1/t, interior v, label)``."""
+    cs = sorted(set(centres))
+    out: list[tuple[Any, Any, Any, str]] = [
+        (("inv", 0, w ** cs[0]), cs[0] - 1, None, f"v <= {cs[0]}")
+    ]
+    for a, b in zip(cs, cs[1:], strict=False):
+        out.append((("t", w ** (-b), w ** (-a)), sp.Rational(a + b, 2), None, f"{a} <= v <= {b}"))
+    out.append((("t", 0, w ** (-cs[-1])), cs[-1] + 1, None, f"v >= {cs[-1]}"))
+    return out
+
+
+THM52_INSTANCES = [
+    # (label, e^eps, gamma = beta/K, centres at D, centres at D')
+    ("near-tight: g = 12, beta = 2e-9", sp.Integer(2), R(1, 10**9), (1, 12), (0, 13)),
+    ("generic", sp.Integer(2), R(1, 20), (0, 2), (1, 1)),
+]
+
+
+def _thm52_bound(factor: int, instances: Sequence[Any]) -> CheckResult:
+    t = sp.Symbol("t", positive=True)
+    parts = []
+    for label, w, gamma, cd, ce in instances:
+        for d, e, name in ((cd, ce, "D -> D'"), (ce, cd, "D' -> D")):
+            for i in range(len(cd)):
+                for (kind, lo, hi), v, _, plabel in _rs_pieces([*cd, *ce], w):
+                    r = _rs_laplace_ratio(d, e, gamma, i, w, t, v)
+                    if kind == "inv":  # v -> -oo: the variable 1/t in [0, w^{min}]
+                        r = sp.cancel(r.subs(t, 1 / t))
+                    parts.append(
+                        check_le(
+                            r,
+                            w**factor,
+                            f"{label}, {name}, candidate {i + 1}, {plabel}",
+                            over=(t, lo, hi),
+                        )
+                    )
+    return conjunction(f"random stopping on Laplace candidates is {factor} eps-DP", parts)
+
+
+THREE_EPS_LIMIT = (
+    "on scores (1, g) ~ (0, g + 1) the ratio at v = g + 1 is e^eps [(gamma + (1 - gamma) A' t)/(gamma + (1 - gamma) "
+    "A t)]^2 with A' t/(A t) = (1 + e^{eps(g+1)})/(e^eps + e^{eps g}) -> e^eps (g -> oo) and gamma/(A t) -> 0 "
+    "(gamma -> 0, A t -> e^-eps/4): the ratio tends to e^{3 eps} from below"
+)
+
+
+@claim(
+    id="liu_talwar2019.thm52.part1_three_eps",
+    source=f"{SRC}, Theorem 5.2, proof of the first part (with Theorem 3.2)",
+    statement="the mechanism of the proof (random stopping with gamma = beta/K on M_i(D) = (i, q_i(D) + Lap(s/eps))) "
+    "is 3 eps-DP: the density ratio of its output (i, v) is at most e^{3 eps} at every v, decided piecewise "
+    "between the centres for every v",
+    expected="holds",
+    kind="finding",
+    instances="K = 2, s = 1: scores (1, 12) ~ (0, 13) with beta = 2e-9, and (0, 2) ~ (1, 1) with beta = 1/10, "
+    "at e^eps = 2",
+    tightness=Tightness(
+        "approached",
+        0.9993,
+        "scores (1, 12) ~ (0, 13), beta = 2e-9, e^eps = 2, candidate 1 at v = 13: density ratio 7.994 vs 8",
+        family="scores (1, g) ~ (0, g + 1), gamma -> 0, g -> oo",
+        limit=THREE_EPS_LIMIT,
+    ),
+)
+def thm52_part1_three() -> CheckResult:
+    return _thm52_bound(3, THM52_INSTANCES)
+
+
+@claim(
+    id="liu_talwar2019.thm52.part1_as_proved",
+    source=f"{SRC}, Theorem 5.2, first part and its proof",
+    statement="the mechanism of the proof (random stopping with gamma = beta/K on M_i(D) = (i, q_i(D) + Lap(s/eps))) "
+    "is eps-DP (refuted for every eps in [2 ln(21/20), 2 ln(5/2)] = [0.098, 1.83]) and is 2 eps-DP (refuted for "
+    "every eps in [2 ln(6/5), 2 ln(5/2)] = [0.36, 1.83])",
+    expected="refuted",
+    kind="finding",
+    instances="K = 2, s = 1, scores (1, 6) ~ (0, 7), beta = 1/500 (gamma = 1/1000); candidate 1 at v = 7",
+    notes="The density ratio at v = 7 is e^eps F^2, F = (gamma + (1 - gamma) A' t)/(gamma + (1 - gamma) A t) with "
+    "A = (e^eps + e^{6 eps})/4, A' = (1 + e^{7 eps})/4, t = e^{-7 eps}: realized 2.07 eps at eps = 0.2, "
+    "2.80 eps at 0.5, 2.975 eps at 1 (densities are continuous, so an interval of outputs around v = 7 has "
+    "probability ratio above e^{2 eps}).  The theorem's existence statement survives: with Lap(3s/eps) the same mechanism is eps-DP "
+    "(liu_talwar2019.thm52.part1_three_eps at eps/3) and its utility changes by a constant factor inside the "
+    "O(s log(K/beta)/eps).",
+)
+def thm52_part1_eps() -> CheckResult:
+    # at v = g + 1 = 7 the ratio is e^eps F^2 with F = (gamma + (1-gamma) A' t)/(gamma + (1-gamma) A t);
+    # ratio > e^{k eps} iff F > e^{(k-1) eps/2}: decided in y = e^{eps/2}
+    y = sp.Symbol("y", positive=True)
+    w = y**2
+    t = w ** (-7)
+    gamma = R(1, 1000)
+    A = (w + w**6) / 4
+    A2 = (1 + w**7) / 4
+    F_ = sp.cancel(sp.together((gamma + (1 - gamma) * A2 * t) / (gamma + (1 - gamma) * A * t)))
+    return conjunction(
+        "the proof's mechanism at v = 7, candidate 1 (density ratio e^eps F^2)",
+        [
+            check_le(
+                F_,
+                1,
+                "density ratio <= e^eps, e^{eps/2} in [21/20, 5/2]",
+                over=(y, R(21, 20), R(5, 2)),
+            ),
+            check_le(
+                F_,
+                y,
+                "density ratio <= e^{2 eps}, e^{eps/2} in [6/5, 5/2]",
+                over=(y, R(6, 5), R(5, 2)),
+            ),
+        ],
+    )
+
+
+@claim(
+    id="liu_talwar2019.thm52.laplace_candidates",
+    source=f"{SRC}, Theorem 5.2, proof of the first part",
+    statement="M_i(D) = (i, q_i(D) + Lap(s/eps)) with sensitivity-s scores is eps-DP (density ratio <= e^eps at every "
+    "real score, for every eps in [1/10, 3]), the premise under which Theorem 3.2 is applied",
+    expected="holds",
+    instances="three candidates with scores moving by at most s = 1/2 between neighbours",
+    tightness=Tightness(
+        "attained", 1.0, "candidate 1 (scores 0 ~ 1/2): ratio e^eps beyond both centres"
+    ),
+)
+def thm52_laplace_candidates() -> CheckResult:
+    from verifier.laplace import mixture_ratio_points
+
+    scores = {"D": [R(0), R(1), R(3, 2)], "D'": [R(1, 2), R(3, 4), R(3, 2)]}
+    parts = []
+    for i in range(3):
+        for a, b in (("D", "D'"), ("D'", "D")):
+            for label, fa, fb in mixture_ratio_points(
+                [(1, scores[a][i])], [(1, scores[b][i])], HALF / EPS3
+            ):
+                parts.append(
+                    check_le(
+                        fa,
+                        sp.exp(EPS3) * fb,
+                        f"M_{i + 1}, {a} -> {b}, {label}",
+                        over=(EPS3, R(1, 10), 3),
+                    )
+                )
+    return conjunction("Laplace candidates are eps-DP", parts)
+
+
+_EPS, _DEL, _WE = sp.symbols("epsilon delta w", positive=True)
+
+
+@functools.lru_cache(maxsize=1)
+def _tlap_exact() -> CheckResult:
+    """The exact hockey-stick ``δ(ε)`` between ``s + TLap`` and ``TLap`` (scale ``λ = s/ε``,
+    truncation ``[-λ ln(1/δ), λ ln(1/δ)]``, ``s = 1``): on the overlap the density ratio
+    is ``e^{(|x| - |x - 1|)/λ} <= e^{1/λ} = e^ε``, so ``δ(ε)`` is the mass of ``s + TLap``
+    beyond ``W = λ ln(1/δ)``: ``F(1 + W) - F(W)`` with ``F`` an antiderivative of its
+    density ``ε e^{-ε(x-1)}/(2(1-δ))`` there, and ``e^{-εW} = δ``."""
+    x = sp.Symbol("x", real=True)
+    z = sp.Symbol("z", nonnegative=True)
+    W = sp.log(1 / _DEL) / _EPS
+    dens = _EPS * sp.exp(-_EPS * (x - 1)) / (2 * (1 - _DEL))
+    F_ = -sp.exp(-_EPS * (x - 1)) / (2 * (1 - _DEL))
+    return conjunction(
+        "the truncated Laplace mechanism's delta(eps)",
+        [
+            check_eq(sp.diff(F_, x), dens, "F' is the density of s + TLap right of its centre"),
+            check_eq(
+                F_.subs(x, 1 + W) - F_.subs(x, W),
+                _DEL * (sp.exp(_EPS) - 1) / (2 * (1 - _DEL)),
+                "delta(eps) = F(1 + W) - F(W) = delta (e^eps - 1)/(2(1 - delta))",
+            ),
+            # on the overlap the ratio exponent |x| - |x - 1| is -1 (x <= 0), 2x - 1 <= 1 (0 <= x <= 1), 1 (x >= 1)
+            check_eq(sp.Abs(-z) - sp.Abs(-z - 1), -1, "|x| - |x-1| = -1 for x = -z <= 0"),
+            check_le(2 * z - 1, 1, "|x| - |x-1| = 2x - 1 <= 1 for x in [0, 1]", over=(z, 0, 1)),
+            check_eq(sp.Abs(1 + z) - sp.Abs(z), 1, "|x| - |x-1| = 1 for x = 1 + z >= 1"),
+        ],
+    )
+
+
+@claim(
+    id="liu_talwar2019.thm52.truncated_laplace",
+    source=f"{SRC}, Theorem 5.2, proof of the third part ('satisfies (eps, delta)-DP when eps < 1, delta < 1/4')",
+    statement="q + TLap^(log 1/delta)(s/eps) is (eps, delta)-DP for eps < 1 and delta < 1/4 (refuted: delta(eps) = "
+    "delta (e^eps - 1)/(2(1 - delta)) > delta for every eps in (ln(13/5), 99/100] at delta = 6/25, and on "
+    "(ln(2.6), 99/100] at delta = 1/5)",
+    expected="refuted",
+    kind="finding",
+    notes="exact: delta(eps) = delta (e^eps - 1)/(2(1 - delta)) <= delta iff e^eps <= 3 - 2 delta; fails for "
+    "ln(3 - 2 delta) < eps < 1, holds for every delta < 1/4 once eps <= ln(5/2) "
+    "(liu_talwar2019.thm52.truncated_laplace_region)",
+)
+def thm52_truncated() -> CheckResult:
+    dl = _DEL * (sp.exp(_EPS) - 1) / (2 * (1 - _DEL))
+    parts = [
+        check_le(
+            dl.subs(_DEL, d),
+            d,
+            f"delta = {d}",
+            over=(_EPS, sp.log(3 - 2 * d) + R(1, 1000), R(99, 100)),
+        )
+        for d in (R(6, 25), R(1, 5))
+    ]
+    return given(
+        "truncated Laplace in the printed range",
+        _tlap_exact(),
+        conjunction("delta(eps) <= delta", parts),
+    )
+
+
+@claim(
+    id="liu_talwar2019.thm52.truncated_laplace_region",
+    source=f"{SRC}, Theorem 5.2, proof of the third part (where it holds)",
+    statement="q + TLap^(log 1/delta)(s/eps) is (eps, delta)-DP for every (e^eps, delta) in [101/100, 5/2] x [1/100, 1/4] "
+    "(so for every delta < 1/4 once eps <= ln(5/2)), with equality at e^eps = 5/2, delta = 1/4",
+    expected="holds",
+    kind="finding",
+)
+def thm52_truncated_region() -> CheckResult:
+    dl = _DEL * (_WE - 1) / (2 * (1 - _DEL))
+    concl = check_le(
+        dl,
+        _DEL,
+        "delta(eps) <= delta",
+        over={_WE: (R(101, 100), R(5, 2)), _DEL: (R(1, 100), R(1, 4))},
+    )
+    return given("truncated Laplace where e^eps <= 3 - 2 delta", _tlap_exact(), concl)

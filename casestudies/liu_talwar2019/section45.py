@@ -577,7 +577,7 @@ def cor42_joint() -> CheckResult:
 
 @claim(
     id="liu_talwar2019.cor42.p_half",
-    source=f"{SRC}, Corollary 4.2",
+    source=f"{SRC}, §4.1, Corollary 4.2: its derivation from Theorem 4.1 at p* = 1/2 (the displayed thresholds)",
     statement="at p* = 1/2, Phi(p*) = 1 and Phi(p) <= x iff p <= x/(1+x): Theorem 4.1 (b)-(d)'s "
     "thresholds become beta^k/(beta^k + (R+1)^k), (R+1)^k/(beta^k + (R+1)^k) and "
     "1 - beta^k/(1+beta^k), k = 12 eps1/eps3 (identities in beta, R, k)",
@@ -1172,7 +1172,7 @@ from verifier.claims.steps import Step, decide_steps  # noqa: E402
 
 @claim(
     id="liu_talwar2019.thm41.log_odds_lipschitz",
-    source=f"{SRC}, §4.1, the paragraph before Theorem 4.1",
+    source=f"{SRC}, §4.1, the paragraph before Theorem 4.1: the derivation that ln Phi(p) is 2 eps1-Lipschitz (the line defining Phi)",
     statement="if Q is eps1-DP then ln p(tau, Q) and ln(1 - p(tau, Q)) are eps1-Lipschitz, so ln Phi(p(tau, Q)), "
     "Phi(x) = x/(1-x), is 2 eps1-Lipschitz: Phi(p)/Phi(p') = (p/p')((1-p')/(1-p)) <= e^eps1 e^eps1, attained by "
     "randomized response",
@@ -1215,7 +1215,7 @@ def thm41_lipschitz() -> CheckResult:
 
 @claim(
     id="liu_talwar2019.thm41.laplace_tails",
-    source=f"{SRC}, Theorem 4.1 (d) and Theorem 4.4 (b)-(d) (the Laplace tails their proofs use)",
+    source=f"{SRC}, §4.1-§4.2, the proofs of Theorem 4.1 (d) and Theorem 4.4 (b)-(d): the displayed Laplace tails",
     statement="with nu ~ Lap(2S/eps3), xi ~ Lap(4S/eps3): Pr[xi < -(4S/eps3) ln(1/beta)] + Pr[nu > (2S/eps3) "
     "ln(1/beta)] = beta; Pr[|nu| >= (2S/eps3) ln((R+1)/beta)] + R Pr[|xi| >= (4S/eps3) ln((R+1)/beta)] = beta; "
     "and shifts |xi - xi'| <= 2S, |nu - nu'| <= S cost a density ratio e^(2S/(4S/eps3)) e^(S/(2S/eps3)) = e^eps3 "
@@ -1333,7 +1333,7 @@ def lemma43_pb() -> CheckResult:
 
 @claim(
     id="liu_talwar2019.lemma43.constant",
-    source=f"{SRC}, Lemma 4.3 and Theorem 4.4 ('C = 2(e^(eps0+eps1) + 1 + e^(eps0/2)) < 21')",
+    source=f"{SRC}, §4.2, Lemma 4.3: the displayed constant C = 2(e^(eps0+eps1) + 1 + e^(eps0/2)) < 21, used in the proof",
     statement="C = 2(e^(eps0+eps1) + 1 + e^(eps0/2)) < 21 for every eps0, eps1 in [0, 1] (at eps0 = eps1 = 1 it is "
     "2(e^2 + 1 + e^(1/2)) = 20.08)",
     expected="holds",
@@ -1419,7 +1419,7 @@ def lemma45() -> CheckResult:
 
 @claim(
     id="liu_talwar2019.lemma45.steps",
-    source=f"{SRC}, Lemma 4.5, the proof's two chains",
+    source=f"{SRC}, §4.2, Lemma 4.5, the proof's two displayed chains",
     statement="Pr[X in A] >= Pr[X in A | G] Pr[G] >= e^-eps Pr[Y in A | G] Pr[G] = e^-eps (Pr[Y in A] - Pr[Y in A, "
     "not G]) >= e^-eps (Pr[Y in A] - Pr[not G]) >= e^-eps (Pr[Y in A] - delta); Pr[X in A] <= Pr[X in A | G] Pr[G] "
     "+ Pr[not G] <= e^eps Pr[Y in A | G] Pr[G] + delta <= e^eps Pr[Y in A] + delta (each step over the box)",

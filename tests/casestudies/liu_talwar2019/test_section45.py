@@ -49,7 +49,11 @@ def test_logsv_agrees_with_the_engine_on_lattice_log_odds() -> None:
 
 
 def test_logsv_symbolic_unit_agrees_with_integer_unit() -> None:
-    qs = [[(F(1, 3), F(2, 5)), (F(2, 3), F(3))], [(F(1), F(7, 4))], [(F(1, 2), F(1, 6)), (F(1, 2), F(9))]]
+    qs = [
+        [(F(1, 3), F(2, 5)), (F(2, 3), F(3))],
+        [(F(1), F(7, 4))],
+        [(F(1, 2), F(1, 6)), (F(1, 2), F(9))],
+    ]
     u = sp.Symbol("u", positive=True)
     sym = logsv.law_sympy(logsv.sv_law(qs, u), u)
     num = logsv.law_sympy(logsv.sv_law(qs, 2), 2)
@@ -58,10 +62,18 @@ def test_logsv_symbolic_unit_agrees_with_integer_unit() -> None:
 
 
 def test_logsv_enclosures_contain_the_exact_law() -> None:
-    qs = [[(F(1), F(1, 4))], [(F(1, 2), F(2)), (F(1, 2), F(3))], [(F(1, 3), F(1, 2)), (F(2, 3), F(5))]]
+    qs = [
+        [(F(1), F(1, 4))],
+        [(F(1, 2), F(2)), (F(1, 2), F(3))],
+        [(F(1, 3), F(1, 2)), (F(2, 3), F(5))],
+    ]
     exact = logsv.law_sympy(logsv.sv_law(qs, 2), 2)
     for (lo, hi), v in zip(logsv.sv_law_enclosed(qs, 2), exact, strict=True):
-        assert sp.Rational(lo.numerator, lo.denominator) <= v <= sp.Rational(hi.numerator, hi.denominator)
+        assert (
+            sp.Rational(lo.numerator, lo.denominator)
+            <= v
+            <= sp.Rational(hi.numerator, hi.denominator)
+        )
         assert hi - lo < F(1, 10**30)
 
 
@@ -217,11 +229,19 @@ def test_section45_claims_match_their_expected_outcomes() -> None:
 
     reg = load_casestudies()
     ids = [c.id for c in reg.select(["liu_talwar2019"]) if c.check is not None]
-    mine = [i for i in ids if i.split(".")[1][:5] in ("thm41", "cor42", "thm44", "thm46", "lemma", "thm52")]
+    mine = [
+        i
+        for i in ids
+        if i.split(".")[1][:5] in ("thm41", "cor42", "thm44", "thm46", "lemma", "thm52")
+    ]
     mine = [i for i in mine if not i.split(".")[1].startswith(("lemmaA", "lemmaC", "lemmaE"))]
     for c in reg.select(mine):
         o = c.run()
         assert o.matches, (c.id, o.verdict)
         t = o.tightness() if c.kind == "theorem" else None
-        if t is not None and t.status in ("attained", "approached") and c.id != "liu_talwar2019.thm41.a_private":
+        if (
+            t is not None
+            and t.status in ("attained", "approached")
+            and c.id != "liu_talwar2019.thm41.a_private"
+        ):
             assert tightened(o).verdict.value == "violated", c.id

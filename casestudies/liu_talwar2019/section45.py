@@ -52,9 +52,12 @@ from verifier.algorithms.noise.expoly import to_sympy
 from verifier.arithmetic import Verdict, decide_le
 from verifier.certified import check_eq, check_le
 from verifier.claims import Tightness
+from verifier.claims.steps import Step, decide_steps
 from verifier.mechanism import FiniteMechanism
 from verifier.privacy import check_approx_dp, check_pure_dp
 from verifier.results import CheckResult, conjunction, given
+
+from .logsv import law_sympy, sv_law, sv_law_shared
 
 R = sp.Rational
 F = Fraction
@@ -614,7 +617,6 @@ def cor42_p_half() -> CheckResult:
 # S = 2(eps1 + eps0) = 2 ln 3; xi ~ Lap(4S/eps3) has rate u = eps3/(4S) = eps3/(8 ln 3)
 # per natural-log unit, nu ~ Lap(2S/eps3) rate 2u; eps3 = 8u ln 3.
 
-from .logsv import law_sympy, sv_law  # noqa: E402
 
 G44 = {
     "b": F(3, 2),  # e^{eps0/2}
@@ -1035,10 +1037,11 @@ def sparse1_law(q_scores: dict[Fraction, Fraction], n: int, queries: int = 2) ->
     distribution with two support points, from one shared sample of ``n``:
     ``{"τ̃=1", "τ̃=1/2", "⊥"}`` (``queries = 1``: only ``τ̃ = 1`` and its complement).
 
-    With two support points the sample is one binomial count ``x`` of the higher score:
-    ``N p̃_i = x`` or ``n`` or ``0`` or ``n - x``... per threshold; when one threshold's
-    count is deterministic the other query is an independent mixture (one law), else
-    the law is a mixture over the ``n + 1`` counts (:func:`.logsv.sv_law_shared`)."""
+    With two support points the sample is one binomial count ``x`` of the higher score,
+    and each threshold counts ``x``, ``n - x``, ``n`` or ``0`` samples above it; when at
+    most one threshold's count is random the queries are independent (one law with a
+    mixture), else the law is a mixture over the ``n + 1`` counts
+    (:func:`.logsv.sv_law_shared`)."""
     taus = [F(1), F(1, 2)][:queries]
     lo, hi = sorted(q_scores)
     weights = binomial(n, q_scores[hi])
@@ -1063,8 +1066,6 @@ def sparse1_law(q_scores: dict[Fraction, Fraction], n: int, queries: int = 2) ->
     labels = ["τ̃=1", "τ̃=1/2"][:queries] + ["⊥"]
     return dict(zip(labels, law, strict=True))
 
-
-from .logsv import sv_law_shared  # noqa: E402
 
 #: Neighbouring score distributions moving by e^{eps1} = 4/3 (randomized response on two
 #: scores): on {0, 1/2} (tau* = 1/2 at D, 0 at D'), on {1/2, 1} (tau* = 1, 1/2) and on
@@ -1166,8 +1167,6 @@ def thm46_bc() -> CheckResult:
 # ===========================================================================
 # §4.1 paragraph, the Laplace tails of the proofs, Lemma 4.3, Lemma 4.5
 # ===========================================================================
-
-from verifier.claims.steps import Step, decide_steps  # noqa: E402
 
 
 @claim(

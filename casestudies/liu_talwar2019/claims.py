@@ -1027,5 +1027,6 @@ from . import (  # noqa: E402,F401
     boxes,
     coverage,
     proof_steps,
+    section45,
     statements,
 )

@@ -10,9 +10,6 @@ __all__ = ["COVERAGE"]
 
 S = Statement
 
-#: The claims of these statements decide them on the instances each claim lists
-#: (its ``instances``), with the parameters those instances pin.
-PINNED = "decided on the instances each claim lists, with the parameters they pin"
 
 THM31_STEPS = tuple(
     f"liu_talwar2019.thm31.step.{x}"
@@ -328,9 +325,15 @@ COVERAGE = PaperCoverage.of(
             "Lemma A.3",
             "lemma",
             "Lemma 4.3 restated and proved (App. A.3)",
-            claims=("liu_talwar2019.lemma43.binomials", "liu_talwar2019.lemma43.constant"),
+            claims=(
+                "liu_talwar2019.lemma43.binomials",
+                "liu_talwar2019.lemma43.poisson_binomial",
+                "liu_talwar2019.lemma43.constant",
+            ),
             status="special case",
-            reason=PINNED,
+            reason="as Lemma 4.3: e^eps1 = 5/4, e^eps0 = 9/4, 2/delta0 = (9/4)^m pinned (every threshold "
+            "rational); the binomial family decided for every p' on the worst-case boundary, Poisson-binomial "
+            "sums on three instances",
         ),
         S(
             "Lemma A.4",

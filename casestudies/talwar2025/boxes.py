@@ -110,14 +110,14 @@ PROP5 = {"eps": (R(1, 100), 2), "w": (R(1, 1000), R(1, 10))}
     id="talwar2025.prop5.box",
     source=f"{SOURCE}, Prop. 5",
     statement="(eps, delta)-DP => Pr[M(d) in E] <= e^(2 eps) (Pr[M(d') in E] + 2 delta) for "
-    "|d - d'| <= 2, on (1-w) TGeom_2 + w R (delta = w), for every (eps, w) in "
+    "|d - d'|_H = 2, on (1-w) TGeom_2 + w R (delta = w), for every (eps, w) in "
     "[1/100, 2] x [1/1000, 1/10]",
     expected="holds",
     domain=PROP5,
 )
 def prop5_box() -> CheckResult:
     m = mixture(EPS, W, RANDOM, "H_(eps,w)")
-    prs = list(pairs_at_distance(m.graph, 2, at_most=True))
+    prs = list(pairs_at_distance(m.graph, 2))  # Prop. 5: |d - d'|_H = Delta exactly
     premise = conjunction(
         "H is an (eps, w)-DP mechanism on the box",
         [check_distributions(m, PROP5), check_approx_dp(m, EPS, W, over=PROP5)],

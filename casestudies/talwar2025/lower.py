@@ -29,6 +29,7 @@ from .chain_search import chain_search
 from .instances import SOURCE, R
 from .steps import EPS, TAU, S, ln_bT
 from .theory import corollary8_chain, lower_bound_chain, theorem7_bound
+from .tightness import chain_final_tightness, thm9_counting_tightness
 
 THM7_EPS = R(1, 10)
 
@@ -148,6 +149,13 @@ def thm7_equivalently_inverted() -> CheckResult:
                 16 * LL * CC,
                 domain={CC: (R(1, 100), 100), LL: (R(7, 5), 100)},
             ),
+            Step(
+                "at the boundary T = (8 gamma)^(-1/(4c))/4, i.e. ln(1/(8 gamma)) = 4c ln 4T, the "
+                "c-form holds with equality: c <= ln(1/(8 gamma))/(4 ln 4T)",
+                CC,
+                (4 * CC * LL) / (4 * LL),
+                domain={CC: (R(1, 100), 100), LL: (R(7, 5), 100)},
+            ),
         ],
     )
 
@@ -185,6 +193,7 @@ _SPACE_UNIFORM = (
         "Theorem 7's chain with eps = ln(4T)/Delta gives T >= (8 gamma)^(-1/(2c))/4",
         _SPACE_UNIFORM,
     ),
+    tightness=lambda: chain_final_tightness("two_c"),
 )
 def thm7_two_c_uniform() -> CheckResult:
     alg = a_lt(R(1, 100))
@@ -205,6 +214,7 @@ def thm7_two_c_uniform() -> CheckResult:
         "Corollary 8's chain (Prop. 6 at alpha = Delta + 1) gives T >= (4^e gamma)^(-1/(4ec))/4",
         _SPACE7,
     ),
+    tightness=lambda: chain_final_tightness("cor8"),
 )
 def cor8_derived() -> CheckResult:
     alg = a_lt(R(1, 100))
@@ -239,6 +249,7 @@ def cor8_printed_fixed() -> CheckResult:
         "Corollary 8's chain with eps = ln(4T)/Delta gives T >= (4^4 gamma)^(-1/(2ec))/4",
         _SPACE_UNIFORM,
     ),
+    tightness=lambda: chain_final_tightness("cor8_printed"),
 )
 def cor8_printed_uniform() -> CheckResult:
     alg = a_lt(R(1, 100))
@@ -286,6 +297,7 @@ DD = sp.Symbol("Delta", positive=True)
     expected="holds",
     notes="The big-integer sums for Delta = 1..60 are checked against 10^Delta (11/10)^(10 Delta) "
     "in tests/casestudies/talwar2025/test_search.py.",
+    tightness=thm9_counting_tightness,
 )
 def thm9_counting() -> CheckResult:
     ed = sp.expand(EPS * (ln_bT(8) / EPS + S))  # eps Delta with Delta = ln(8T)/eps + s
@@ -346,7 +358,7 @@ def thm9_chain() -> CheckResult:
     source=f"{SOURCE}, §3.2, proof of Theorem 10, every displayed line",
     statement="each step of Theorem 10's proof with K = 3 settings (algorithms competing with "
     "max_k Median, i.e. the 1 - 1/(2K) quantile): A_max^T, A_LT, hybrid c = 2; eps = 1; by search "
-    "over the algorithms and eps",
+    "over the algorithms, K in {2, 3, 4, 6} and eps",
     expected="holds",
     kind="proof-step",
     search=chain_search(
@@ -354,7 +366,7 @@ def thm9_chain() -> CheckResult:
         "thm10",
         "every line of Theorem 10's proof",
         "A_max^T (T = 2..24), A_LT (gamma = 1/2..1/100) and hybrids (c = 2) tuned to the "
-        "1 - 1/(2K) quantile, K = 3, eps in [1/20, 3] with T >= e^eps (n <= 300)",
+        "1 - 1/(2K) quantile, K in {2, 3, 4, 6}, eps in [1/20, 3] with T >= e^eps (n <= 300)",
     ),
 )
 def thm10_chain() -> CheckResult:
@@ -408,7 +420,7 @@ def thm9_adaptive() -> CheckResult:
     statement="Theorem 10's proof chain and conclusion (K = 3, target the 1 - 1/(2K) quantile) "
     "for adaptive algorithms that query other inputs and other settings: NeighbourProbe(12, 6) "
     "and BlindProbe(A_LT,1/600, 6) at eps in {1, log 2}; by search over NeighbourProbe(T, T'), "
-    "BlindProbe(A_LT, m) and eps",
+    "BlindProbe(A_LT, m), K in {2, 3, 4} and eps",
     expected="holds",
     kind="proof-step",
     notes="the probes call the uniform mixture over the settings at other datasets",
@@ -417,7 +429,8 @@ def thm9_adaptive() -> CheckResult:
         "thm10.adaptive",
         "every line of Theorem 10's proof for an adaptive algorithm",
         "NeighbourProbe(T, T') (T = 4, 8, 12; T' = 2, 6) and BlindProbe(A_LT,gamma/(2K), m) "
-        "(gamma = 1/10, 1/100; m = 2, 6), K = 3, eps in [1/20, 3] with T >= e^eps (n <= 300)",
+        "(gamma = 1/10, 1/100; m = 2, 6), K in {2, 3, 4}, eps in [1/20, 3] with T >= e^eps "
+        "(n <= 300)",
     ),
 )
 def thm10_adaptive() -> CheckResult:

@@ -38,6 +38,7 @@ from verifier.search.inequalities import GridPoint, GridSpace
 
 __all__ = [
     "cube_group_privacy_search",
+    "rdp_search",
     "path_group_privacy_search",
     "extension_search",
     "Ext",
@@ -330,15 +331,48 @@ class Ext:
             yield v, u
 
 
-def extension_instance(n: int, seed: int, b: int, k: int) -> Ext:
-    """The extension instance of a point of the space (module docstring)."""
+def _premise_holds(g: nx.Graph, p: dict[Any, list[Fraction]], a: Fraction) -> bool:
+    dist = dict(nx.all_pairs_shortest_path_length(g))
+    return all(
+        p[b][o] <= a ** dist[b][c] * p[c][o]
+        for b in p
+        for c in p
+        if b != c
+        for o in range(len(p[b]))
+    )
+
+
+def extension_instance(n: int, seed: int, b: int, k: int, mode: int = 0) -> Ext:
+    """The extension instance of a point of the space (module docstring): ``mode = 0``
+    restricts a random mechanism on the whole graph (``a`` its realized ratio); ``mode = 1``
+    draws the distributions on ``B`` alone and takes for ``a`` the least multiple of
+    ``1/1000`` with ``p_b(o) <= a^{dist(b,b')} p_b'(o)`` (Prop. 2's premise, nearly tight;
+    such a partial need not be the restriction of an ``log a``-DP mechanism)."""
     g = _graph(n, seed)
     rng = random.Random(10_000 + seed)
-    p = {d: _rational_distribution(k, rng) for d in g.nodes}
-    a = max(p[d][o] / p[e][o] for d, e in g.edges for o in range(k))
-    a = max(a, max(p[e][o] / p[d][o] for d, e in g.edges for o in range(k)))
+    if mode == 0:
+        p = {d: _rational_distribution(k, rng) for d in g.nodes}
+        a = max(p[d][o] / p[e][o] for d, e in g.edges for o in range(k))
+        a = max(a, max(p[e][o] / p[d][o] for d, e in g.edges for o in range(k)))
+        B = sorted(rng.sample(sorted(g.nodes), min(b, n)))
+        return Ext(g, p, B, a)
     B = sorted(rng.sample(sorted(g.nodes), min(b, n)))
-    return Ext(g, p, B, a)
+    pB = {d: _rational_distribution(k, rng) for d in B}
+    dist = dict(nx.all_pairs_shortest_path_length(g))
+    need = max(
+        [
+            float(pB[x][o] / pB[y][o]) ** (1 / dist[x][y])
+            for x in B
+            for y in B
+            if x != y
+            for o in range(k)
+        ]
+        or [2.0]
+    )
+    a = F(max(1001, math.ceil(need * 1000)), 1000)
+    while not _premise_holds(g, pB, a):
+        a += F(1, 1000)
+    return Ext(g, pB, B, a)
 
 
 def _rows_lipschitz(e: Ext) -> Iterator[tuple[Any, Fraction, Fraction]]:
@@ -381,20 +415,21 @@ EXTENSION_ROWS: dict[str, Callable[[Ext], Iterator[tuple[Any, Fraction, Fraction
 
 def _ext_space() -> GridSpace:
     return GridSpace(
-        ("n", "seed", "B", "k"),
+        ("n", "seed", "B", "k", "mode"),
         (
             tuple(F(n) for n in range(4, 10)),
             tuple(F(s) for s in range(200)),
             (F(1), F(2), F(3)),
             (F(2), F(3)),
+            (F(0), F(1)),
         ),
     )
 
 
 @functools.lru_cache(maxsize=512)
 def _ext_at(inst: GridPoint) -> Ext:
-    n, seed, b, k = (int(x) for x in inst.values)
-    return extension_instance(n, seed, b, k)
+    n, seed, b, k, mode = (int(x) for x in inst.values)
+    return extension_instance(n, seed, b, k, mode)
 
 
 def _ext_screen(inst: GridPoint, rows: str) -> float:
@@ -424,22 +459,37 @@ def _ext_document(inst: GridPoint, space: GridSpace, rows: str, claim_id: str) -
             "edges": [[names[u], names[v]] for u, v in e.g.edges],
         }
     }
-    doc["mechanisms"]["M"] = {
-        "graph": "G",
-        "outputs": list(range(e.k)),
-        "distributions": _table(e.p, lambda d: names[d]),
-    }
-    doc["claims"].append(
-        claim_entry(
-            "premise-M",
-            "M",
-            "pure_dp",
-            "holds",
-            epsilon=log_text(e.a),
-            statement="premise: M is eps-DP (eps = log a), so its restriction to B "
-            "satisfies Prop. 2's premise by group privacy",
+    if len(e.p) == e.g.number_of_nodes():  # mode 0: the restriction of an eps-DP mechanism
+        doc["mechanisms"]["M"] = {
+            "graph": "G",
+            "outputs": list(range(e.k)),
+            "distributions": _table(e.p, lambda d: names[d]),
+        }
+        doc["claims"].append(
+            claim_entry(
+                "premise-M",
+                "M",
+                "pure_dp",
+                "holds",
+                epsilon=log_text(e.a),
+                statement="premise: M is eps-DP (eps = log a), so its restriction to B "
+                "satisfies Prop. 2's premise by group privacy",
+            )
         )
-    )
+    else:  # mode 1: the premise on B itself
+        dist = dict(nx.all_pairs_shortest_path_length(e.g))
+        pairs = [(x, y, o) for x in e.B for y in e.B if x != y for o in range(e.k)]
+        for i, (x, y, o) in enumerate(pairs):
+            doc["claims"].append(
+                {
+                    "id": f"premise-{i + 1}",
+                    "kind": "inequality",
+                    "lhs": frac_text(e.p[x][o]),
+                    "rhs": frac_text(e.a ** dist[x][y] * e.p[y][o]),
+                    "expected": "holds",
+                    "statement": f"Prop. 2's premise: p_{names[x]}({o}) <= a^dist p_{names[y]}({o})",
+                }
+            )
     if rows == "theorem":
         doc["mechanisms"]["ext"] = {
             "graph": "G",
@@ -484,6 +534,90 @@ def extension_search(claim_id: str, rows: str, what: str) -> SearchSpec:
         document=functools.partial(_ext_document, space=space, rows=rows, claim_id=claim_id),
         default_instances=4000,
         casestudies_instances=160,
-        notes=f"{what}: seeded random connected graphs on 4-9 nodes, random rational "
-        "mechanisms (2-3 outputs, eps = log of the realized ratio) restricted to 1-3 nodes",
+        notes=f"{what}: seeded random connected graphs on 4-9 nodes; random rational "
+        "mechanisms (2-3 outputs, eps = log of the realized ratio) restricted to 1-3 nodes, or "
+        "random distributions on 1-3 nodes with a nearly tight premise",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Prop. 6 (first part) on paths
+# ---------------------------------------------------------------------------
+
+
+def _rdp_space() -> GridSpace:
+    return GridSpace(
+        ("n", "seed", "w", "x", "alpha"),
+        (
+            (F(1), F(2), F(3)),
+            tuple(F(s) for s in range(30)),
+            (F(0), F(1, 100), F(1, 10), F(1, 2), F(1)),
+            (F(1, 10), F(1, 3), F(1, 2), F(9, 10)),
+            (F(3, 2), F(2), F(3), F(5)),
+        ),
+    )
+
+
+def _rdp_decide(space: GridSpace, inst: GridPoint) -> Any:
+    import sympy as sp
+
+    from verifier.mechanism import FiniteMechanism
+    from verifier.neighbours import path
+
+    from .theory import rdp_chain
+
+    v = space.point(inst)
+    n = int(v["n"])
+    rows = path_mechanism(n, int(v["seed"]), v["w"], v["x"])
+    m = FiniteMechanism(
+        path(n),
+        {
+            d: {o: sp.Rational(p.numerator, p.denominator) for o, p in enumerate(r)}
+            for d, r in rows.items()
+        },
+        list(range(n + 1)),
+        name=f"(1-{v['w']}) TGeom_{n}({v['x']}) + {v['w']} R[{int(v['seed'])}]",
+    )
+    a = v["alpha"]
+    return rdp_chain(m, sp.Rational(a.numerator, a.denominator))
+
+
+def _rdp_screen(space: GridSpace, inst: GridPoint) -> float:
+    """The float mirror of :func:`.theory.rdp_chain`: the largest
+    ``Pr[M(d_k) ∈ E] / (e^{ε S_k} Pr[M(d_0) ∈ E]^{r^k})``."""
+    v = space.point(inst)
+    n = int(v["n"])
+    rows = path_mechanism(n, int(v["seed"]), v["w"], v["x"])
+    P = {d: [float(p) for p in r] for d, r in rows.items()}
+    a = float(v["alpha"])
+    eps = max(
+        math.log(sum(p**a * q ** (1 - a) for p, q in zip(P[d], P[e], strict=True))) / (a - 1)
+        for d, e in _path_pairs(n, 1)
+    )
+    r = 1 - 1 / a
+    evs = [s for k in range(1, n + 2) for s in itertools.combinations(range(n + 1), k)]
+    best = 0.0
+    for k in range(1, n + 1):
+        S = sum(r**i for i in range(1, k + 1))
+        for d0, dk in _path_pairs(n, k):
+            for ev in evs:
+                lhs = sum(P[dk][o] for o in ev)
+                rhs = math.exp(eps * S) * sum(P[d0][o] for o in ev) ** (r**k)
+                best = max(best, lhs / rhs)
+    return best
+
+
+def rdp_search(claim_id: str) -> SearchSpec:
+    """Prop. 6's first part over ``(1-w) TGeom_n(x) + w R`` on paths and ``α``."""
+    from .search import exact_search
+
+    return exact_search(
+        claim_id,
+        _rdp_space(),
+        _rdp_decide,
+        "Prop. 6's first part: Pr[M(d_k) in E] <= e^(eps S_k) Pr[M(d_0) in E]^(r^k)",
+        f"{SRC}, Prop. 6",
+        screen=_rdp_screen,
+        notes="(1-w) TGeom_n(x) + w R on the path 0..n (n = 1..3; w in [0, 1], x in [1/10, 9/10], "
+        "30 seeds), alpha in {3/2, 2, 3, 5}, eps the exact RDP eps",
     )

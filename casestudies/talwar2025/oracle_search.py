@@ -131,7 +131,13 @@ def decide_thm11_utility(space: GridSpace, inst: GridPoint) -> CheckResult:
         alg = repetition_algorithms(g, ())[0]
     else:
         alg = metaselection_algorithms(g, K, ())[0]
-    return utility(alg, pair_oracle(v["seed"], v["m"], v["shape"], alg.quantile), g)
+    return conjunction(
+        f"Theorem 11 utility, {alg.label}",
+        [
+            check_eq(alg.expected_calls, alg.params["T"], "exactly T calls"),
+            utility(alg, pair_oracle(v["seed"], v["m"], v["shape"], alg.quantile), g),
+        ],
+    )
 
 
 def decide_thm11_privacy(space: GridSpace, inst: GridPoint) -> CheckResult:

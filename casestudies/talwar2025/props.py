@@ -20,7 +20,7 @@ from verifier.neighbours import hamming_cube, pairs_at_distance, path
 from verifier.privacy import check_approx_dp, check_pure_dp, pure_epsilon, rdp_epsilon
 from verifier.results import CheckResult, Finding, conjunction
 
-from .chain_search import extension_cube_search
+from .chain_search import cube60_tightness, extension_cube_search
 from .instances import (
     SOURCE,
     R,
@@ -37,10 +37,20 @@ from .mech_search import (
     cube_group_privacy_search,
     extension_search,
     path_group_privacy_search,
+    rdp_search,
 )
 from .steps import PROP6_INDUCTION
+from .theory import rdp_chain
+from .tightness import (
+    PROP2_ODDS,
+    prop2_tightness,
+    prop5_quarter_tightness,
+    prop6_printed_tightness,
+    prop6_second_tightness,
+)
 
 EPS = sp.Symbol("eps", positive=True)
+X, P_, U_ = sp.symbols("x p u", nonnegative=True)
 EPS_RANGE = (EPS, R(1, 100), 3)
 
 # --- Prop. 4 -----------------------------------------------------------------------
@@ -51,14 +61,28 @@ EPS_RANGE = (EPS, R(1, 100), 3)
     source=f"{SOURCE}, Prop. 4",
     statement="eps-DP => Pr[M(d) in E] <= e^(eps Delta) Pr[M(d') in E] at distance Delta <= 4, "
     "for TGeom_4(e^-eps) and every eps in [1/100, 3] (every output: an event's probability "
-    "is the sum over its outputs); attained between the ends, P_0(0)/P_4(0) = e^(4 eps)",
+    "is the sum over its outputs); attained between the ends, P_0(0)/P_4(0) = e^(4 eps); and "
+    "'in particular', Pr[M(d) in E] >= 1/4 => Pr[M(d') in E] >= e^(-eps Delta)/4, for every "
+    "x = eps Delta in [0, 60] and Pr[M(d) in E] in [1/4, 1]",
     expected="holds",
 )
 def prop4_geometric() -> CheckResult:
     m = truncated_geometric(4, sp.exp(-EPS))
+    particular = decide_steps(
+        "Prop. 4, 'in particular'",
+        [
+            Step(
+                "Pr[M(d') in E] >= e^(-x) Pr[M(d) in E] >= e^(-x)/4 for Pr[M(d) in E] = p >= 1/4",
+                sp.exp(-X) / 4,
+                sp.exp(-X) * P_,
+                domain={X: (0, 60), P_: (R(1, 4), 1)},
+            )
+        ],
+    )
     return conjunction(
         "Prop. 4 on TGeom_4, Delta = 1..4, every eps in [1/100, 3]",
-        [
+        [particular]
+        + [
             check_pure_dp(
                 m,
                 k * EPS,
@@ -146,9 +170,6 @@ def prop5_hockey_stick() -> CheckResult:
     return conjunction("Prop 5 on (eps, delta) mixtures", parts)
 
 
-X, P_, U_ = sp.symbols("x p u", nonnegative=True)
-
-
 @claim(
     id="talwar2025.prop5.quarter",
     source=f"{SOURCE}, Prop. 5 (second part)",
@@ -157,6 +178,7 @@ X, P_, U_ = sp.symbols("x p u", nonnegative=True)
     "- Delta delta, for every x = eps Delta in [0, 60], Pr[M(d) in E] = p in [1/4, 1] and "
     "Delta delta = u e^(-x)/8, u in [0, 1]",
     expected="holds",
+    tightness=prop5_quarter_tightness,
 )
 def prop5_quarter() -> CheckResult:
     box = {X: (0, 60), P_: (R(1, 4), 1), U_: (0, 1)}
@@ -188,9 +210,11 @@ def prop5_quarter() -> CheckResult:
     id="talwar2025.prop2.extension_graphs",
     source=f"{SOURCE}, Prop. 2",
     statement="the constructive extension min_b e^(eps dist(d,b)) p_b(o), normalised, is "
-    "2eps-DP and agrees with p_b on B (cycle, Petersen graph, grid, path; by search over random "
-    "connected graphs, mechanisms and subsets B)",
+    "2eps-DP and agrees with p_b on B (cycle, Petersen graph, grid, path; randomized response at "
+    "2 eps on the ends of the path 0 - 1 - 2 with e^eps = 10^16, near the factor 2; by search "
+    "over random connected graphs, mechanisms and subsets B)",
     expected="holds",
+    tightness=prop2_tightness,
     search=extension_search(
         "talwar2025.prop2.extension_graphs", "theorem", "the extension is 2 eps-DP and agrees on B"
     ),
@@ -200,6 +224,10 @@ def prop2_graphs() -> CheckResult:
     for name, g, partial, eps in extension_cases():
         ext = extend(g, partial, eps, name=f"extension on {name}", verify=False)
         parts.append(ext.verification)
+    # the factor 2 nearly attained: p_hat_1 = (1/2, 1/2), loss ln((1 + e^(2 eps))/2)
+    eps = sp.log(PROP2_ODDS)
+    rr = randomized_response(2 * eps, datasets=(0, 2))
+    parts.append(extend(path(2), restricted(rr, [0, 2]), eps, verify=False).verification)
     return conjunction("Prop. 2 on networkx graphs", parts)
 
 
@@ -211,6 +239,7 @@ def prop2_graphs() -> CheckResult:
     "(eps, T) with Delta <= 70",
     expected="holds",
     search=extension_cube_search("talwar2025.prop2.extension_cube60"),
+    tightness=cube60_tightness,
 )
 def prop2_cube60() -> CheckResult:
     from verifier.constructions.lower_bounds import theorem7_instance
@@ -257,16 +286,28 @@ def prop6_chain() -> CheckResult:
     return decide_steps("Prop. 6, the induction", PROP6_INDUCTION)
 
 
+@claim(
+    id="talwar2025.prop6.first_part",
+    source=f"{SOURCE}, Prop. 6 (first part)",
+    statement="(alpha, eps)-RDP => Pr[M(d) in E] <= e^(eps sum_{i<=Delta} (1-1/alpha)^i) "
+    "Pr[M(d') in E]^((1-1/alpha)^Delta) at distance Delta, every event (eps = the exact RDP eps); "
+    "on RDP instances on paths, and by search over (1-w) TGeom_n(x) + w R on paths and alpha",
+    expected="holds",
+    search=rdp_search("talwar2025.prop6.first_part"),
+)
+def prop6_first_part() -> CheckResult:
+    return conjunction("Prop. 6, first part", [rdp_chain(m, a) for m, a in rdp_instances()])
+
+
 def _prop6_second() -> list[Step]:
     alpha = DELTA + 1 + S_  # alpha >= Delta + 1
     r = 1 - 1 / alpha
     box = {DELTA: (1, 100), S_: (0, 100)}
     return [
         Step(
-            "(1 - 1/alpha)^Delta >= 1/e for alpha >= Delta + 1: Delta ln(1 - 1/alpha) >= -1",
-            DELTA * sp.log(r),
-            -1,
-            ">=",
+            "(1 - 1/alpha)^Delta >= 1/e for alpha >= Delta + 1: -Delta ln(1 - 1/alpha) <= 1",
+            -DELTA * sp.log(r),
+            1,
             domain=box,
         ),
         Step(
@@ -292,6 +333,7 @@ def _prop6_second() -> list[Step]:
     "derived from the first part, for every Delta in [1, 100], alpha = Delta + 1 + s "
     "(s in [0, 100]) and ln Pr in [-100, 0]",
     expected="holds",
+    tightness=prop6_second_tightness,
 )
 def prop6_second() -> CheckResult:
     return decide_steps("Prop. 6, second part", _prop6_second())
@@ -299,22 +341,21 @@ def prop6_second() -> CheckResult:
 
 def _prop6_third(constant: sp.Expr) -> list[Step]:
     x = X  # x = (alpha - 1) eps
+    box = {x: (0, 20), P_: (R(1, 4), 1)}
     steps = [
         Step(
-            "Pr[M(d') in E] >= (Pr[M(d) in E] e^(-x))^e (rearranging the second part, x = "
-            "(alpha-1) eps): e(L - x) >= e(-ln 4 - x) for L = ln Pr[M(d) in E] >= -ln 4",
-            sp.E * (-sp.log(4) * P_ - x),
-            sp.E * (-sp.log(4) - x),
-            ">=",
-            domain={x: (0, 100), P_: (0, 1)},
-            note="L = -P ln 4 with P in [0, 1] covers L in [-ln 4, 0]",
+            "Pr[M(d') in E] >= (Pr[M(d) in E] e^(-x))^e (the second part rearranged, x = "
+            "(alpha - 1) eps) >= (e^(-x)/4)^e for Pr[M(d) in E] = P >= 1/4",
+            (sp.exp(-x) / 4) ** sp.E,
+            (P_ * sp.exp(-x)) ** sp.E,
+            domain=box,
         ),
         Step(
-            "e^(e(-ln 4 - x)) = e^(-e x)/4^e",
-            sp.exp(sp.E * (-sp.log(4) - x)),
+            "(e^(-x)/4)^e = e^(-e x)/4^e",
+            (sp.exp(-x) / 4) ** sp.E,
             sp.exp(-sp.E * x) / 4**sp.E,
             "==",
-            domain={x: (0, 100)},
+            domain={x: (0, 20)},
         ),
     ]
     if constant != sp.E:
@@ -325,7 +366,7 @@ def _prop6_third(constant: sp.Expr) -> list[Step]:
                 -sp.E * x - sp.E * sp.log(4),
                 -sp.E * x - constant * sp.log(4),
                 ">=",
-                domain={x: (0, 100)},
+                domain={x: (0, 20)},
             )
         )
     return steps
@@ -336,7 +377,7 @@ def _prop6_third(constant: sp.Expr) -> list[Step]:
     source=f"{SOURCE}, Prop. 6 (third part, constant as derived)",
     statement="alpha >= Delta + 1 and Pr[M(d) in E] >= 1/4 => Pr[M(d') in E] >= "
     "e^(-e(alpha-1)eps)/4^e (the constant the derivation gives: (e^(-(alpha-1)eps)/4)^e), derived "
-    "from the second part for every x = (alpha-1) eps in [0, 100]",
+    "from the second part for every x = (alpha-1) eps in [0, 20] and Pr[M(d) in E] in [1/4, 1]",
     expected="holds",
 )
 def prop6_quarter_4e() -> CheckResult:
@@ -347,8 +388,9 @@ def prop6_quarter_4e() -> CheckResult:
     id="talwar2025.prop6.quarter_printed",
     source=f"{SOURCE}, Prop. 6 (third part, constant as printed: '/44')",
     statement="... >= e^(-e(alpha-1)eps)/4^4 (the printed '44' read as 4^4 = 256 > 4^e ~ 43.3: "
-    "a weaker bound, implied by the derived one for every x = (alpha-1) eps in [0, 100])",
+    "a weaker bound, implied by the derived one for every x = (alpha-1) eps in [0, 20])",
     expected="holds",
+    tightness=prop6_printed_tightness,
 )
 def prop6_quarter_printed() -> CheckResult:
     return decide_steps("Prop. 6, third part as printed", _prop6_third(sp.Integer(4)))

@@ -29,6 +29,7 @@ from verifier.search.inequalities import GridPoint
 from .instances import meta_arms
 from .oracle_search import SPACES, decide_prop3, oracle_search
 from .theory import corollary8_bound
+from .tightness import prop3_tightness
 
 R = sp.Rational
 SRC = "Talwar 2025"
@@ -46,7 +47,7 @@ SRC = "Talwar 2025"
     "and the hybrid, beta and gamma",
     expected="holds",
     instances="K = 3 settings (two random mechanisms, randomized response) on a pair, uniform "
-    "prior, gamma in {1/10, 1/1000}; a geometric prior on K = 4 with A_LT (beta = 1/4) and a "
+    "prior, gamma in {1/10, 1/1000}; K = 3 settings attaining 1/(2K); a geometric prior on K = 4 with A_LT (beta = 1/4) and a "
     "random prior on K = 3 with the hybrid (beta = 1/5)",
     search=oracle_search(
         "talwar2025.prop3.metaselection",
@@ -54,6 +55,7 @@ SRC = "Talwar 2025"
         "Proposition 3's reduction",
         f"{SRC}, Proposition 3",
     ),
+    tightness=prop3_tightness,
 )
 def prop3() -> CheckResult:
     arms = meta_arms()
@@ -74,6 +76,21 @@ def prop3() -> CheckResult:
             parts.append(
                 check_le(fail, g, f"{d}, gamma = {g}: A_max^{T} on M~ fails w.p. <= gamma")
             )
+    # the 1/(2K) attained: the best setting has half its mass at its median, the others none
+    # above it
+    from verifier.mechanism import FiniteMechanism
+    from verifier.neighbours import pair
+
+    half = {0: R(1, 2), 1: R(1, 2)}
+    low = {0: sp.Integer(1)}
+    tight = [
+        FiniteMechanism(pair(), {"D": half, "D'": half}, [0, 1], name="half"),
+        FiniteMechanism(pair(), {"D": low, "D'": low}, [0, 1], name="zero"),
+        FiniteMechanism(pair(), {"D": low, "D'": low}, [0, 1], name="zero'"),
+    ]
+    Mz = uniform_selection(tight, name="M~ (tight)")
+    mass = sp.Add(*[Mz.p("D", o) for o in Mz.outputs if value_of(o) >= 1])
+    parts.append(check_le(R(1, 6), mass, "Pr[val(M~) >= max median = 1] >= 1/(2K) = 1/6"))
     space = SPACES["prop3"][0]()
     # (seed, m, K, prior, scheme, gamma, beta): geometric prior, A_LT; random prior, hybrid
     for point in ((3, 3, 4, 2, 1, R(1, 100), R(1, 4)), (5, 2, 3, 1, 2, R(1, 16), R(1, 5))):

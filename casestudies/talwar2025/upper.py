@@ -33,11 +33,16 @@ from .oracle_search import oracle_search, pair_oracle, utility
 from .search import exact_search
 from .tightness import (
     DELTA_POINTS,
+    THM14_NEAR,
     advanced_composition_epsilon,
     advanced_composition_tightness,
     delta_family_tightness,
     delta_point,
+    figure1_tightness,
+    hybrid_tightness,
     leaky_rr,
+    lt_tightness,
+    meta_hybrid_tightness,
     rr_composition,
 )
 from .tradeoff import tradeoff
@@ -165,7 +170,9 @@ def thm11_utility() -> CheckResult:
     K = 3
     meta = [_meta_oracle()]
     for g in (R(1, 10), R(1, 1000)):
-        parts.append(_utility_all(repetition_algorithms(g, ())[0], oracles(), g))
+        alg = repetition_algorithms(g, ())[0]
+        parts.append(check_eq(alg.expected_calls, alg.params["T"], f"{alg.label}: exactly T calls"))
+        parts.append(_utility_all(alg, oracles(), g))
         parts.append(_utility_all(metaselection_algorithms(g, K, ())[0], meta, g))
     # log2(1/gamma) = 3 an integer and Pr[val >= median] = 1/2 exactly: failure (1/2)^3 = gamma
     parts.append(utility(repetition_algorithms(R(1, 8), ())[0], pair_oracle(1, 2, 1), R(1, 8)))
@@ -184,6 +191,7 @@ def thm11_utility() -> CheckResult:
     search=oracle_search(
         "talwar2025.thm12.lt", "thm12", "Theorem 12's guarantees of A_LT", f"{SOURCE}, Theorem 12"
     ),
+    tightness=lt_tightness,
 )
 def thm12() -> CheckResult:
     parts = []
@@ -208,6 +216,7 @@ def thm12() -> CheckResult:
     search=oracle_search(
         "talwar2025.thm13.hybrid", "thm13", "Theorem 13's guarantees", f"{SOURCE}, Theorem 13"
     ),
+    tightness=hybrid_tightness,
 )
 def thm13() -> CheckResult:
     parts = []
@@ -225,12 +234,14 @@ def thm13() -> CheckResult:
     id="talwar2025.thm14.hybrid",
     source=f"{SOURCE}, Theorem 14",
     statement="A_max^c over A_LT,gamma^(1/c)/K is 3c eps-DP, makes exactly cK gamma^(-1/c) calls "
-    "and fails against q_(1-1/K) w.p. <= gamma (K = 3, c = 2, gamma in {1/100, 1/10^6}); by search "
+    "and fails against q_(1-1/K) w.p. <= gamma (K = 3, c = 2, gamma in {1/100, 1/10^6}; K = 400, "
+    "gamma = 2^-40 near the bound); by search "
     "over the arms, K, c and gamma",
     expected="holds",
     search=oracle_search(
         "talwar2025.thm14.hybrid", "thm14", "Theorem 14's guarantees", f"{SOURCE}, Theorem 14"
     ),
+    tightness=meta_hybrid_tightness,
 )
 def thm14() -> CheckResult:
     parts = []
@@ -242,6 +253,10 @@ def thm14() -> CheckResult:
         for M in meta:
             parts.append(check_pure_dp(alg.apply(M), 3 * c * pure_epsilon(M).value))
         parts.append(_utility_all(alg, meta + oracles(), g))
+    # near the bound: K = 400, c = 2, gamma = 2^-40, mass exactly 1/K on the top score
+    Kn, cn, gn = THM14_NEAR
+    near = hybrid(gn, cn, Kn)
+    parts.append(utility(near, pair_oracle(0, 2, 1, R(1, Kn)), gn, " (near the bound)"))
     return conjunction("Theorem 14", parts)
 
 
@@ -285,6 +300,7 @@ def _figure_search() -> Any:
     "over gamma = 10^-k (k <= 60) and K",
     expected="holds",
     search=_figure_search(),
+    tightness=figure1_tightness,
 )
 def figure1() -> CheckResult:
     rep = tradeoff("repetition", hard_instances=False)

@@ -39,7 +39,6 @@ def _thm7_algorithms() -> list[Any]:
     return [
         (a_lt(R(1, 100)), THM7_EPS),  # T = 100: Delta = ceil(10 ln 400) = 60
         (a_max(7), R(1, 18)),  # T = 7: Delta = ceil(18 ln 28) = 60
-        (hybrid(R(1, 10**4), 2), THM7_EPS),  # T = 200: Delta = ceil(10 ln 800) = 67
     ]
 
 
@@ -52,8 +51,8 @@ _SPACE7 = (
 @claim(
     id="talwar2025.thm7.chain",
     source=f"{SOURCE}, §3, proof of Theorem 7, every displayed line",
-    statement="each step of Theorem 7's proof for A_LT (T = 100), A_max^7 and the hybrid "
-    "A_max^2 o A_LT (c = 6, T = 200) on {0,1}^Delta, Delta ~ 60, lumped: Pr[A(d0) = (r',0)] >= 1/4, "
+    statement="each step of Theorem 7's proof for A_LT (T = 100) and A_max^7 on {0,1}^Delta, "
+    "Delta = 60, lumped: Pr[A(d0) = (r',0)] >= 1/4, "
     "A o M_hat is 2c eps-DP, Pr[A(d1) = (r',0)] >= e^(-2c eps Delta)/8, <= gamma, "
     "e^(-2c eps Delta) >= (4T)^(-4c), T >= (8 gamma)^(-1/(4c))/4; by search over the algorithms "
     "of §4 and eps",

@@ -232,7 +232,7 @@ def _path_eval(v: dict[str, Fraction]) -> tuple[Any, ...]:
     out = []
     for k in range(2, n + 1):
         dk = hockey_stick(rows, _path_pairs(n, k), a**k)
-        claimed = a**k * k * d
+        claimed = min(F(1), a**k * k * d)  # a delta >= 1 allows everything
         out.append(float(dk / claimed) if claimed > 0 else (math.inf if dk > 0 else 0.0))
     return n, rows, a, d, out
 
@@ -268,7 +268,7 @@ def _path_document(inst: GridPoint, space: GridSpace, claim_id: str) -> dict[str
         "approx_dp",
         "refuted",
         epsilon=log_text(a, k),
-        delta=frac_text(a**k * k * d),
+        delta=frac_text(min(F(1), a**k * k * d)),
         statement=f"Prop. 5: Pr[M(d) in E] <= e^({k} eps) (Pr[M(d') in E] + {k} delta) at "
         f"distance {k}",
         source=f"{SRC}, Prop. 5",

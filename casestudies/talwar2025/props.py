@@ -45,6 +45,7 @@ from .tightness import (
     PROP2_ODDS,
     prop2_tightness,
     prop5_quarter_tightness,
+    prop6_first_tightness,
     prop6_printed_tightness,
     prop6_second_tightness,
 )
@@ -294,6 +295,7 @@ def prop6_chain() -> CheckResult:
     "on RDP instances on paths, and by search over (1-w) TGeom_n(x) + w R on paths and alpha",
     expected="holds",
     search=rdp_search("talwar2025.prop6.first_part"),
+    tightness=prop6_first_tightness,
 )
 def prop6_first_part() -> CheckResult:
     return conjunction("Prop. 6, first part", [rdp_chain(m, a) for m, a in rdp_instances()])

@@ -370,3 +370,21 @@ def prop3_tightness() -> Tightness:
         "K = 3, setting 0 = {0: 1/2, 1: 1/2}, settings 1, 2 constant 0: Pr[val(M~) >= max median "
         "= 1] = 1/6 = 1/(2K) exactly (a registered instance)",
     )
+
+
+def prop6_first_tightness() -> Tightness:
+    """Prop. 6's first part: approached only as the RDP ε -> 0 (every bound
+    ``f(ε)·Pr[...]^{(1-1/α)^k}`` with ``f(0) = 1`` is): for ``E`` = every output both sides
+    are ``1`` and ``e^{ε S_k}``.  For a fixed ``ε > 0`` no family approaching it is known
+    here (Hölder's step behind [22, Prop. 10] keeps slack when ``P ∝ Q`` fails on ``E``)."""
+    e, S = sp.symbols("eps S", positive=True)
+    _limit_is_one(sp.exp(-e * S), e, 0, "Prop. 6 (first part)")
+    return Tightness(
+        "approached",
+        0.9999996072574289,
+        "random-path3[4] at alpha = 5, event {1}, pair 0 -> 1: 41/60 against "
+        "45106259202131560368^(1/5)/12480 (a registered instance)",
+        family="E = every output and any mechanism whose RDP eps -> 0 (the degenerate end: "
+        "no constant factor can be taken off the bound); no family with a fixed eps > 0",
+        limit="1/e^(eps S_k) -> 1 as eps -> 0 (sympy.limit)",
+    )

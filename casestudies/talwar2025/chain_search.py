@@ -145,6 +145,35 @@ def _calls(desc: Desc, quantile: float, K: int) -> float:
 # ---------------------------------------------------------------------------
 
 
+def label(desc: Desc) -> str:
+    """A descriptor in words: ``A_max^3``, ``A_LT,1/10``, ``hybrid(1/100, c=2)``,
+    ``NeighbourProbe(2, 3)``, ``BlindProbe(A_LT,1/50, 20)``."""
+    kind = desc[0]
+    if kind == "max":
+        return f"A_max^{desc[1]}"
+    if kind == "lt":
+        return f"A_LT,{desc[1]}"
+    if kind == "hybrid":
+        return f"hybrid({desc[1]}, c={desc[2]})"
+    if kind == "neighbour":
+        return f"NeighbourProbe({desc[1]}, {desc[2]})"
+    return f"BlindProbe({label(desc[1])}, {desc[2]})"
+
+
+class _ChainSpace(GridSpace):
+    """A :class:`GridSpace` whose first coordinate indexes a list of algorithms (the
+    description names the algorithm)."""
+
+    def __init__(self, names: Any, grids: Any, valid: Any, algs: list[Desc]) -> None:
+        super().__init__(names, grids, valid)
+        self.algs = algs
+
+    def describe(self, inst: GridPoint) -> str:
+        v = self.point(inst)
+        rest = ", ".join(f"{n} = {x}" for n, x in v.items() if n != "alg")
+        return f"{label(self.algs[int(v['alg'])])}, {rest}"
+
+
 class _Chain:
     """One chain variant: which theorem, which algorithms, which step."""
 
@@ -207,7 +236,7 @@ class _Chain:
         grids: tuple[Any, ...] = (tuple(F(i) for i in range(len(self.algs))), second[1])
         if len(self.Ks) > 1:
             names, grids = (*names, "K"), (*grids, tuple(F(k) for k in self.Ks))
-        return GridSpace(names, grids, self.valid)
+        return _ChainSpace(names, grids, self.valid, self.algs)
 
     # the exact decision
     def decide(self, space: GridSpace, inst: GridPoint) -> CheckResult:

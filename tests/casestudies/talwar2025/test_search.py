@@ -158,3 +158,30 @@ def test_tightness_limits() -> None:
     # the near-tight member of Prop. 2's family is within 1% of the factor 2
     r = math.log((1 + 1e32) / 2) / (2 * math.log(1e16))
     assert 0.99 < r < 1
+
+
+def test_the_chain_search_refutes_the_exponent_2_at_a_fixed_eps() -> None:
+    """Theorem 7's chain with e^(-2c eps Delta) >= (4T)^(-2c) (the finding
+    talwar2025.thm7.two_c_step_fixed_eps) is refuted by the same search, and its
+    certificate is an inequality between two exact numbers that `verifier check`
+    re-decides."""
+    from casestudies.talwar2025.chain_search import REPETITION, _Chain
+    from casestudies.talwar2025.search import exact_search
+    from verifier.search.engine import search
+
+    ch = _Chain("Theorem 7", REPETITION, step_exponent=2)
+    spec = exact_search(
+        "demo.two_c",
+        ch.space(),
+        ch.decide,
+        "exponent 2",
+        "Talwar 2025",
+        screen=ch.screen,
+        notes="-",
+    )
+    claim = Claim(
+        id="demo.two_c", source="-", statement="-", expected="refuted", kind="finding", search=spec
+    )
+    r = search(claim, instances=80, seconds=None, seed=0, checkpoint_every=1e9, shrink=False)
+    assert r.violated
+    assert r.certificate_text and 'kind = "inequality"' in r.certificate_text

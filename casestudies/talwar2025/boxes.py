@@ -12,7 +12,8 @@ over its box that the instance is a mechanism, :func:`verifier.privacy.check_dis
 
 Claims: Prop. 4 (``ε``-DP ⇒ ``e^{-εΔ}`` group privacy, every event) over
 ``(ε, w) ∈ [1/100, 3] × [0, 1/2]``; Prop. 5 (``(ε, δ)``-DP ⇒ ``Pr[M(d) ∈ E] <= e^{εΔ}
-(Pr[M(d') ∈ E] + Δδ)``) over ``(ε, w) ∈ [1/100, 2] × [1/1000, 1/10]``; Prop. 6 (second
+(Pr[M(d') ∈ E] + Δδ)`` at ``|d - d'|_H = Δ = 2``) over ``(x, w) ∈ [1/8, 991/1000] ×
+[1/1000, 1/10]`` with ``x = e^{-ε}`` (the probabilities rational in ``x``); Prop. 6 (second
 part: ``α >= Δ + 1`` ⇒ ``Pr[M(d) ∈ E] <= e^{(α-1)ε} Pr[M(d') ∈ E]^{1/e}``) for
 ``TGeom_2(e^{-η})``, which is ``(α, η)``-RDP, over ``(η, α) ∈ [1/100, 2] × [3, 6]``;
 Theorem 7's bound against the hybrids ``A_max^c ∘ A_LT,γ^{1/c}`` (``3c``-overhead,
@@ -103,28 +104,31 @@ def prop4_box() -> CheckResult:
     return given("Prop. 4 over the box", premise, conjunction("distance 2", group))
 
 
-PROP5 = {"eps": (R(1, 100), 2), "w": (R(1, 1000), R(1, 10))}
+#: x = e^(-eps) in [1/8, 991/1000]: eps in [ln(1000/991), ln 8] = [0.00904, 2.079], which
+#: contains [1/100, 2]; in x the probabilities are rational functions (no exp to enclose).
+PROP5 = {"x": (R(1, 8), R(991, 1000)), "w": (R(1, 1000), R(1, 10))}
+X = sp.Symbol("x", positive=True)
 
 
 @claim(
     id="talwar2025.prop5.box",
     source=f"{SOURCE}, Prop. 5",
     statement="(eps, delta)-DP => Pr[M(d) in E] <= e^(2 eps) (Pr[M(d') in E] + 2 delta) for "
-    "|d - d'| <= 2, on (1-w) TGeom_2 + w R (delta = w), for every (eps, w) in "
-    "[1/100, 2] x [1/1000, 1/10]",
+    "|d - d'|_H = 2, on (1-w) TGeom_2 + w R (delta = w), for every x = e^(-eps) in [1/8, 991/1000] "
+    "(eps in [0.009, 2.08], containing [1/100, 2]) and w in [1/1000, 1/10]",
     expected="holds",
     domain=PROP5,
 )
 def prop5_box() -> CheckResult:
-    m = mixture(EPS, W, RANDOM, "H_(eps,w)")
-    prs = list(pairs_at_distance(m.graph, 2, at_most=True))
+    m = mixture(-sp.log(X), W, RANDOM, "H_(x,w)")
+    prs = list(pairs_at_distance(m.graph, 2))  # Prop. 5: |d - d'|_H = Delta exactly
     premise = conjunction(
         "H is an (eps, w)-DP mechanism on the box",
-        [check_distributions(m, PROP5), check_approx_dp(m, EPS, W, over=PROP5)],
+        [check_distributions(m, PROP5), check_approx_dp(m, -sp.log(X), W, over=PROP5)],
     )
     # sup over events of P_d(E) - e^(2 eps) P_d'(E) is the hockey-stick divergence
     conclusion = check_approx_dp(
-        m, 2 * EPS, sp.exp(2 * EPS) * 2 * W, pairs=prs, over=PROP5, title="distance 2"
+        m, -2 * sp.log(X), 2 * W / X**2, pairs=prs, over=PROP5, title="distance 2"
     )
     return given("Prop. 5 over the box", premise, conclusion)
 

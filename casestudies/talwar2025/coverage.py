@@ -10,10 +10,6 @@ __all__ = ["COVERAGE"]
 
 S = Statement
 
-#: The claims of these statements decide them on the instances each claim lists
-#: (its ``instances``), with the parameters those instances pin.
-PINNED = "decided on the instances each claim lists, with the parameters they pin"
-
 COVERAGE = PaperCoverage.of(
     "talwar2025",
     'Talwar 2025, "Privacy-Computation Trade-Offs in Private Repetition and Metaselection"',
@@ -24,18 +20,22 @@ COVERAGE = PaperCoverage.of(
             "existing upper bounds, the new lower bound and the hybrids, repetition and metaselection",
             claims=("talwar2025.figure1.tradeoff",),
             status="special case",
-            reason=PINNED,
+            reason="the green and blue points (A_max^T, A_LT, the hybrids, tuned to each gamma) and "
+            "the red lower bounds of both panels are computed and decided for gamma = 10^-k, "
+            "k <= 60, and K <= 16 (search; the hybrids' side also over a box, "
+            "talwar2025.thm7.box); the grey region c < 1, 'excluded by straightforward "
+            "arguments', is drawn but not decided",
         ),
         S(
             "Definition 1",
             "definition",
             "(eps, delta)-differential privacy",
             claims=(
-                "talwar2025.prop4.geometric",
                 "talwar2025.prop4.box",
+                "talwar2025.prop5.box",
+                "talwar2025.prop5.hockey_stick",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Proposition 2",
@@ -49,16 +49,14 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop2.step.normaliser",
                 "talwar2025.prop2.step.agrees_on_B",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Proposition 3",
             "proposition",
             "a repetition algorithm for quantile beta gives a metaselection algorithm over mu_H",
             claims=("talwar2025.prop3.metaselection",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Proposition 4",
@@ -68,10 +66,10 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop4.geometric",
                 "talwar2025.prop4.geometric_symbolic",
                 "talwar2025.prop4.random_cube",
+                "talwar2025.prop4.box",
                 "talwar2025.prop4.without_factor",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Proposition 5",
@@ -82,14 +80,14 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop5.box",
                 "talwar2025.prop5.quarter",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Proposition 6",
             "proposition",
             "(alpha, eps)-RDP group privacy at distance Delta, and its alpha >= Delta + 1 forms",
             claims=(
+                "talwar2025.prop6.first_part",
                 "talwar2025.prop6.chain",
                 "talwar2025.prop6.box",
                 "talwar2025.prop6.alpha_ge_Delta_plus_1",
@@ -97,8 +95,7 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.prop6.quarter_printed",
                 "talwar2025.prop6.pure_constant",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Theorem 7",
@@ -117,8 +114,14 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm7.step.delta_condition",
                 "talwar2025.thm7.step.rearrange",
             ),
-            status="special case",
-            reason=PINNED,
+            status="finding",
+            reason="the 'equivalently' form c >= ln(1/(8 gamma))/(2 ln 4T) is not equivalent to the "
+            "T-bound (thm7.equivalently_printed, refuted at c = 1, gamma = 2^-11, T = 1); "
+            "inverted it reads 4 ln 4T (thm7.equivalently_inverted, proved), and the 2 needs "
+            "eps Delta = ln 4T exactly (thm7.two_c_step_fixed_eps refuted at a fixed eps; "
+            "thm7.two_c_uniform_eps holds with eps = ln(4T)/Delta).  The T-bound holds: every step "
+            "of the proof over a box, and the chain on the construction against every algorithm "
+            "of §4 by search",
         ),
         S(
             "Corollary 8",
@@ -134,8 +137,13 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.cor8.printed_conclusion_beyond",
                 "talwar2025.cor8.printed_conclusion_algorithms",
             ),
-            status="special case",
-            reason=PINNED,
+            status="finding",
+            reason="the printed alpha >= 1 + ln T/eps is below Prop. 6's alpha >= Delta + 1 "
+            "(cor8.alpha_condition, refuted; the boundary lies between Delta and Delta + 1); the "
+            "printed exponent 1/(2ec) needs eps Delta = ln 4T (cor8.printed_fixed_eps refuted, "
+            "cor8.printed_uniform_eps holds); the printed conclusion follows from the derived "
+            "T >= (4^e gamma)^(-1/(4ec))/4 (cor8.derived, searched) only for gamma >= 4^(-(8-e)) "
+            "(cor8.printed_conclusion_implied / _beyond); no algorithm of §4 violates it",
         ),
         S(
             "Theorem 9",
@@ -148,8 +156,7 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm9.step.union",
                 "talwar2025.thm9.step.exponent_bound",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Theorem 10",
@@ -160,8 +167,7 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm10.adaptive",
                 "talwar2025.thm10.step.union",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Theorem 11",
@@ -174,32 +180,28 @@ COVERAGE = PaperCoverage.of(
                 "talwar2025.thm11.advanced_composition.delta_matters",
                 "talwar2025.thm11.utility",
             ),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Theorem 12",
             "theorem",
             "A_LT,gamma: 3 eps-DP, 1/gamma calls, utility",
             claims=("talwar2025.thm12.lt",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Theorem 13",
             "theorem",
             "the hybrid A_max^c over A_LT,gamma^(1/c): 3c eps-DP, c gamma^(-1/c) calls, utility",
             claims=("talwar2025.thm13.hybrid",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
         S(
             "Theorem 14",
             "theorem",
             "the metaselection hybrid: 3c eps-DP, cK gamma^(-1/c) calls, utility for q_(1-1/K)",
             claims=("talwar2025.thm14.hybrid",),
-            status="special case",
-            reason=PINNED,
+            status="whole",
         ),
     ],
 )

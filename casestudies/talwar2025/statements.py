@@ -1,24 +1,35 @@
-"""Talwar 2025: Proposition 3 (metaselection from repetition), on finite instances.
+"""Talwar 2025: Proposition 3 (metaselection from repetition), and Corollary 8's printed
+form (where it holds and where the derivation stops).
 
-The reduction: ``M̃(d)`` samples ``h ~ μ_H`` and runs ``M(d, h)``; an oracle algorithm
-for quantile ``β`` run on ``M̃`` competes with every ``m`` such that
+Proposition 3's reduction: ``M̃(d)`` samples ``h ~ μ_H`` and runs ``M(d, h)``; an oracle
+algorithm for quantile ``β`` run on ``M̃`` competes with every ``m`` such that
 ``Pr_{h~μ_H}[val(M(d, h)) >= m] >= β``.  For ``H = [K]`` with ``μ_H`` uniform the
 largest median ``max_k Median(val(M(d, k)))`` is such an ``m`` with ``β = 1/(2K)``.
+The claim is decided on registered instances (uniform, geometric and random priors;
+``A_max^T``, ``A_LT`` and the hybrid) and by search over ``K``, the prior, the
+repetition algorithm, ``β`` and ``γ`` (:func:`.oracle_search.decide_prop3`).
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import sympy as sp
 
 from casestudies import claim
 from verifier.algorithms.liu_talwar import uniform_selection, upper_quantile, value_of
+from verifier.algorithms.talwar import a_lt as _a_lt
 from verifier.algorithms.talwar import a_max
 from verifier.arithmetic import Verdict
 from verifier.certified import certified_ceil, check_le
-from verifier.instances import random_mechanism, randomized_response
-from verifier.neighbours import pair
 from verifier.privacy import check_pure_dp, pure_epsilon
 from verifier.results import CheckResult, conjunction
+from verifier.search.inequalities import GridPoint
+
+from .instances import meta_arms
+from .oracle_search import SPACES, decide_prop3, oracle_search
+from .theory import corollary8_bound
+from .tightness import prop3_tightness
 
 R = sp.Rational
 SRC = "Talwar 2025"
@@ -27,19 +38,27 @@ SRC = "Talwar 2025"
 @claim(
     id="talwar2025.prop3.metaselection",
     source=f"{SRC}, §2, Proposition 3 (and its proof)",
-    statement="M~ (h uniform in [K], then M(d, h)) is eps-DP when every M(., h) is; Pr[val(M~(d)) >= "
-    "max_k Median(M(d, k))] >= 1/(2K); and A_max^T with T = ceil(2K ln(1/gamma)) (a repetition "
-    "algorithm for beta = 1/(2K)) run on M~ reaches the largest median w.p. >= 1 - gamma",
+    statement="M~ (h ~ mu_H, then M(d, h)) is eps-DP when every M(., h) is (and (eps, sum mu_h "
+    "delta_h)-DP for (eps, delta_h)-DP settings); a repetition algorithm for quantile beta run on "
+    "M~ reaches every m with Pr_(h~mu_H)[val(M(d, h)) >= m] >= beta w.p. >= 1 - gamma, keeping "
+    "its c eps-DP and its calls; with H = [K] uniform, Pr[val(M~(d)) >= max_k Median(M(d, k))] "
+    ">= 1/(2K) and A_max^T with T = ceil(2K ln(1/gamma)) reaches the largest median w.p. "
+    ">= 1 - gamma; by search over K = 2..5, uniform, random and geometric priors, A_max^T, A_LT "
+    "and the hybrid, beta and gamma",
     expected="holds",
-    instances="K = 3 settings (two random mechanisms, randomized response) on a pair; gamma in "
-    "{1/10, 1/1000}",
+    instances="K = 3 settings (two random mechanisms, randomized response) on a pair, uniform "
+    "prior, gamma in {1/10, 1/1000}; K = 3 settings attaining 1/(2K); a geometric prior on K = 4 with A_LT (beta = 1/4) and a "
+    "random prior on K = 3 with the hybrid (beta = 1/5)",
+    search=oracle_search(
+        "talwar2025.prop3.metaselection",
+        "prop3",
+        "Proposition 3's reduction",
+        f"{SRC}, Proposition 3",
+    ),
+    tightness=prop3_tightness,
 )
 def prop3() -> CheckResult:
-    arms = [
-        random_mechanism(pair(), 4, seed=21, name="random4[21]"),
-        randomized_response(R(1, 2)),
-        random_mechanism(pair(), 3, seed=23, name="random3[23]"),
-    ]
+    arms = meta_arms()
     K = len(arms)
     Mt = uniform_selection(arms, name="M~")
     eps = max(pure_epsilon(m).value for m in arms)
@@ -57,6 +76,26 @@ def prop3() -> CheckResult:
             parts.append(
                 check_le(fail, g, f"{d}, gamma = {g}: A_max^{T} on M~ fails w.p. <= gamma")
             )
+    # the 1/(2K) attained: the best setting has half its mass at its median, the others none
+    # above it
+    from verifier.mechanism import FiniteMechanism
+    from verifier.neighbours import pair
+
+    half = {0: R(1, 2), 1: R(1, 2)}
+    low = {0: sp.Integer(1)}
+    tight = [
+        FiniteMechanism(pair(), {"D": half, "D'": half}, [0, 1], name="half"),
+        FiniteMechanism(pair(), {"D": low, "D'": low}, [0, 1], name="zero"),
+        FiniteMechanism(pair(), {"D": low, "D'": low}, [0, 1], name="zero'"),
+    ]
+    Mz = uniform_selection(tight, name="M~ (tight)")
+    mass = sp.Add(*[Mz.p("D", o) for o in Mz.outputs if value_of(o) >= 1])
+    parts.append(check_le(R(1, 6), mass, "Pr[val(M~) >= max median = 1] >= 1/(2K) = 1/6"))
+    space = SPACES["prop3"][0]()
+    # (seed, m, K, prior, scheme, gamma, beta): geometric prior, A_LT; random prior, hybrid
+    for point in ((3, 3, 4, 2, 1, R(1, 100), R(1, 4)), (5, 2, 3, 1, 2, R(1, 16), R(1, 5))):
+        inst = GridPoint(tuple(Fraction(int(R(x).p), int(R(x).q)) for x in point))
+        parts.append(decide_prop3(space, inst))
     return conjunction("Proposition 3", parts)
 
 
@@ -70,9 +109,6 @@ def prop3() -> CheckResult:
 # every c: there the printed conclusion follows from the derivation; below gamma* it is
 # stronger than anything the proof gives (and no algorithm of §4 violates it).
 
-from verifier.algorithms.talwar import a_lt as _a_lt  # noqa: E402
-
-from .theory import corollary8_bound  # noqa: E402
 
 GAMMA_STAR = sp.Integer(4) ** (-(8 - sp.E))
 

@@ -26,16 +26,19 @@ from collections.abc import Hashable
 from math import comb
 from typing import Any
 
+import networkx as nx
 import sympy as sp
 
 from verifier.algorithms.liu_talwar import value_of
 from verifier.algorithms.talwar import OracleAlgorithm, failure_probability
 from verifier.arithmetic import DEFAULT_PRECISION, Precision, exact
 from verifier.certified import check_eq, check_le
+from verifier.compose import events
 from verifier.constructions.lower_bounds import HardInstance
 from verifier.errors import InvalidParameter
 from verifier.mechanism import FiniteMechanism
-from verifier.privacy import check_pure_dp, check_rdp
+from verifier.neighbours import pairs_at_distance
+from verifier.privacy import check_pure_dp, check_rdp, rdp_epsilon
 from verifier.results import CheckResult, conjunction
 
 __all__ = [
@@ -45,6 +48,7 @@ __all__ = [
     "corollary8_bound",
     "lower_bound_chain",
     "corollary8_chain",
+    "rdp_chain",
 ]
 
 R = sp.Rational
@@ -210,3 +214,30 @@ def corollary8_chain(
         ),
     ]
     return conjunction(f"Corollary 8 chain for {alg.label} (alpha={a})", parts)
+
+
+def _prob(m: FiniteMechanism, d: Hashable, ev: frozenset[Any]) -> sp.Expr:
+    return sp.Add(*[m.p(d, o) for o in ev])
+
+
+def rdp_chain(m: FiniteMechanism, a: sp.Expr, name: str = "") -> CheckResult:
+    """Prop. 6's first part on one mechanism of a path: for every ``k``, every pair at
+    distance ``k`` and every event, ``Pr[M(d_k) ∈ E] <= e^{ε S_k} Pr[M(d_0) ∈ E]^{r^k}``
+    with ``ε`` the exact RDP ε at order ``a``, ``r = 1 - 1/a``, ``S_k = Σ_{i<=k} r^i``."""
+    eps, _ = rdp_epsilon(m, a)
+    r = 1 - 1 / a
+    kmax = max(nx.eccentricity(m.graph).values())
+    parts = []
+    for k in range(1, kmax + 1):
+        S = sp.Add(*[r**i for i in range(1, k + 1)])
+        for d0, dk in pairs_at_distance(m.graph, k):
+            for ev in [*events(m.outputs), frozenset(m.outputs)]:
+                parts.append(
+                    check_le(
+                        _prob(m, dk, ev),
+                        sp.exp(eps * S) * _prob(m, d0, ev) ** (r**k),
+                        output=tuple(sorted(map(str, ev))),
+                        pair=(d0, dk),
+                    )
+                )
+    return conjunction(f"Prop. 6, first part on {name or m.name} (alpha = {a})", parts)

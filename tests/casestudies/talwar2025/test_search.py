@@ -1,0 +1,187 @@
+"""Talwar 2025: the worst-case searches and the step tables of the case study.
+
+The float screens must agree with the exact decisions they stand in for (a screen that
+drifts would steer the search away from the worst case); the step tables must be able
+to fail (a step tightened past its true constant is refuted); the closed forms behind
+the tightness tags are recomputed independently.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction as F
+from math import comb
+
+import pytest
+import sympy as sp
+
+from casestudies.talwar2025 import mech_search
+from casestudies.talwar2025.chain_search import _chains
+from casestudies.talwar2025.composition_search import rr_delta
+from casestudies.talwar2025.oracle_search import (
+    SPACES,
+    decide_thm11_utility,
+    pair_oracle,
+)
+from casestudies.talwar2025.search import result_ratio
+from casestudies.talwar2025.steps import TAU, S, U, exponent_bound, ln_bT
+from casestudies.talwar2025.tightness import rr_composition
+from verifier.algorithms.talwar import a_lt, failure_probability
+from verifier.arithmetic import Verdict, approx
+from verifier.claims import Claim
+from verifier.claims.steps import Step, decide_steps
+from verifier.privacy import delta
+from verifier.search.core import confirm
+from verifier.search.inequalities import GridPoint
+
+R = sp.Rational
+
+
+@pytest.mark.parametrize("key", ["thm7", "cor8", "thm7.uniform", "thm9", "thm10", "thm10.adaptive"])
+def test_chain_screen_agrees_with_the_exact_chain(key: str) -> None:
+    ch = _chains()[key]
+    space = ch.space()
+    rng = random.Random(11)
+    done = 0
+    while done < 2:  # two seeded instances with at most 12 (Theorem 7) / 120 classes
+        inst = space.random(rng)
+        v = space.point(inst)
+        e, T = ch.eps(v), ch.T(v)
+        small = (
+            math.log(4 * T) / e <= 12
+            if ch.theorem == "Theorem 7"
+            else 10 * math.ceil(math.log(8 * T) / e) <= 120
+        )
+        if not small:
+            continue
+        done += 1
+        exact = result_ratio(ch.decide(space, inst))
+        assert ch.screen(space, inst) == pytest.approx(exact, rel=1e-6), space.describe(inst)
+
+
+def test_adaptive_screen_agrees() -> None:
+    ch = _chains()["thm9.adaptive"]
+    space = ch.space()
+    # NeighbourProbe(2, 3) at eps = 1 and BlindProbe(A_max^3, 10) at eps = 1/2
+    for alg, eps in ((5, F(1)), (26, F(1, 2))):
+        inst = GridPoint((F(alg), eps))
+        exact = result_ratio(ch.decide(space, inst))
+        assert ch.screen(space, inst) == pytest.approx(exact, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: mech_search.cube_group_privacy_search("demo.x"),
+        lambda: mech_search.path_group_privacy_search("demo.x"),
+        lambda: mech_search.extension_search("demo.x", "theorem", "-"),
+        lambda: mech_search.extension_search("demo.x", "normaliser", "-"),
+    ],
+)
+def test_mechanism_screens_agree_with_their_certificates(make) -> None:  # type: ignore[no-untyped-def]
+    spec = make()
+    claim = Claim(id="demo.x", source="-", statement="-", expected="holds", search=spec)
+    rng = random.Random(5)
+    for _ in range(3):
+        inst = spec.space.random(rng)
+        conf = confirm(claim, inst)
+        assert conf.premises is Verdict.HOLDS, conf.error
+        assert conf.verdict is Verdict.HOLDS
+        assert spec.screen(inst) == pytest.approx(conf.ratio, rel=1e-9)
+
+
+def test_extension_premise_nearly_tight() -> None:
+    """mode 1: the premise holds exactly, and a smaller a (by 1/1000) breaks it."""
+    for seed in range(5):
+        e = mech_search.extension_instance(7, seed, 3, 3, mode=1)
+        assert mech_search._premise_holds(e.g, e.p, e.a)
+        if e.a > F(1001, 1000):
+            assert not mech_search._premise_holds(e.g, e.p, e.a - F(1, 1000))
+
+
+def test_binomial_sums_exactly() -> None:
+    """sum_{i <= Delta} C(10 Delta, i) <= 10^Delta (11/10)^(10 Delta) <= (10e)^Delta
+    (the steps thm9.counting decides in closed form), with Python integers."""
+    for D in range(1, 61):
+        n = 10 * D
+        ball = sum(comb(n, i) for i in range(D + 1))
+        assert ball * 10 ** (n - D) <= 11**n  # ball <= 10^D (11/10)^(10D)
+    assert 10 * math.log(1.1) < 1  # (11/10)^10 < e
+
+
+def test_a_step_tightened_past_its_constant_is_refuted() -> None:
+    """eps Delta <= ln(4T) (without + eps) fails: at T = e, eps = ln T = 1 it reads
+    ln 4 + 1 + s <= ln 4 + 1, false for every s > 0 of Delta's range."""
+    at = {U: 1, TAU: 1}
+    step = Step(
+        "eps Delta <= ln 4T",
+        exponent_bound(4, 1)[0].lhs.subs(at),
+        ln_bT(4).subs(at),
+        domain={S: (0, 1)},
+    )
+    r = decide_steps("too strong", [step])
+    assert r.verdict is Verdict.VIOLATED
+    assert r.notes[0] == "first failing step: 'eps Delta <= ln 4T'"
+
+
+def test_balanced_oracle_attains_the_utility_bound() -> None:
+    """A_max^3 on an oracle with exactly half its mass on the top score fails w.p.
+    (1/2)^3 = 1/8 = gamma (log2(1/gamma) an integer), and A_LT,gamma w.p.
+    gamma/(1 + gamma)."""
+    space = SPACES["thm11.utility"][0]()
+    inst = GridPoint((F(0), F(2), F(1), F(1, 8), F(1)))  # seed, m, shape, gamma, K
+    r = decide_thm11_utility(space, inst)
+    assert r.verdict is Verdict.HOLDS
+    at_D = [f for f in r.all_findings() if f.claimed == R(1, 8) and f.realized == R(1, 8)]
+    assert at_D and at_D[0].tight  # the failure at D is exactly gamma
+    M = pair_oracle(0, 2, 1)
+    g = R(1, 1000)
+    alg = a_lt(g)
+    assert failure_probability(alg.apply(M), M, "D") == g / (1 + g)
+
+
+def test_rr_delta_float_agrees_with_exact() -> None:
+    T, odds = 20, R(11, 10)
+    eps = sp.Rational(3, 10)
+    exact, _ = delta(rr_composition(T, odds), eps, pairs=[("D", "D'")])
+    assert rr_delta(T, 1.1, 0.3) == pytest.approx(approx(exact), rel=1e-9)
+
+
+def test_tightness_limits() -> None:
+    """The limits the approached tags rest on, recomputed."""
+    a, D, u, k = sp.symbols("a Delta u K", positive=True)
+    assert sp.limit(sp.log((1 + a**2) / 2) / (2 * sp.log(a)), a, sp.oo) == 1
+    assert sp.limit(-D * sp.log(1 - 1 / (D + 1)), D, sp.oo) == 1
+    assert sp.limit(1 / (2 - u), u, 1) == 1
+    assert sp.limit((1 - 1 / k) ** 2, k, sp.oo) == 1
+    # the near-tight member of Prop. 2's family is within 1% of the factor 2
+    r = math.log((1 + 1e32) / 2) / (2 * math.log(1e16))
+    assert 0.99 < r < 1
+
+
+def test_the_chain_search_refutes_the_exponent_2_at_a_fixed_eps() -> None:
+    """Theorem 7's chain with e^(-2c eps Delta) >= (4T)^(-2c) (the finding
+    talwar2025.thm7.two_c_step_fixed_eps) is refuted by the same search, and its
+    certificate is an inequality between two exact numbers that `verifier check`
+    re-decides."""
+    from casestudies.talwar2025.chain_search import REPETITION, _Chain
+    from casestudies.talwar2025.search import exact_search
+    from verifier.search.engine import search
+
+    ch = _Chain("Theorem 7", REPETITION, step_exponent=2)
+    spec = exact_search(
+        "demo.two_c",
+        ch.space(),
+        ch.decide,
+        "exponent 2",
+        "Talwar 2025",
+        screen=ch.screen,
+        notes="-",
+    )
+    claim = Claim(
+        id="demo.two_c", source="-", statement="-", expected="refuted", kind="finding", search=spec
+    )
+    r = search(claim, instances=80, seconds=None, seed=0, checkpoint_every=1e9, shrink=False)
+    assert r.violated
+    assert r.certificate_text and 'kind = "inequality"' in r.certificate_text

@@ -41,7 +41,9 @@ def _budget(claim: Claim, search_instances: int | None) -> int:
     assert spec is not None
     if search_instances is not None:
         return search_instances
-    return spec.casestudies_instances or spec.default_instances
+    if spec.casestudies_instances is not None:  # 0: no search in `verifier casestudies`
+        return spec.casestudies_instances
+    return spec.default_instances
 
 
 def run_search(claim: Claim, instances: int, seed: int = SEARCH_SEED) -> SearchRecord:

@@ -39,7 +39,7 @@ from .arithmetic import (
     exact,
     is_exactly_zero,
 )
-from .boxes import DEFAULT_BUDGET, BoxBudget, decide_on_box
+from .boxes import BoxBudget, decide_on_box
 from .errors import InvalidParameter, Undecidable
 from .results import CheckResult, Finding
 
@@ -136,18 +136,29 @@ def check_le(
     quantity: str = "lhs",
     precision: Precision = DEFAULT_PRECISION,
     over: Any = None,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
+    where: Any = None,
 ) -> CheckResult:
     """The inequality ``lhs <= rhs`` as a one-finding :class:`CheckResult`.
 
     The finding's ``realized`` is ``lhs`` and ``claimed`` is ``rhs`` (slack
     ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.  With a box ``over``
     (``{symbol: (lo, hi), ...}``) the inequality is decided for every point of the box
-    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision).
+    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision), or, with
+    premises ``where`` (expressions ``g`` meaning ``g >= 0``, or sympy relationals
+    such as ``x + y <= 2``), for every point of the box where they hold: a step of a
+    proof decided over its hypothesis region.  The result's notes give the shares of
+    the box outside the region, decided and undecided, and say so when the region is
+    empty (the inequality then holds vacuously).
+
+    >>> x, y = sp.symbols("x y", nonnegative=True)
+    >>> r = check_le(x * y, 2, over={x: (0, 2), y: (0, 2)}, where=[x + y <= 2])
+    >>> r.verdict.value, r.notes[0]
+    ('holds', 'premises x + y <= 2 (as -x - y + 2 >= 0): 0.219 of the box outside, 0.781 decided, 0 undecided')
     """
     a, b = exact(lhs), exact(rhs)
     if over is not None:
-        d = decide_on_box(a, b, over, budget)
+        d = decide_on_box(a, b, over, budget, where=where)
         f = Finding(
             d.verdict,
             output,
@@ -161,10 +172,42 @@ def check_le(
             failing=d.failing,
             region=d,
         )
-        return CheckResult(title or f"{a} <= {b} on {d.box}", d.verdict, [f], quantity=quantity)
+        notes = []
+        if d.premises:
+            given = ", ".join(str(p) for p in _premise_texts(where))
+            if d.vacuous:
+                notes.append(
+                    f"premises {given}: vacuous, no point of the box satisfies them (the "
+                    f"inequality holds there only because the region is empty)"
+                )
+            else:
+                notes.append(
+                    f"premises {given} (as {' and '.join(d.premises)}): "
+                    f"{float(d.outside_fraction):.3g} of the box outside, "
+                    f"{float(d.decided_fraction):.3g} decided, "
+                    f"{float(d.undecided_fraction):.3g} undecided"
+                    + ("" if d.region_nonempty else "; no point of the region was found")
+                )
+        return CheckResult(
+            title or f"{a} <= {b} on {d.box}" + (f" where {given}" if d.premises else ""),
+            d.verdict,
+            [f],
+            quantity=quantity,
+            notes=notes,
+        )
+    if where is not None:
+        raise InvalidParameter("premises (where=) restrict a box: give one with over=")
     c = decide_le(a, b, precision)
     f = _finding(c.verdict, a, b, c.tight, note, output, pair)
     return CheckResult(title or f"{a} <= {b}", c.verdict, [f], quantity=quantity)
+
+
+def _premise_texts(where: Any) -> list[Any]:
+    if where is None:
+        return []
+    if isinstance(where, (sp.Basic, str)) or not hasattr(where, "__iter__"):
+        return [where]
+    return list(where)
 
 
 def identically_zero(expr: Any) -> bool:

@@ -74,6 +74,7 @@ from .errors import InvalidParameter, UnsupportedExpression
 from .precision import interval_context
 
 __all__ = [
+    "check_interval_assumptions",
     "SubInterval",
     "IntervalDecision",
     "decide_on_interval",
@@ -305,6 +306,48 @@ def _check_side(x: Any, name: str, symbol: sp.Symbol) -> sp.Expr:
     return e
 
 
+def check_interval_assumptions(symbol: sp.Symbol, a: sp.Expr, b: sp.Expr, what: str) -> None:
+    """Refuse an interval ``[a, b]`` that leaves what ``symbol`` is declared to be
+    (``positive``: ``a > 0``; ``nonnegative``: ``a >= 0``; ``negative``,
+    ``nonpositive`` likewise at ``b``; ``nonzero``: 0 outside; ``integer``: a single
+    integer, since the interval is decided at every real point).  An expression built
+    with an assumption may have been simplified with it (``Abs(x)`` is ``x`` for a
+    positive ``x``), so deciding it outside would decide another function.
+
+    >>> check_interval_assumptions(sp.Symbol("t", positive=True), sp.Integer(0), sp.Integer(1), "symbol t")
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidParameter: symbol t is declared positive, but its range [0, 1] reaches 0
+    """
+
+    def sign(x: sp.Expr) -> Sign:
+        return Sign.ZERO if x == 0 else decide_sign(x).sign
+
+    span = f"[{a}, {b}]"
+    if symbol.is_real is False or symbol.is_extended_real is False:
+        raise InvalidParameter(f"{what} is declared non-real; the parameter of a range is real")
+    sa, sb = sign(a), sign(b)
+    if symbol.is_positive and sa is not Sign.POSITIVE:
+        raise InvalidParameter(f"{what} is declared positive, but its range {span} reaches {a}")
+    if symbol.is_nonnegative and sa not in (Sign.POSITIVE, Sign.ZERO):
+        raise InvalidParameter(f"{what} is declared nonnegative, but its range {span} reaches {a}")
+    if symbol.is_negative and sb is not Sign.NEGATIVE:
+        raise InvalidParameter(f"{what} is declared negative, but its range {span} reaches {b}")
+    if symbol.is_nonpositive and sb not in (Sign.NEGATIVE, Sign.ZERO):
+        raise InvalidParameter(f"{what} is declared nonpositive, but its range {span} reaches {b}")
+    if (
+        symbol.is_zero is False
+        and not (symbol.is_positive or symbol.is_negative)
+        and not (sa is Sign.POSITIVE or sb is Sign.NEGATIVE)
+    ):
+        raise InvalidParameter(f"{what} is declared nonzero, but its range {span} may contain 0")
+    if symbol.is_integer and not (a.is_Integer and b.is_Integer and a == b):
+        raise InvalidParameter(
+            f"{what} is declared integer, but its range {span} is decided at every real "
+            f"point; decide each integer value on its own"
+        )
+
+
 def _validate(
     lhs: Any, rhs: Any, symbol: Any, a: Any, b: Any
 ) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr, bool]:
@@ -320,6 +363,7 @@ def _validate(
         raise InvalidParameter(f"empty interval: a = {a_e} > b = {b_e}")
     if s.sign is Sign.UNDECIDED:
         raise InvalidParameter(f"cannot certify a = {a_e} <= b = {b_e}")
+    check_interval_assumptions(symbol, a_e, b_e, f"the parameter {symbol}")
     return lhs_e, rhs_e, a_e, b_e, s.sign is Sign.ZERO
 
 

@@ -18,7 +18,7 @@ DOC = """
 version = 1
 [symbols]
 eps_1 = { positive = true }
-eps_2 = { positive = true }
+eps_2 = { nonnegative = true }
 [graphs.g]
 kind = "pair"
 datasets = ["D", "D'"]

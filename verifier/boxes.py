@@ -1628,6 +1628,34 @@ class _Search:
                 status = "mixed"
         return status
 
+    def region_face(self, sub: SubBox) -> SubBox | None:
+        """A face of ``sub`` that contains its whole part in the region, when a
+        premise ``g >= 0`` has ``g <= 0`` on ``sub`` and a partial derivative of
+        certified strict sign: ``g`` then vanishes at most on the face where it is
+        largest (``x_i = lo_i`` when ``∂_i g < 0``), so the rest of ``sub`` is outside
+        (the region's boundary on a bisection point: ``x <= 1`` on ``[1, 2]``)."""
+        p = self.budget.bits
+        xs = _sub_ivs(sub, p)
+        for (prog, strict), (g_expr, _) in zip(self.premise_progs, self.premises, strict=True):
+            if strict or not g_expr.free_symbols:
+                continue
+            try:
+                v, grad = prog.run(xs, True)
+                if grad is not None:
+                    v = _mean_value(prog, sub, xs, v, grad, p)
+            except _Unresolved:
+                continue
+            if grad is None or not _nonpos(v):
+                continue
+            for i, (lo, hi) in enumerate(sub.bounds):
+                gi = grad[i]
+                if lo == hi or gi is None:
+                    continue
+                at = lo if _negative(gi) else hi if _positive(gi) else None
+                if at is not None:
+                    return SubBox(sub.bounds[:i] + ((at, at),) + sub.bounds[i + 1 :])
+        return None
+
     # -- exact decisions -------------------------------------------------------
     def exact_at(self, values: Sequence[Fraction]) -> str:
         """``lhs <= rhs`` at an exact point: ``"fails"``, ``"holds"``, ``"tight"``
@@ -1665,16 +1693,39 @@ class _Search:
     def inner_point(self, sub: SubBox) -> tuple[Fraction, ...]:
         return tuple(_simple_between(lo, hi) if lo < hi else lo for lo, hi in sub.bounds)
 
-    def try_witness(self, q: Sequence[Fraction], inside: bool) -> bool:
-        """Record ``q`` as the witness when ``lhs > rhs`` there exactly (and, unless
-        ``inside``, every premise holds there exactly)."""
+    def is_witness(self, q: Sequence[Fraction], inside: bool) -> bool:
+        """``lhs > rhs`` at ``q`` exactly (and, unless ``inside``, every premise holds
+        there exactly)."""
         if self.exact_at(q) != "fails":
             return False
-        if not inside and self.region_at(q) != "in":
+        return inside or self.region_at(q) == "in"
+
+    def try_witness(self, q: Sequence[Fraction], inside: bool) -> bool:
+        """Record ``q`` as the witness when :meth:`is_witness`."""
+        if not self.is_witness(q, inside):
             return False
         if self.tally.witness is None:
             self.tally.witness = self.box.point(q)
         return True
+
+    def last_points(self, t: _Tally) -> None:
+        """Exact points tried when the search left sub-boxes open: the corners of the
+        box (at most 256; a jump of floor/ceil may fail on a face only) and a point
+        inside each of the first 32 undecided sub-boxes.  The first at which the
+        inequality fails (inside the premises) becomes the witness; the first at which
+        a side is undefined is recorded."""
+        axes = [(lo, hi) if lo < hi else (lo,) for lo, hi in self.root.bounds]
+        points = itertools.chain(
+            itertools.islice(itertools.product(*axes), 256),
+            (self.inner_point(sub) for sub in t.undecided[:32]),
+        )
+        for q in points:
+            r = self.exact_at(q)
+            if r == "undefined" and t.undefined is None:
+                t.undefined = self.box.point(q)
+            if r == "fails" and (not self.premises or self.region_at(q) == "in"):
+                t.witness = self.box.point(q)
+                return
 
     def on_root_face(self, sub: SubBox) -> bool:
         """``sub`` lies in a face of the box (some parameter fixed at an end of its
@@ -1754,6 +1805,12 @@ class _Search:
                 if t.witness is None:
                     self.try_witness(self.inner_point(sub), True)
                 return "fails"
+        if status == "mixed":
+            face = self.region_face(sub)
+            if face is not None:
+                # the rest of the sub-box is outside the region
+                t.add("outside", sub)
+                return self.settle(face, depth, reduce)
         if status == "in" and g is not None and reduce:
             for i in free:
                 gi = g[i]
@@ -2057,6 +2114,8 @@ def _decide_cached(
         # could not see (tried last: symbolic simplification is slow)
         if defined and shifted is None and identically_zero(f, box.symbols):
             return everywhere(_EVERYWHERE, identically_equal=True, tight=True)
+    if state != "holds" and not failing_n and t.witness is None:
+        search.last_points(t)
     if state == "fails" or failing_n or t.witness is not None:
         verdict = Verdict.VIOLATED
     elif state == "open" or t.undecided or "undecided" in t.dropped:

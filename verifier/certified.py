@@ -237,11 +237,28 @@ def identically_zero(expr: Any) -> bool:
         if isinstance(a, sp.exp) and a.args[0].is_Rational:
             continue
         if not a.free_symbols:
-            subs[a] = sp.Dummy(positive=True)
+            subs[a] = _atom_symbol(a)
     try:
         return bool(sp.cancel(x.xreplace(subs)) == 0)
     except (sp.PolynomialError, TypeError, ValueError):  # pragma: no cover
         return False
+
+
+def _atom_symbol(a: sp.Expr) -> sp.Dummy:
+    """A symbol standing for the constant ``a`` in :func:`identically_zero`, with only
+    the assumptions ``a`` certainly satisfies (a positive symbol for ``log(2/3)``
+    would turn ``Min(log(2/3), 0)`` into 0): positive for ``exp`` of a real number
+    and for a power of a positive rational, the exact sign of ``log(r)`` for a
+    rational ``r``, else real when sympy infers it, else none."""
+    if isinstance(a, sp.exp) and a.args[0].is_extended_real:
+        return sp.Dummy(positive=True)
+    if a.is_Pow and a.base.is_Rational and a.base > 0 and a.exp.is_extended_real:
+        return sp.Dummy(positive=True)
+    if isinstance(a, sp.log) and len(a.args) == 1 and a.args[0].is_Rational and a.args[0] > 0:
+        return sp.Dummy(positive=True) if a.args[0] > 1 else sp.Dummy(negative=True)
+    if a.is_extended_real:
+        return sp.Dummy(real=True)
+    return sp.Dummy()
 
 
 def check_eq(

@@ -189,6 +189,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "SubBox",
     "box_budget",
+    "check_range_assumptions",
     "decide_all_on_box",
     "decide_on_box",
     "identically_zero",

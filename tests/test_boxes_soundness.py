@@ -96,9 +96,9 @@ ENDS = st.sampled_from(
 )
 
 
-def _parse(text: str) -> sp.Expr | None:
+def _parse(text: str, symbols: dict[str, sp.Symbol] | None = None) -> sp.Expr | None:
     try:
-        return parse_expression(text, {"x": x, "y": y})
+        return parse_expression(text, symbols or {"x": x, "y": y})
     except VerifierError:
         return None
 
@@ -141,19 +141,26 @@ def _check(lhs: sp.Expr, rhs: sp.Expr, box: Box, where: sp.Expr | None, seed: in
     ENDS,
     st.one_of(st.none(), EXPRESSIONS),
     st.integers(0, 2**16),
+    st.booleans(),
 )
-@example("abs(x)", "x + y", (R(-1), R(1)), (R(1, 100), R(1)), None, 0)
-@example("max(x, -x)", "x + y", (R(-1), R(1)), (R(1, 100), R(1)), None, 0)
-@example("floor(x)", "y", (R(-1), R(1)), (R(0), R(1)), None, 0)
-@example("(x + y)", "sqrt(x^2) + (1/100)", (R(-1), R(1)), (R(0), R(1)), "x + y", 0)
-def test_verdicts_agree_with_exact_points(lhs_t, rhs_t, xr, yr, where_t, seed):
-    lhs, rhs = _parse(lhs_t), _parse(rhs_t)
-    where = None if where_t is None else _parse(where_t)
+@example("abs(x)", "x + y", (R(-1), R(1)), (R(1, 100), R(1)), None, 0, False)
+@example("max(x, -x)", "x + y", (R(-1), R(1)), (R(1, 100), R(1)), None, 0, False)
+@example("floor(x)", "y", (R(-1), R(1)), (R(0), R(1)), None, 0, False)
+@example("(x + y)", "sqrt(x^2) + (1/100)", (R(-1), R(1)), (R(0), R(1)), "x + y", 0, False)
+def test_verdicts_agree_with_exact_points(lhs_t, rhs_t, xr, yr, where_t, seed, declared):
+    # the symbols: real, or declared nonnegative when the box allows it (the parser
+    # then simplifies with the assumption, e.g. sqrt(x^2) is x)
+    u, v = x, y
+    if declared and xr[0] >= 0 and yr[0] >= 0:
+        u, v = sp.symbols("x y", nonnegative=True)
+    names = {"x": u, "y": v}
+    lhs, rhs = _parse(lhs_t, names), _parse(rhs_t, names)
+    where = None if where_t is None else _parse(where_t, names)
     if lhs is None or rhs is None or (where_t is not None and where is None):
         return  # refused by the parser (1/0, log(-1), ...): nothing to decide
-    if (lhs.free_symbols | rhs.free_symbols) - {x, y}:
+    if (lhs.free_symbols | rhs.free_symbols) - {u, v}:
         return
-    box = Box.of({x: xr, y: yr})
+    box = Box.of({u: xr, v: yr})
     _check(lhs, rhs, box, where, seed)
 
 

@@ -193,6 +193,10 @@ class Finding:
                 else {str(k): str(v) for k, v in self.region.witness.items()},
                 "note": self.region.note,
             }
+            if getattr(self.region, "premises", ()):
+                d["box"]["premises"] = list(self.region.premises)
+                d["box"]["outside_fraction"] = float(self.region.outside_fraction)
+                d["box"]["vacuous"] = self.region.vacuous
         if self.note:
             d["note"] = self.note
         return d

@@ -109,7 +109,7 @@ def _check(lhs: sp.Expr, rhs: sp.Expr, box: Box, where: sp.Expr | None, seed: in
         d = decide_on_box(lhs, rhs, box, SMALL, where=premises or None)
     except UnsupportedExpression as err:
         # a refusal must name the construct, never come from deep inside sympy
-        assert "cannot enclose" in str(err), err
+        assert "enclose" in str(err), err
         return
     points = _points(box, random.Random(seed))
     if d.verdict is Verdict.HOLDS:

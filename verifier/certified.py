@@ -154,7 +154,7 @@ def check_le(
     >>> x, y = sp.symbols("x y", nonnegative=True)
     >>> r = check_le(x * y, 2, over={x: (0, 2), y: (0, 2)}, where=[x + y <= 2])
     >>> r.verdict.value, r.notes[0]
-    ('holds', 'premises x + y <= 2 (as -x - y + 2 >= 0): 0.219 of the box outside, 0.781 decided, 0 undecided')
+    ('holds', 'premises x + y <= 2 (as -x - y + 2 >= 0): 0.25 of the box outside, 0.75 decided, 0 undecided')
     """
     a, b = exact(lhs), exact(rhs)
     if over is not None:

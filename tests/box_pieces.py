@@ -12,7 +12,7 @@ import sympy as sp
 from verifier.arithmetic import Verdict
 from verifier.boxes import Box, BoxBudget, BoxDecision, _decide_cached, decide_on_box
 
-x, y = sp.symbols("x y", positive=True)
+x, y = sp.symbols("x y", nonnegative=True)
 BOX = Box.of({x: (0, 1), y: (0, 1)})
 #: a first pass of 100 sub-boxes, then 2**3 pieces with (1500 - 100) // 8 sub-boxes each
 BUDGET = BoxBudget(max_depth=14, max_boxes=1500, seconds=None, serial_boxes=100, split_levels=3)

@@ -23,7 +23,7 @@ from verifier.boxes import (
 from verifier.errors import InvalidParameter, UnsupportedExpression
 
 R = sp.Rational
-x, y, z, w = sp.symbols("x y z w", positive=True)
+x, y, z, w = sp.symbols("x y z w", nonnegative=True)
 
 
 def _holds_at(lhs, rhs, point):

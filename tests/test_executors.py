@@ -189,7 +189,7 @@ SPEC_NARROW = """
 version = 1
 [symbols]
 eps_1 = { positive = true }
-eps_2 = { positive = true }
+eps_2 = { nonnegative = true }
 [graphs.g]
 kind = "pair"
 datasets = ["D", "D'"]

@@ -155,7 +155,7 @@ def test_unbound_symbol_is_reported():
 
 
 def test_claims_over_a_parameter_range():
-    t = sp.Symbol("t", positive=True)
+    t = sp.Symbol("t", nonnegative=True)
     rr = randomized_response(t)
     r = check_pure_dp(rr, t, over=(t, 0, 5))
     assert r.verdict is Verdict.HOLDS and r.tight

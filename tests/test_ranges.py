@@ -450,3 +450,66 @@ def test_simplest_rational_helper():
     assert f(Fraction(-1, 3), Fraction(1, 7)) == 0
     assert f(Fraction(-2), Fraction(-1)) == Fraction(-3, 2)
     assert f(Fraction(31, 100), Fraction(32, 100)) == Fraction(5, 16)
+
+
+# -- constructs the one-parameter decision must not get wrong -------------------------
+
+s_real = sp.Symbol("s", real=True)
+
+
+def test_a_pole_of_both_sides_lost_by_the_difference_is_not_a_holds():
+    # 1/s + 1 <= 1/s + 2: rhs - lhs = 1, but both sides are undefined at s = 0
+    d = decide_on_interval(1 / s_real + 1, 1 / s_real + 2, s_real, -1, 1)
+    assert d.verdict is Verdict.UNDECIDED and "pole" in d.note
+    # away from the pole it holds
+    assert decide_on_interval(1 / s_real + 1, 1 / s_real + 2, s_real, R(1, 2), 1).verdict is (
+        Verdict.HOLDS
+    )
+    # a log of both sides, undefined for s <= 0: no verdict on [-1, 1]
+    d = decide_on_interval(log(s_real) + s_real, log(s_real) + 2 * s_real + 2, s_real, -1, 1)
+    assert d.verdict is Verdict.UNDECIDED
+
+
+def test_floor_and_ceil_by_bisection_and_at_the_ends():
+    # floor(s) <= 1/2 fails only at s = 1 (floor(1) = 1): found at the end point
+    d = decide_on_interval(sp.floor(s_real), R(1, 2), s_real, -1, 1)
+    assert d.verdict is Verdict.VIOLATED
+    assert [(p.lo, p.hi) for p in d.failing] == [(1, 1)]
+    # ceil(s) <= 1/2 fails on (0, 1]: a failing piece inside it
+    d = decide_on_interval(sp.ceiling(s_real), R(1, 2), s_real, -1, 1)
+    assert d.verdict is Verdict.VIOLATED
+    for p in d.failing:
+        assert p.witness is not None and 0 < p.witness <= 1
+    # floor(s) <= s + 1/10 everywhere
+    assert decide_on_interval(sp.floor(s_real), s_real + R(1, 10), s_real, -2, 2).verdict is (
+        Verdict.HOLDS
+    )
+
+
+def test_binomial_with_a_constant_k_is_decided_exactly():
+    # binomial(s, 2) = s (s - 1) / 2 <= 1 on [-1, 1], equal to 1 at s = -1
+    d = decide_on_interval(sp.binomial(s_real, 2), 1, s_real, -1, 1)
+    assert d.verdict is Verdict.HOLDS and d.method == "polynomial"
+    assert d.equality_points == (-1,)
+
+
+def test_abs_min_max_of_a_parameter_reaching_negative_values():
+    # |s| <= s + 1/2 fails exactly for s < -1/4
+    for lhs in (sp.Abs(s_real), sp.Max(s_real, -s_real), sp.sqrt(s_real**2)):
+        d = decide_on_interval(lhs, s_real + R(1, 2), s_real, -1, 1)
+        assert d.verdict is Verdict.VIOLATED
+        for p in d.failing:
+            assert p.witness < -R(1, 4)
+
+
+def test_ranges_outside_the_parameters_assumptions_are_refused():
+    t = sp.Symbol("t", positive=True)
+    with pytest.raises(InvalidParameter, match="t is declared positive.*reaches 0"):
+        decide_on_interval(t, 1, t, 0, 1)
+    n = sp.Symbol("n", integer=True)
+    with pytest.raises(InvalidParameter, match="declared integer"):
+        decide_on_interval(n, 5, n, 0, 3)
+    assert decide_on_interval(n, 5, n, 3, 3).verdict is Verdict.HOLDS
+    w = sp.Symbol("w", nonnegative=True)
+    with pytest.raises(InvalidParameter, match="declared nonnegative"):
+        decide_on_interval(w, 1, w, -log(2), 1)

@@ -39,7 +39,7 @@ from .arithmetic import (
     exact,
     is_exactly_zero,
 )
-from .boxes import DEFAULT_BUDGET, Box, BoxBudget, decide_on_box
+from .boxes import Box, BoxBudget, decide_on_box
 from .errors import InvalidParameter, Undecidable
 from .results import CheckResult, Finding
 
@@ -136,18 +136,28 @@ def check_le(
     quantity: str = "lhs",
     precision: Precision = DEFAULT_PRECISION,
     over: Any = None,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
+    where: Any = None,
 ) -> CheckResult:
     """The inequality ``lhs <= rhs`` as a one-finding :class:`CheckResult`.
 
     The finding's ``realized`` is ``lhs`` and ``claimed`` is ``rhs`` (slack
     ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.  With a box ``over``
     (``{symbol: (lo, hi), ...}``) the inequality is decided for every point of the box
-    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision); with a
-    range ``over=(symbol, lo, hi)`` for every value of one parameter in ``[lo, hi]``
-    (:func:`verifier.ranges.decide_on_interval`).  The finding records the domain
-    (``Finding.over``), so the verdict says what it covers.
+    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision), or, with
+    premises ``where`` (expressions ``g`` meaning ``g >= 0``, or sympy relationals
+    such as ``x + y <= 2``), for every point of the box where they hold: a step of a
+    proof decided over its hypothesis region.  The result's notes give the shares of
+    the box outside the region, decided and undecided, and say so when the region is
+    empty (the inequality then holds vacuously).  With a range ``over=(symbol, lo,
+    hi)`` it is decided for every value of one parameter in ``[lo, hi]``
+    (:func:`verifier.ranges.decide_on_interval`; no premises).  The finding records the
+    domain (``Finding.over``), so the verdict says what it covers.
 
+    >>> x, y = sp.symbols("x y", nonnegative=True)
+    >>> r = check_le(x * y, 2, over={x: (0, 2), y: (0, 2)}, where=[x + y <= 2])
+    >>> r.verdict.value, r.notes[0]
+    ('holds', 'premises x + y <= 2 (as -x - y + 2 >= 0): 0.25 of the box outside, 0.75 decided, 0 undecided')
     >>> t = sp.Symbol("t")
     >>> check_le(t**2, t, over=(t, 0, 1)).verdict.value
     'holds'
@@ -159,6 +169,10 @@ def check_le(
     if over is not None and not isinstance(over, (Box, dict)) and not hasattr(over, "items"):
         from .ranges import ParameterRange, decide_on_interval
 
+        if where is not None:
+            raise InvalidParameter(
+                "premises (where=) restrict a box: give over as {symbol: (lo, hi)}, not a range"
+            )
         rng = ParameterRange.of(over)
         assert rng is not None
         r = decide_on_interval(a, b, rng.symbol, rng.lo, rng.hi, precision=precision)
@@ -177,7 +191,7 @@ def check_le(
         )
         return CheckResult(title or f"{a} <= {b} for {rng}", r.verdict, [f], quantity=quantity)
     if over is not None:
-        d = decide_on_box(a, b, over, budget)
+        d = decide_on_box(a, b, over, budget, where=where)
         f = Finding(
             d.verdict,
             output,
@@ -192,10 +206,43 @@ def check_le(
             region=d,
             over=d.box,
         )
-        return CheckResult(title or f"{a} <= {b} on {d.box}", d.verdict, [f], quantity=quantity)
+        notes = []
+        if d.premises:
+            given = ", ".join(str(p) for p in _premise_texts(where))
+            if d.vacuous:
+                notes.append(
+                    f"premises {given}: vacuous, no point of the box satisfies them (the "
+                    f"inequality holds there only because the region is empty)"
+                )
+            else:
+                notes.append(
+                    f"premises {given} (as {' and '.join(d.premises)}): "
+                    f"{float(d.outside_fraction):.3g} of the box outside, "
+                    f"{float(d.decided_fraction):.3g} decided, "
+                    f"{float(d.undecided_fraction):.3g} undecided"
+                    + ("" if d.region_nonempty else "; no point of the region was found")
+                )
+        return CheckResult(
+            title or f"{a} <= {b} on {d.box}" + (f" where {given}" if d.premises else ""),
+            d.verdict,
+            [f],
+            quantity=quantity,
+            notes=notes,
+            vacuous=bool(d.premises and d.vacuous),
+        )
+    if where is not None:
+        raise InvalidParameter("premises (where=) restrict a box: give one with over=")
     c = decide_le(a, b, precision)
     f = _finding(c.verdict, a, b, c.tight, note, output, pair)
     return CheckResult(title or f"{a} <= {b}", c.verdict, [f], quantity=quantity)
+
+
+def _premise_texts(where: Any) -> list[Any]:
+    if where is None:
+        return []
+    if isinstance(where, (sp.Basic, str)) or not hasattr(where, "__iter__"):
+        return [where]
+    return list(where)
 
 
 def identically_zero(expr: Any) -> bool:
@@ -225,11 +272,28 @@ def identically_zero(expr: Any) -> bool:
         if isinstance(a, sp.exp) and a.args[0].is_Rational:
             continue
         if not a.free_symbols:
-            subs[a] = sp.Dummy(positive=True)
+            subs[a] = _atom_symbol(a)
     try:
         return bool(sp.cancel(x.xreplace(subs)) == 0)
     except (sp.PolynomialError, TypeError, ValueError):  # pragma: no cover
         return False
+
+
+def _atom_symbol(a: sp.Expr) -> sp.Dummy:
+    """A symbol standing for the constant ``a`` in :func:`identically_zero`, with only
+    the assumptions ``a`` certainly satisfies (a positive symbol for ``log(2/3)``
+    would turn ``Min(log(2/3), 0)`` into 0): positive for ``exp`` of a real number
+    and for a power of a positive rational, the exact sign of ``log(r)`` for a
+    rational ``r``, else real when sympy infers it, else none."""
+    if isinstance(a, sp.exp) and a.args[0].is_extended_real:
+        return sp.Dummy(positive=True)
+    if a.is_Pow and a.base.is_Rational and a.base > 0 and a.exp.is_extended_real:
+        return sp.Dummy(positive=True)
+    if isinstance(a, sp.log) and len(a.args) == 1 and a.args[0].is_Rational and a.args[0] > 0:
+        return sp.Dummy(positive=True) if a.args[0] > 1 else sp.Dummy(negative=True)
+    if a.is_extended_real:
+        return sp.Dummy(real=True)
+    return sp.Dummy()
 
 
 def check_eq(

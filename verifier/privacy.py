@@ -61,7 +61,7 @@ from .arithmetic import (
     exact_max,
     format_number,
 )
-from .boxes import DEFAULT_BUDGET, Box, BoxBudget, decide_on_box
+from .boxes import Box, BoxBudget, decide_on_box
 from .errors import InvalidParameter, UnboundSymbol
 from .mechanism import Dataset, FiniteMechanism, Output
 from .ranges import ParameterRange
@@ -238,7 +238,7 @@ def _decide(
     rhs: sp.Expr,
     over: Domain | None,
     precision: Precision,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
 ) -> tuple[Verdict, bool, tuple[Any, ...], Any]:
     """Verdict, attained (everywhere, for a domain), failing pieces and the box
     decision (``None`` unless ``over`` is a box)."""
@@ -284,7 +284,7 @@ def check_distributions(
     over: Any,
     *,
     precision: Precision = DEFAULT_PRECISION,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
 ) -> CheckResult:
     """The mechanism is a mechanism at every point of the domain ``over``: every
     probability is ``>= 0`` (decided over the domain) and every distribution sums to 1
@@ -433,7 +433,7 @@ def check_ex_post(
     over: Any = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Check ex-post ε̃-DP (Ghazi et al. 2025, Def 2): ``P_D(o) <= e^{ε̃(o)} P_D'(o)``.
 
@@ -491,7 +491,7 @@ def check_pure_dp(
     over: Any = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Check ε-DP (ex-ante): ``P_D(o) <= e^ε P_D'(o)`` for all pairs and outputs."""
     e = check_epsilon(eps, precision=precision)
@@ -573,7 +573,7 @@ def check_ex_post_approx(
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
     over: Any = None,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Check ex-post (ε̃, δ)-DP (Ghazi et al. 2025, Def 5) via the hockey-stick
     divergence per ordered pair; with a constant ε̃ this is (ε, δ)-DP."""
@@ -624,7 +624,7 @@ def check_approx_dp(
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
     over: Any = None,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Check (ε, δ)-DP: ``Σ_o max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every pair."""
     e = check_epsilon(eps, precision=precision)
@@ -763,7 +763,7 @@ def check_ex_post_rdp(
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
     over: Any = None,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Check ex-post (α, ε̃)-RDP (Ghazi et al. 2025, Def 6) for every ordered pair."""
     rng = parameter_domain(over)
@@ -842,7 +842,7 @@ def check_lemma7(
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     over: Any = None,
-    budget: BoxBudget = DEFAULT_BUDGET,
+    budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Both implications of Lemma 7 on one instance, as checked claims.
 

@@ -45,6 +45,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
@@ -75,6 +76,7 @@ from .precision import interval_context
 
 __all__ = [
     "ParameterRange",
+    "check_interval_assumptions",
     "SubInterval",
     "IntervalDecision",
     "decide_on_interval",
@@ -330,6 +332,48 @@ def _check_side(x: Any, name: str, symbol: sp.Symbol) -> sp.Expr:
     return e
 
 
+def check_interval_assumptions(symbol: sp.Symbol, a: sp.Expr, b: sp.Expr, what: str) -> None:
+    """Refuse an interval ``[a, b]`` that leaves what ``symbol`` is declared to be
+    (``positive``: ``a > 0``; ``nonnegative``: ``a >= 0``; ``negative``,
+    ``nonpositive`` likewise at ``b``; ``nonzero``: 0 outside; ``integer``: a single
+    integer, since the interval is decided at every real point).  An expression built
+    with an assumption may have been simplified with it (``Abs(x)`` is ``x`` for a
+    positive ``x``), so deciding it outside would decide another function.
+
+    >>> check_interval_assumptions(sp.Symbol("t", positive=True), sp.Integer(0), sp.Integer(1), "symbol t")
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidParameter: symbol t is declared positive, but its range [0, 1] reaches 0
+    """
+
+    def sign(x: sp.Expr) -> Sign:
+        return Sign.ZERO if x == 0 else decide_sign(x).sign
+
+    span = f"[{a}, {b}]"
+    if symbol.is_real is False or symbol.is_extended_real is False:
+        raise InvalidParameter(f"{what} is declared non-real; the parameter of a range is real")
+    sa, sb = sign(a), sign(b)
+    if symbol.is_positive and sa is not Sign.POSITIVE:
+        raise InvalidParameter(f"{what} is declared positive, but its range {span} reaches {a}")
+    if symbol.is_nonnegative and sa not in (Sign.POSITIVE, Sign.ZERO):
+        raise InvalidParameter(f"{what} is declared nonnegative, but its range {span} reaches {a}")
+    if symbol.is_negative and sb is not Sign.NEGATIVE:
+        raise InvalidParameter(f"{what} is declared negative, but its range {span} reaches {b}")
+    if symbol.is_nonpositive and sb not in (Sign.NEGATIVE, Sign.ZERO):
+        raise InvalidParameter(f"{what} is declared nonpositive, but its range {span} reaches {b}")
+    if (
+        symbol.is_zero is False
+        and not (symbol.is_positive or symbol.is_negative)
+        and not (sa is Sign.POSITIVE or sb is Sign.NEGATIVE)
+    ):
+        raise InvalidParameter(f"{what} is declared nonzero, but its range {span} may contain 0")
+    if symbol.is_integer and not (a.is_Integer and b.is_Integer and a == b):
+        raise InvalidParameter(
+            f"{what} is declared integer, but its range {span} is decided at every real "
+            f"point; decide each integer value on its own"
+        )
+
+
 def _validate(
     lhs: Any, rhs: Any, symbol: Any, a: Any, b: Any
 ) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr, bool]:
@@ -345,6 +389,7 @@ def _validate(
         raise InvalidParameter(f"empty interval: a = {a_e} > b = {b_e}")
     if s.sign is Sign.UNDECIDED:
         raise InvalidParameter(f"cannot certify a = {a_e} <= b = {b_e}")
+    check_interval_assumptions(symbol, a_e, b_e, f"the parameter {symbol}")
     return lhs_e, rhs_e, a_e, b_e, s.sign is Sign.ZERO
 
 
@@ -812,6 +857,17 @@ def _compile(expr: sp.Expr, symbol: sp.Symbol, ctx: Any) -> _Fn:
             return ctx.exp(fe(x) * ctx.log(y))
 
         return gen_pow
+    if isinstance(expr, (sp.floor, sp.ceiling)):
+        # piecewise constant: the integer parts of the ends enclose it (no derivative
+        # is used by bisection, so the jumps need no special care)
+        inner = _compile(expr.args[0], symbol, ctx)
+        rnd = math.floor if isinstance(expr, sp.floor) else math.ceil
+
+        def integer_part(x: Any) -> Any:
+            lo, hi = _iv_bounds(inner(x))
+            return _iv_from_bounds(Fraction(rnd(lo)), Fraction(rnd(hi)), ctx)
+
+        return integer_part
     if isinstance(expr, (sp.Min, sp.Max, sp.Abs)):
         fs = [_compile(t, symbol, ctx) for t in expr.args]
         kind = type(expr)
@@ -929,6 +985,13 @@ def _decide_bisection(
                 enc = _point_enclosure(q)
                 failing.append(SubInterval(q, q, enc, enc, q))
                 break
+        else:
+            # the ends themselves (a jump of floor/ceil may fail there only)
+            for end in (a, b):
+                if _fails_at(lhs, rhs, symbol, end, precision):
+                    enc = _point_enclosure(end, precision)
+                    failing.append(SubInterval(end, end, enc, enc, end))
+                    break
     if failing:
         note = (
             f"failing pieces are those proved negative; {len(unknown)} pieces stayed "
@@ -958,7 +1021,14 @@ def _decide_bisection(
 def _decide_point(
     lhs: sp.Expr, rhs: sp.Expr, symbol: sp.Symbol, a: sp.Expr, precision: Precision
 ) -> IntervalDecision:
-    c = decide_le(lhs.subs(symbol, a), rhs.subs(symbol, a), precision)
+    try:
+        c = decide_le(lhs.subs(symbol, a), rhs.subs(symbol, a), precision)
+    except UnsupportedExpression as err:
+        return IntervalDecision(
+            Verdict.UNDECIDED,
+            method="point",
+            note=f"lhs or rhs is undefined at {symbol} = {a} ({err})",
+        )
     if c.verdict is Verdict.VIOLATED:
         enc = _point_enclosure(a)
         return IntervalDecision(Verdict.VIOLATED, (SubInterval(a, a, enc, enc, a),), method="point")
@@ -978,10 +1048,109 @@ def _decide_cached(
 ) -> IntervalDecision:
     if single_point:
         return _decide_point(lhs, rhs, symbol, a, precision)
-    rw = _rewrite(rhs - lhs, symbol)
+    lhs_x, rhs_x = _expand_binomials(lhs), _expand_binomials(rhs)
+    rw = _rewrite(rhs_x - lhs_x, symbol)
     if rw is not None:
-        return _decide_polynomial(lhs, rhs, symbol, a, b, rw, precision)
-    return _decide_bisection(lhs, rhs, symbol, a, b, precision)
+        d = _decide_polynomial(lhs, rhs, symbol, a, b, rw, precision)
+    else:
+        d = _decide_bisection(lhs, rhs, symbol, a, b, precision)
+    if d.verdict is Verdict.HOLDS:
+        # rhs - lhs may have lost a pole of both sides (1/s + 1 <= 1/s + 2): a side
+        # undefined somewhere in [a, b] leaves the verdict open there
+        problem = _undefined_somewhere(lhs_x, rhs_x, symbol, a, b, precision)
+        if problem:
+            return dataclasses.replace(d, verdict=Verdict.UNDECIDED, note=problem)
+    return d
+
+
+def _expand_binomials(e: sp.Expr) -> sp.Expr:
+    """``binomial(n, k)`` with a constant integer ``0 <= k <= 64`` as the polynomial
+    ``n (n-1) ... (n-k+1) / k!`` (sympy's value at every real ``n``)."""
+
+    def expand(n: sp.Expr, k: sp.Expr) -> sp.Expr:
+        if k.is_Integer and 0 <= int(k) <= 64:
+            return sp.Mul(*[n - j for j in range(int(k))]) / sp.factorial(int(k))
+        if k.is_Integer and int(k) < 0:
+            return sp.Integer(0)
+        return sp.binomial(n, k)
+
+    if not e.has(sp.binomial):
+        return e
+    return e.replace(
+        lambda x: isinstance(x, sp.binomial) and bool(x.free_symbols), lambda x: expand(*x.args)
+    )
+
+
+def _undefined_somewhere(
+    lhs: sp.Expr, rhs: sp.Expr, symbol: sp.Symbol, a: sp.Expr, b: sp.Expr, precision: Precision
+) -> str:
+    """Why ``lhs`` or ``rhs`` may be undefined somewhere in ``[a, b]`` ("": both are
+    defined everywhere, removable singularities aside).  A side that is a rational
+    function of ``w`` has a pole in ``[a, b]`` exactly when its reduced denominator
+    has a root there (exact root isolation); any other side is evaluated with
+    certified intervals on at most 256 pieces, each of which must be free of domain
+    problems (a logarithm of a number <= 0, a division by an interval around 0)."""
+    for name, side in (("lhs", lhs), ("rhs", rhs)):
+        if not side.has(symbol):
+            continue
+        rw = _rewrite(side, symbol)
+        if rw is not None:
+            if rw.factor_sign == 0 or rw.den.degree() <= 0:
+                continue
+            roots = _isolate(rw.den, True)
+            ends = []
+            for end_name, s in (("a", a), ("b", b)):
+                w = rw.w_of(s)
+                bnd = None
+                for bits in precision.schedule():
+                    bnd = _const_bounds(w, bits)
+                    if bnd is not None:
+                        break
+                if bnd is None:
+                    return f"{name} may have a pole in [{a}, {b}] (the end {s} cannot be enclosed)"
+                ends.append(_Endpoint(end_name, s, w, bnd[0], bnd[1]))
+            if not all(_locate(roots, ep, precision) for ep in ends):
+                return f"{name} may have a pole in [{a}, {b}] (a root of its denominator could not be placed)"
+            for r in roots:
+                if r.pos["a"] >= 0 and r.pos["b"] <= 0:
+                    return (
+                        f"{name} = {side} has a pole at {symbol} = {rw.s_of(r.exact())} in "
+                        f"[{a}, {b}]: it is undefined there"
+                    )
+            continue
+        if not _defined_by_intervals(side, symbol, a, b, precision):
+            return (
+                f"{name} = {side} may be undefined somewhere in [{a}, {b}] (a pole, or a "
+                f"function outside its domain): certified intervals could not exclude it"
+            )
+    return ""
+
+
+def _defined_by_intervals(
+    side: sp.Expr, symbol: sp.Symbol, a: sp.Expr, b: sp.Expr, precision: Precision
+) -> bool:
+    bits = max(precision.start_bits, 64)
+    lo_b, hi_b = _const_bounds(a, bits), _const_bounds(b, bits)
+    if lo_b is None or hi_b is None:
+        return False
+    with interval_context(bits) as ctx:
+        try:
+            f = _compile(side, symbol, ctx)
+        except (_Unresolved, UnsupportedExpression):
+            return False
+        todo = [(lo_b[0], hi_b[1], 0)]
+        while todo:
+            lo, hi, depth = todo.pop()
+            try:
+                _iv_bounds(f(_iv_from_bounds(lo, hi, ctx)))
+                continue
+            except (_Unresolved, _NeedMorePrecision, ZeroDivisionError):
+                pass
+            if depth >= 8 or not lo < hi:
+                return False
+            m = (lo + hi) / 2
+            todo += [(lo, m, depth + 1), (m, hi, depth + 1)]
+    return True
 
 
 def decide_on_interval(

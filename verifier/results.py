@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -39,7 +40,12 @@ __all__ = [
     "given",
     "label",
     "measured_record",
+    "failing_parts",
 ]
+
+#: Failing sub-boxes (or sub-intervals) of one finding listed in text output; the
+#: others are summed up ("and N more sub-boxes (x% of the box's volume)").
+FAILING_SHOWN = 5
 
 
 def label(x: Any) -> str:
@@ -49,6 +55,31 @@ def label(x: Any) -> str:
     if isinstance(x, frozenset):
         return "{" + ",".join(sorted(map(str, x))) + "}"
     return str(x)
+
+
+def failing_parts(f: Finding, limit: int = FAILING_SHOWN) -> tuple[list[str], str]:
+    """The first ``limit`` failing parts of a finding as text, and a summary of the
+    others (``""`` when none is left out): their number and, over a box, their share
+    of the box's volume (exact, shown rounded)."""
+    parts = list(f.failing)
+    box = getattr(f.region, "box", None)
+    shown = [str(p) for p in parts[:limit]]
+    if box is not None:
+        total = f.region.failing_count
+        rest = total - len(shown)
+        if rest <= 0:
+            return shown, ""
+        share = f.region.failing_fraction - sum(
+            (p.volume_share(box) for p in parts[:limit]), Fraction(0)
+        )
+        return shown, (
+            f"and {rest} more sub-box{'es' if rest != 1 else ''} "
+            f"({float(share) * 100:.3g}% of the box's volume)"
+        )
+    rest = len(parts) - len(shown)
+    if rest <= 0:
+        return shown, ""
+    return shown, f"and {rest} more sub-interval{'s' if rest != 1 else ''}"
 
 
 @dataclass(frozen=True)
@@ -174,6 +205,10 @@ class Finding:
                 else {str(k): str(v) for k, v in self.region.witness.items()},
                 "note": self.region.note,
             }
+            if getattr(self.region, "premises", ()):
+                d["box"]["premises"] = list(self.region.premises)
+                d["box"]["outside_fraction"] = float(self.region.outside_fraction)
+                d["box"]["vacuous"] = self.region.vacuous
         if self.note:
             d["note"] = self.note
         return d
@@ -280,7 +315,8 @@ class CheckResult:
             lines.append(f"  ... {extra} more outputs")
         failing = [f for f in self.all_findings() if f.failing]
         for f in failing[:5]:
-            where = ", ".join(str(x) for x in f.failing)
+            shown, more = failing_parts(f)
+            where = ", ".join(shown + ([more] if more else []))
             lines.append(f"  output {label(f.output)} fails for the parameter in: {where}")
         for n in self.notes:
             lines.append(f"  note: {n}")

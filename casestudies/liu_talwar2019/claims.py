@@ -108,7 +108,8 @@ __all__ = [
     "three_candidate_instance",
 ]
 
-P_, G_, S_ = sp.symbols("p gamma s", positive=True)
+#: p, gamma and s range over boxes that start at 0
+P_, G_, S_ = sp.symbols("p gamma s", nonnegative=True)
 
 
 def _two_outputs(mass: Any) -> FiniteMechanism:

@@ -1270,7 +1270,7 @@ def _bin_tail_event(n: int, p: sp.Expr, q: sp.Expr, thr: sp.Expr, a: sp.Expr) ->
 )
 def lemma43() -> CheckResult:
     a, C = R(45, 16), 2 * (R(45, 16) + 1 + R(3, 2))  # e^(eps1+eps0); C = 85/8
-    t = sp.Symbol("p'", positive=True)
+    t = sp.Symbol("p'", nonnegative=True)
     parts = []
     for n, m in ((12, 1),):
         thr = C * m  # (C/eps0) ln(2/delta0) with ln(2/delta0) = m eps0
@@ -1632,7 +1632,7 @@ THM52_INSTANCES = [
 
 
 def _thm52_bound(factor: int, instances: Sequence[Any]) -> CheckResult:
-    t = sp.Symbol("t", positive=True)
+    t = sp.Symbol("t", nonnegative=True)
     parts = []
     for label, w, gamma, cd, ce in instances:
         for d, e, name in ((cd, ce, "D -> D'"), (ce, cd, "D' -> D")):

@@ -39,7 +39,9 @@ from verifier.results import CheckResult, conjunction, given
 R = sp.Rational
 SOURCE = "Talwar 2025"
 
-EPS, W, ETA, ALPHA = sp.symbols("eps w eta alpha", positive=True)
+EPS, ETA, ALPHA = sp.symbols("eps eta alpha", positive=True)
+#: the mixture weight ranges over a box that starts at 0
+W = sp.Symbol("w", nonnegative=True)
 GAMMA, C = sp.symbols("gamma c", positive=True)
 
 

@@ -269,7 +269,7 @@ def prop2_one_eps() -> CheckResult:
 
 # --- Prop. 6 -----------------------------------------------------------------------
 
-DELTA, S_, ETA, L_ = sp.symbols("Delta s eta L", positive=True)
+DELTA, S_, ETA, L_ = sp.symbols("Delta s eta L", nonnegative=True)
 T_ = sp.Symbol("t", nonnegative=True)
 ELL = sp.Symbol("ell", nonpositive=True)
 

@@ -45,8 +45,8 @@ __all__ = [
 
 R = sp.Rational
 
-EPS, DELTA, TAU, U, S, C = sp.symbols("eps Delta tau u s c", positive=True)
-T_, V, A_, B_, K_, H, L_ = sp.symbols("T v a b K h L", positive=True)
+EPS, DELTA, TAU, U, S, C = sp.symbols("eps Delta tau u s c", nonnegative=True)
+T_, V, A_, B_, K_, H, L_ = sp.symbols("T v a b K h L", nonnegative=True)
 PE, PS = sp.symbols("P_E p_see", nonnegative=True)
 r, Rk, ell, ell0, t_ = sp.symbols("r R ell L t", real=True)
 

@@ -17,7 +17,7 @@ from verifier.instances import randomized_response
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult
 
-x, y = sp.symbols("x y", positive=True)
+x, y = sp.symbols("x y", nonnegative=True)
 BOX = {"x": (0, 1), "y": (0, 1)}
 
 

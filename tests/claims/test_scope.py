@@ -18,7 +18,7 @@ from verifier.privacy import check_pure_dp
 from verifier.results import conjunction, implication
 
 R = sp.Rational
-t, a, b = sp.symbols("t a b", positive=True)
+t, a, b = sp.symbols("t a b", nonnegative=True)
 
 
 def _claim(check, **kw):

@@ -49,7 +49,7 @@ def test_observed_tightness_attained_and_loose():
 
 
 def test_box_tightness_is_taken_at_the_vertices():
-    x, y = sp.symbols("x y", positive=True)
+    x, y = sp.symbols("x y", nonnegative=True)
     r = check_le(x * y, 2 + x + y, over={"x": (0, 1), "y": (0, 1)})
     t = observed_tightness(r, "box")
     assert t is not None and t.status == "loose" and t.ratio == pytest.approx(1 / 4)

@@ -344,6 +344,30 @@ def resources() -> dict[str, Entry]:
             .replace('"1"', '"exp(10^9)"'),
             "magnitude",
         ),
+        "box_parameters_20.toml": (
+            "[symbols]\n"
+            + "".join(f"t{i} = {{ positive = true }}\n" for i in range(20))
+            + RR
+            + claim("m", "t0")
+            + "over = { "
+            + ", ".join(f't{i} = ["1", "2"]' for i in range(20))
+            + " }\n",
+            "a box of 20 parameters, over the limit of 8",
+        ),
+        "box_end_huge.toml": (
+            "[symbols]\nt = { positive = true }\nu = { positive = true }\n"
+            + RR
+            + claim("m", "t + u")
+            + 'over = { t = ["1", "1e308"], u = ["1", "2"] }\n',
+            "magnitude",
+        ),
+        "box_end_outside_assumption.toml": (
+            "[symbols]\nt = { positive = true }\nu = { positive = true }\n"
+            + RR
+            + claim("m", "t + u")
+            + 'over = { t = ["-1", "1"], u = ["1", "2"] }\n',
+            "t is declared positive",
+        ),
         "range_end_huge.toml": (
             "[symbols]\nt = { positive = true }\n"
             + RR
@@ -864,6 +888,10 @@ def options() -> dict[str, Entry]:
         "max_exponent_huge.args": (
             {"argv": ["check", ok, "--max-exponent", "100000"]},
             "argument --max-exponent",
+        ),
+        "max_box_parameters_huge.args": (
+            {"argv": ["check", ok, "--max-box-parameters", "100000"]},
+            "argument --max-box-parameters",
         ),
         "tradeoff_k_negative.args": (
             {"argv": ["tradeoff", "repetition", "--K", "-4"]},

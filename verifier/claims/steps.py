@@ -20,7 +20,7 @@ is the inequality at that point, which ``verifier check`` re-verifies).  A chain
 every step is decided over its domain has the scope ``box`` or ``range``
 (:mod:`verifier.claims.scope`).
 
->>> a, b = sp.symbols("a b", positive=True)
+>>> a, b = sp.symbols("a b", nonnegative=True)
 >>> box = {a: (0, 1), b: (0, 1)}
 >>> steps = [
 ...     Step("product", a * b, a + b, domain=box),
@@ -152,7 +152,7 @@ def _le(
         # one-dimensional box
         return check_le(lhs, rhs, title, over=box, budget=budget)
     if premises:
-        return check_le(lhs, rhs, title, over=box, where=premises, budget=budget)  # type: ignore[call-arg]
+        return check_le(lhs, rhs, title, over=box, where=premises, budget=budget)
     return check_le(lhs, rhs, title, over=box, budget=budget)
 
 

@@ -4,7 +4,8 @@
 
     verifier check FILE [FILE ...] [--json] [--max-bits N] [--claim ID ...]
                         [--expected] [--certificates DIR] [--max-outputs N]
-                        [--max-work N] [--max-exponent N] [--max-file-size BYTES]
+                        [--max-work N] [--max-exponent N] [--max-box-parameters N]
+                        [--max-file-size BYTES]
                         [--workers W | --dask local[:N] | --dask tcp://HOST:PORT]
 
 Several files (as a pre-commit hook passes them) are checked one after another; the
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import json
 import sys
@@ -143,6 +145,14 @@ def add_limit_options(p: argparse.ArgumentParser) -> None:
         f"2^N in absolute value (default {d.max_exponent}, at most {m.max_exponent})",
     )
     p.add_argument(
+        "--max-box-parameters",
+        type=int_option(1, m.max_box_parameters),
+        metavar="N",
+        default=d.max_box_parameters,
+        help=f"most parameters of a box (over = {{ a = [lo, hi], ... }}) (default "
+        f"{d.max_box_parameters}, at most {m.max_box_parameters})",
+    )
+    p.add_argument(
         "--max-file-size",
         type=int_option(1, m.max_file_bytes),
         metavar="BYTES",
@@ -153,13 +163,14 @@ def add_limit_options(p: argparse.ArgumentParser) -> None:
 
 def limits_from(args: argparse.Namespace) -> Any:
     """The :class:`~verifier.spec.limits.Limits` given by :func:`add_limit_options`."""
-    from ..spec.limits import Limits
+    from ..spec.limits import DEFAULT_LIMITS, Limits
 
     return Limits(
         max_file_bytes=args.max_file_size,
         max_outputs=args.max_outputs,
         max_work=args.max_work,
         max_exponent=args.max_exponent,
+        max_box_parameters=getattr(args, "max_box_parameters", DEFAULT_LIMITS.max_box_parameters),
     )
 
 
@@ -199,9 +210,22 @@ def _counterexample(claim: Any, result: Any) -> dict[str, Any] | None:
         ]
     out["numbers"] = {name: {"exact": str(v), "display": number_text(v)} for name, v in rows}
     if f.failing:
-        out["failing"] = [str(x) for x in f.failing]
+        from ..results import failing_parts
+
+        # the first 20 in JSON (as a finding's own record), the first few in text
+        out["failing"] = [str(x) for x in f.failing[:_JSON_FAILING]]
+        count = f.region.failing_count if f.region is not None else len(f.failing)
+        if count > len(out["failing"]):
+            out["failing_total"] = count
+        out["_failing_text"] = failing_parts(f)
+    if f.region is not None and f.region.witness:
+        out["_witness"] = ", ".join(f"{k} = {v}" for k, v in f.region.witness.items())
     out["_rows"] = rows
     return out
+
+
+#: Failing sub-boxes of a counterexample listed in JSON (text lists fewer).
+_JSON_FAILING = 20
 
 
 def _matches(expected: str | None, verdict: Verdict) -> bool:
@@ -219,14 +243,18 @@ _SEVERITY = (EXIT_BAD_INPUT, EXIT_VIOLATED, EXIT_UNDECIDED, EXIT_OK)
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier check``; return the exit code.  On a terminal, a claim over a box
     shows a progress bar of its inequalities while it is decided."""
-    from ..boxes import sub_boxes_on
+    from ..boxes import DEFAULT_BUDGET, box_budget, sub_boxes_on
     from ..executors import open_runner
     from ..terminal import progress_display
 
+    budget = dataclasses.replace(
+        DEFAULT_BUDGET, max_parameters=limits_from(args).max_box_parameters
+    )
     with (
         progress_display(progress_wanted(args)),
         open_runner(getattr(args, "workers", 1), getattr(args, "dask", None)) as runner,
         sub_boxes_on(runner),
+        box_budget(budget),
     ):
         return _run_files(args)
 
@@ -430,8 +458,14 @@ def _print_claim(
         width = max(len(name) for name, _ in rows)
         for name, v in rows:
             say(f"    {name.ljust(width)} = {number_text(v)}")
-        for f in cex.get("failing", []):
-            say(f"    fails on {f}")
+        if "_witness" in cex:
+            say(f"    fails exactly at {cex['_witness']}")
+        if "_failing_text" in cex:
+            shown, more = cex["_failing_text"]
+            for f in shown:
+                say(f"    fails on {f}")
+            if more:
+                say(f"    {more}")
     if cert is not None:
         say(f"  certificate: {cert}")
     say()

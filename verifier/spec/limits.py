@@ -14,12 +14,16 @@ time or memory.  The expression parser bounds every single number
 * ``max_exponent`` -- the magnitude, as a power of two, of a claim's privacy
   parameters (``epsilon``, ``eps_tilde``, ``alpha``) and range ends: checking a claim
   computes ``exp(epsilon)``, which needs about ``log2(epsilon)`` extra bits of
-  working precision (``epsilon = "exp(10^9)"`` would need a billion).
+  working precision (``epsilon = "exp(10^9)"`` would need a billion); the ends of a
+  box (``over = { eps_1 = [lo, hi], ... }``) are limited the same way;
+* ``max_box_parameters`` -- the number of parameters of a box: deciding a claim over
+  a box rewrites it exactly with one factor per parameter, whose expansion grows
+  exponentially with their number.
 
 Each limit has a default (:data:`DEFAULT_LIMITS`, documented in
 ``docs/spec-format.md``, "Limits") and a command-line option that raises it
 knowingly (``verifier check --max-outputs N --max-work N --max-exponent N
---max-file-size BYTES``).  A refusal is a :class:`~verifier.errors.InvalidParameter`
+--max-box-parameters N --max-file-size BYTES``).  A refusal is a :class:`~verifier.errors.InvalidParameter`
 (exit 2) naming the entry, the estimate and the limit.
 """
 
@@ -48,6 +52,7 @@ _MAXIMA = {
     "max_outputs": 2_000_000,
     "max_work": 10**12,
     "max_exponent": MAX_EXP_ARGUMENT_BITS,
+    "max_box_parameters": 32,
 }
 
 
@@ -67,12 +72,17 @@ class Limits:
     max_exponent : int
         Largest ``N`` such that a privacy parameter or range end may reach ``2^N`` in
         absolute value (default 256; at most ``verifier.arithmetic.MAX_EXP_ARGUMENT_BITS``).
+    max_box_parameters : int
+        Most parameters of a box (``over = { a = [lo, hi], ... }``; default 8, at most
+        32); checking the file's claims uses it as
+        :attr:`verifier.boxes.BoxBudget.max_parameters`.
     """
 
     max_file_bytes: int = 16 * 1024 * 1024
     max_outputs: int = 20_000
     max_work: int = 500_000
     max_exponent: int = 256
+    max_box_parameters: int = 8
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -55,6 +55,7 @@ from ..errors import (
 )
 from ..mechanism import Dataset, FiniteMechanism, Output
 from ..privacy import ParameterRange
+from ..ranges import check_interval_assumptions
 from .kinds import BOX_KINDS, CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
 from .labels import dataset_label, located, location, output_label
 from .limits import DEFAULT_LIMITS, Limits, count_text, magnitude_bits
@@ -986,6 +987,10 @@ class _Loader:
         for end, w in ((lo, "lo"), (hi, "hi")):
             if end in (sp.oo, -sp.oo, sp.zoo, sp.nan):
                 raise InvalidParameter(f"{location(where, w)}: the ends of a range must be finite")
+        try:
+            check_interval_assumptions(sym, lo, hi, f"symbol {sname}")
+        except VerifierError as err:
+            raise located(err, where) from None
         return ParameterRange(sym, lo, hi)
 
     def _box(self, t: dict[str, Any], where: str, kind: ClaimKind) -> Box:
@@ -1000,6 +1005,12 @@ class _Loader:
             raise SpecError(
                 f"{where}: a box needs at least two parameters (name = [lo, hi]); for one, "
                 f"write over = {{ symbol = ..., lo = ..., hi = ... }}"
+            )
+        if len(t) > self.limits.max_box_parameters:
+            raise InvalidParameter(
+                f"{where}: a box of {len(t)} parameters, over the limit of "
+                f"{self.limits.max_box_parameters} (--max-box-parameters raises it; the exact "
+                f"rewrite of a box decision grows exponentially with the number of parameters)"
             )
         domain: dict[sp.Symbol, tuple[sp.Expr, sp.Expr]] = {}
         for name, ends in t.items():
@@ -1018,6 +1029,8 @@ class _Loader:
                 raise SpecError(f"{w}: the range of {name!r} must be a list [lo, hi]")
             lo = self.number(ends[0], location(w, 0), "lower end")
             hi = self.number(ends[1], location(w, 1), "upper end")
+            self._check_magnitude(lo, location(w, 0))
+            self._check_magnitude(hi, location(w, 1))
             domain[sym] = (lo, hi)
         try:
             return Box.of(domain)

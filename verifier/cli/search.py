@@ -42,7 +42,6 @@ from .common import (
     output_file,
     printable,
     progress_wanted,
-    safe_filename,
     say,
 )
 
@@ -219,6 +218,7 @@ def run(args: argparse.Namespace) -> int:
     from ..executors import open_runner
     from ..search import search
     from ..search.engine import SearchConfig, read_checkpoint
+    from ..spec.io import file_stem
 
     if args.list:
         return _list(args.json)
@@ -235,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidParameter(f"--seed {seed} differs from the checkpoint's seed {saved}")
         seed = saved
     seed = 0 if seed is None else seed
-    stem = safe_filename(claim.id)
+    stem = file_stem(claim.id)
     out = Path(f"{stem}.counterexample.toml") if args.out is None else Path(args.out)
     if args.no_checkpoint:
         ck = None

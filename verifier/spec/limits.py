@@ -25,7 +25,8 @@ knowingly (``verifier check --max-outputs N --max-work N --max-exponent N
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidParameter, VerifierError
@@ -39,7 +40,14 @@ if TYPE_CHECKING:
 #: the arithmetic (sympy, mpmath).
 MAX_EXP_ARGUMENT_BITS = 1024
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "MAX_LIMITS", "magnitude_bits", "count_text"]
+__all__ = [
+    "Limits",
+    "DEFAULT_LIMITS",
+    "MAX_LIMITS",
+    "CLI_OPTIONS",
+    "magnitude_bits",
+    "count_text",
+]
 
 #: The largest value each limit may be raised to (beyond them the computations
 #: themselves are refused or cannot complete on any machine).
@@ -48,6 +56,15 @@ _MAXIMA = {
     "max_outputs": 2_000_000,
     "max_work": 10**12,
     "max_exponent": MAX_EXP_ARGUMENT_BITS,
+}
+
+
+#: The options of ``verifier check`` that raise each limit (named in every refusal).
+CLI_OPTIONS: dict[str, str] = {
+    "max_file_bytes": "--max-file-size",
+    "max_outputs": "--max-outputs",
+    "max_work": "--max-work",
+    "max_exponent": "--max-exponent",
 }
 
 
@@ -67,21 +84,28 @@ class Limits:
     max_exponent : int
         Largest ``N`` such that a privacy parameter or range end may reach ``2^N`` in
         absolute value (default 256; at most ``verifier.arithmetic.MAX_EXP_ARGUMENT_BITS``).
+    raised_by : mapping, optional
+        What raises each limit, named in a refusal (default :data:`CLI_OPTIONS`, the
+        options of ``verifier check``; the pytest plugin names its ini options).
     """
 
     max_file_bytes: int = 16 * 1024 * 1024
     max_outputs: int = 20_000
     max_work: int = 500_000
     max_exponent: int = 256
+    raised_by: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            top = _MAXIMA[f.name]
+        for name, top in _MAXIMA.items():
+            value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidParameter(f"limit {f.name} must be a positive integer, got {value!r}")
+                raise InvalidParameter(f"limit {name} must be a positive integer, got {value!r}")
             if value > top:
-                raise InvalidParameter(f"limit {f.name} = {value} exceeds its maximum {top}")
+                raise InvalidParameter(f"limit {name} = {value} exceeds its maximum {top}")
+
+    def hint(self, name: str) -> str:
+        """What raises the limit ``name`` (an option, for a refusal's message)."""
+        return (self.raised_by or CLI_OPTIONS).get(name, CLI_OPTIONS[name])
 
 
 #: The limits in force unless raised.

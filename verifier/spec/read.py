@@ -34,6 +34,7 @@ import difflib
 import json
 import math
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -151,7 +152,7 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> 
     """
     lim = limits or DEFAULT_LIMITS
     p = Path(path)
-    data = read_spec_bytes(p, lim.max_file_bytes)
+    data = read_spec_bytes(p, lim.max_file_bytes, hint=lim.hint("max_file_bytes"))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -163,11 +164,14 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> 
         raise located(err, str(p)) from None
 
 
-def read_spec_bytes(path: str | os.PathLike[str], max_bytes: int | None = None) -> bytes:
+def read_spec_bytes(
+    path: str | os.PathLike[str], max_bytes: int | None = None, *, hint: str = "--max-file-size"
+) -> bytes:
     """The bytes of the spec file ``path``: only a regular file is read, and only when
     it has at most ``max_bytes`` (default ``DEFAULT_LIMITS.max_file_bytes``), checked
     with ``stat`` before reading and again while reading.  Raises
-    :class:`~verifier.errors.SpecError` or :class:`~verifier.errors.InvalidParameter`."""
+    :class:`~verifier.errors.SpecError` or :class:`~verifier.errors.InvalidParameter`
+    (whose message names ``hint``, what raises the limit)."""
     limit = DEFAULT_LIMITS.max_file_bytes if max_bytes is None else max_bytes
     p = Path(path)
     try:
@@ -181,21 +185,21 @@ def read_spec_bytes(path: str | os.PathLike[str], max_bytes: int | None = None) 
     if not stat.S_ISREG(st.st_mode):
         raise SpecError(f"{p}: not a regular file (a device, a pipe or a socket); not read")
     if st.st_size > limit:
-        raise InvalidParameter(_too_large(p, st.st_size, limit))
+        raise InvalidParameter(_too_large(p, st.st_size, limit, hint))
     try:
         with p.open("rb") as fh:  # bounded: a file may grow, /proc files report size 0
             data = fh.read(limit + 1)
     except OSError as err:
         raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
     if len(data) > limit:
-        raise InvalidParameter(_too_large(p, len(data), limit))
+        raise InvalidParameter(_too_large(p, len(data), limit, hint))
     return data
 
 
-def _too_large(p: Path, size: int, limit: int) -> str:
+def _too_large(p: Path, size: int, limit: int, hint: str) -> str:
     return (
         f"{p}: the file has {'more than ' if size > limit else ''}{size} bytes, over the "
-        f"limit of {limit} bytes (--max-file-size raises it)"
+        f"limit of {limit} bytes ({hint} raises it)"
     )
 
 
@@ -209,7 +213,38 @@ def loads_spec(
     which only names the spec).
     """
     doc = _decode(text, fmt)
+    _check_text(doc)
     return _Loader(doc, source, limits or DEFAULT_LIMITS).load()
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(doc: dict[str, Any]) -> None:
+    """Refuse a key or string holding a lone surrogate (``"\\ud800"`` in JSON): not a
+    Unicode character, it can be neither printed nor written back as UTF-8."""
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        where, node = stack.pop()
+        items: Any = ()
+        if isinstance(node, dict):
+            items = node.items()
+        elif isinstance(node, list):
+            items = enumerate(node)
+        elif isinstance(node, str) and _SURROGATE.search(node):
+            c = _SURROGATE.search(node).group()  # type: ignore[union-attr]
+            raise SpecError(
+                f"{where or 'the document'}: the string holds the lone surrogate "
+                f"\\u{ord(c):04x}, which is not a Unicode character"
+            )
+        for k, v in items:
+            if isinstance(k, str) and _SURROGATE.search(k):
+                c = _SURROGATE.search(k).group()  # type: ignore[union-attr]
+                raise SpecError(
+                    f"{where or 'the document'}: a key holds the lone surrogate "
+                    f"\\u{ord(c):04x}, which is not a Unicode character"
+                )
+            stack.append((location(where, k if isinstance(k, str) else int(k)), v))
 
 
 def _reject_constant(name: str) -> Any:
@@ -754,7 +789,10 @@ class _Loader:
         return FiniteMechanism(graph, dists, outputs, values=values, name=name, validate=False)
 
     def _builtin(self, name: str, table: dict[str, Any], where: str) -> FiniteMechanism:
-        """A mechanism of a built-in distribution kind (:mod:`.distributions`)."""
+        """A mechanism of a built-in distribution kind (:mod:`.distributions`), held to
+        the limits of derived mechanisms: its estimated outputs and work
+        (``--max-outputs``, ``--max-work``) before its tables are parsed, and the
+        numbers it exponentiates (``--max-exponent``) before it is built."""
         from .distributions import build_distributions, distribution_kind
 
         graph = self._graph_ref(table["graph"], location(where, "graph"))
@@ -764,12 +802,29 @@ class _Loader:
         except VerifierError as err:
             raise located(err, kwhere) from None
         pwhere = location(where, "params")
-        params = kind.parse_params(
-            _table(table.get("params", {}), pwhere), self.values_by_name, pwhere
-        )
+        raw = _table(table.get("params", {}), pwhere)
+        unknown = [k for k in raw if k not in kind.schema]
+        if unknown:
+            kind.parse_params(raw, self.values_by_name, pwhere)  # the message for it
+        parsed: dict[str, Any] = {}
+
+        def param(key: str) -> Any:
+            if key not in parsed:
+                parsed[key] = kind.parse_param(raw, key, self.values_by_name, pwhere)
+            return parsed[key]
+
+        outputs_count, work = kind.size(graph.number_of_nodes(), raw, param)
+        self._check_size(f"distribution {kind.name!r}", outputs_count, work, where)
+        params = kind.parse_params(raw, self.values_by_name, pwhere)
+        for keys, x in kind.exponents([str(d) for d in graph.nodes], params):
+            xwhere = pwhere
+            for key in keys:
+                xwhere = location(xwhere, key)
+            self._check_magnitude(x, xwhere)
         try:
             outputs, dists = build_distributions(kind, graph, params)
-            return FiniteMechanism(graph, dists, outputs, name=name)
+            # a distribution by construction (see verifier.spec.distributions)
+            return FiniteMechanism(graph, dists, outputs, name=name, validate=False)
         except VerifierError as err:
             raise located(err, pwhere) from None
 
@@ -820,17 +875,23 @@ class _Loader:
         est = estimate(algo, inputs, params)
         if est is None:
             return
+        self._check_size(f"algorithm {algo!r}", est.outputs, est.work, where)
+
+    def _check_size(self, what: str, outputs: int, work: int, where: str) -> None:
+        """Refuse a mechanism of ``outputs`` outputs built with ``work`` exact
+        operations (estimates) over the limits."""
         lim = self.limits
-        if est.outputs > lim.max_outputs:
+        if outputs > lim.max_outputs:
             raise InvalidParameter(
-                f"{where}: algorithm {algo!r} would build a mechanism with "
-                f"{count_text(est.outputs)} outputs (estimate), over the limit of "
-                f"{lim.max_outputs} (--max-outputs raises it)"
+                f"{where}: {what} would build a mechanism with "
+                f"{count_text(outputs)} outputs (estimate), over the limit of "
+                f"{lim.max_outputs} ({lim.hint('max_outputs')} raises it)"
             )
-        if est.work > lim.max_work:
+        if work > lim.max_work:
             raise InvalidParameter(
-                f"{where}: algorithm {algo!r} would need {count_text(est.work)} exact "
-                f"operations (estimate), over the limit of {lim.max_work} (--max-work raises it)"
+                f"{where}: {what} would need {count_text(work)} exact "
+                f"operations (estimate), over the limit of {lim.max_work} "
+                f"({lim.hint('max_work')} raises it)"
             )
 
     def _check_magnitude(self, value: Any, where: str) -> None:
@@ -843,8 +904,8 @@ class _Loader:
             if bits is not None and bits > limit:
                 raise InvalidParameter(
                     f"{where}: the value has magnitude about 2^{bits}, over the limit of "
-                    f"2^{limit} for a number that checking exponentiates (--max-exponent "
-                    f"raises it)"
+                    f"2^{limit} for a number that checking exponentiates "
+                    f"({self.limits.hint('max_exponent')} raises it)"
                 )
 
     # -- claims ---------------------------------------------------------------

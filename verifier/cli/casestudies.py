@@ -40,8 +40,11 @@ from ..errors import (
     UnknownClaim,
 )
 from .common import (
+    WORKERS_CEILING,
     Command,
+    add_max_workers_option,
     add_progress_option,
+    int_option,
     json_dump,
     one_line,
     output_directory,
@@ -109,7 +112,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-j",
         "--jobs",
-        type=int,
+        type=int_option(1, WORKERS_CEILING),
         default=1,
         metavar="N",
         help="decide the claims in N local worker processes (default 1: in this process)",
@@ -122,6 +125,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
         "dask extra)",
     )
+    add_max_workers_option(p)
 
 
 def _registry() -> Any:
@@ -208,7 +212,7 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
 
     outcomes: list[Any] = []
     with (
-        open_runner(args.jobs, args.dask) as runner,
+        open_runner(args.jobs, args.dask, max_workers=args.max_workers, option="-j") as runner,
         progress_display(progress_wanted(args)),
         task("claims", total=len(claims)) as bar,
     ):
@@ -223,6 +227,10 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
                 outcomes.append(o)
                 bar.advance(note=o.claim.id)
         except KeyboardInterrupt:
+            # stop at once: the workers' running claims are abandoned (their processes
+            # ended), so a second Ctrl-C has nothing left to wait for
+            if runner is not None:
+                runner.close(wait=False)
             return outcomes, True
         finally:
             stream.close()

@@ -42,7 +42,9 @@ from ..errors import (
 )
 from .common import (
     MAX_WORKERS,
+    WORKERS_CEILING,
     Command,
+    add_max_workers_option,
     add_progress_option,
     exact_text,
     int_option,
@@ -105,7 +107,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--workers",
-        type=int_option(1, MAX_WORKERS),
+        type=int_option(1, WORKERS_CEILING),
         default=1,
         metavar="W",
         help="decide the pieces of a claim over a box of parameters in W local worker "
@@ -117,8 +119,10 @@ def configure(p: argparse.ArgumentParser) -> None:
         default=None,
         help="decide the pieces of a claim over a box on dask.distributed: local[:N] starts "
         "a LocalCluster of N worker processes, tcp://HOST:PORT connects to a running "
-        "scheduler (needs the dask extra; the same verdicts)",
+        "scheduler (needs the dask extra; the same verdicts); opened only when a claim "
+        "needs it",
     )
+    add_max_workers_option(p)
     add_limit_options(p)
 
 
@@ -252,7 +256,12 @@ def run(args: argparse.Namespace) -> int:
 
     with (
         progress_display(progress_wanted(args)),
-        open_runner(getattr(args, "workers", 1), getattr(args, "dask", None)) as runner,
+        open_runner(
+            getattr(args, "workers", 1),
+            getattr(args, "dask", None),
+            max_workers=getattr(args, "max_workers", MAX_WORKERS),
+            lazy=True,
+        ) as runner,
         sub_boxes_on(runner),
     ):
         return _run_files(args)
@@ -519,6 +528,7 @@ COMMAND = Command(
         "or the target is undecided",
         EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a "
         "traceback; a spec with no claims; an invalid certificate (a premise fails, or "
-        "the target is not violated), whatever the flags",
+        "the target is not violated), whatever the flags; output that could not be "
+        "delivered (a reader that went away, a full disk, a closed standard output)",
     },
 )

@@ -43,6 +43,7 @@ from ..errors import (
     InvalidParameter,
     VerifierError,
 )
+from ..executors import MAX_WORKERS, WORKERS_CEILING
 
 __all__ = [
     "Command",
@@ -58,6 +59,8 @@ __all__ = [
     "int_option",
     "float_option",
     "MAX_WORKERS",
+    "WORKERS_CEILING",
+    "add_max_workers_option",
     "output_file",
     "output_directory",
     "OutputLost",
@@ -66,16 +69,28 @@ __all__ = [
     "exact_text",
 ]
 
-#: Largest ``--workers`` accepted (local processes; a larger pool only adds overhead on
-#: any machine this runs on, and each worker holds its own copy of the claim).
-MAX_WORKERS = 256
+
+def add_max_workers_option(p: argparse.ArgumentParser) -> None:
+    """``--max-workers N``: raise the cap on local worker processes (``--workers``,
+    ``-j``, ``--dask local:N``; default :data:`~verifier.executors.MAX_WORKERS`)."""
+    p.add_argument(
+        "--max-workers",
+        type=int_option(1, WORKERS_CEILING),
+        default=MAX_WORKERS,
+        metavar="N",
+        help=f"the most local worker processes accepted (--workers, -j, --dask local:N; "
+        f"default {MAX_WORKERS}, at most {WORKERS_CEILING})",
+    )
+
 
 #: The meaning of every exit code; a :class:`Command` overrides some of them in its
 #: ``exit_codes`` (the README's "Exit codes" table lists the same texts).
 EXIT_CODES: dict[int, str] = {
     EXIT_OK: "every claim holds",
     EXIT_VIOLATED: "some claim is violated",
-    EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback",
+    EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback; "
+    "also output that could not be delivered (a reader that went away, a full disk, a "
+    "closed standard output), whatever the verdict",
     EXIT_UNDECIDED: "undecided: an exact decision could not be completed within the precision "
     "limit (and nothing is violated)",
     EXIT_INTERNAL: "internal error, a bug: one line on stderr (--debug shows the traceback)",
@@ -101,10 +116,17 @@ class Command:
     run: Callable[[argparse.Namespace], int]
     description: str = ""
     exit_codes: Mapping[int, str] = field(default_factory=dict)
+    #: The exit codes this subcommand can return (``None``: all of :data:`EXIT_CODES`);
+    #: its ``--help`` lists these only.
+    codes: tuple[int, ...] | None = None
 
     def exit_code_meanings(self) -> dict[int, str]:
-        """Every exit code with its meaning for this subcommand."""
-        return {code: self.exit_codes.get(code, text) for code, text in EXIT_CODES.items()}
+        """Every exit code this subcommand can return, with its meaning for it."""
+        return {
+            code: self.exit_codes.get(code, text)
+            for code, text in EXIT_CODES.items()
+            if self.codes is None or code in self.codes
+        }
 
 
 def exit_codes_epilog(meanings: Mapping[int, str], width: int = 79) -> str:
@@ -465,8 +487,8 @@ def guarded_streams() -> Iterator[OutputGuard]:
     _occupy_closed_descriptors()
     guard = OutputGuard(out)
     old_out, old_err = sys.stdout, sys.stderr
-    sys.stdout = guard.text  # type: ignore[assignment]
-    sys.stderr = _QuietText(old_err)  # type: ignore[assignment]
+    sys.stdout = guard.text
+    sys.stderr = _QuietText(old_err)
     try:
         yield guard
     finally:

@@ -15,7 +15,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_BAD_INPUT, EXIT_OK, MissingDependency, SpecError
+from ..errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    MissingDependency,
+    SpecError,
+)
 from .common import Command, json_dump, one_line
 
 __all__ = ["COMMAND", "configure", "run"]
@@ -84,14 +91,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"{r['file']}: {'valid' if r['valid'] else 'INVALID'}")
             for e in r["errors"]:
                 print(f"  {e['path'] or '(top level)'}: {e['message']}")
-    for r in results:
-        if not r["valid"]:
-            first = r["errors"][0]
-            print(
-                f"error: {r['file']}: does not match the spec schema at "
-                f"{first['path'] or '(top level)'}: {one_line(first['message'])}",
-                file=sys.stderr,
-            )
+    invalid = [r for r in results if not r["valid"]]
+    if invalid:  # the problems are listed on stdout; stderr says how many, once
+        problems = sum(len(r["errors"]) for r in invalid)
+        which = (
+            f"{one_line(invalid[0]['file'])} does"
+            if len(results) == 1
+            else f"{len(invalid)} of {len(results)} files do"
+        )
+        where = "in the JSON document" if args.json else "above"
+        print(
+            f"error: {which} not match the spec schema ({problems} problem(s), listed {where})",
+            file=sys.stderr,
+        )
     return code
 
 
@@ -109,6 +121,8 @@ COMMAND = Command(
     exit_codes={
         EXIT_OK: "the schema is printed (--validate: every file matches it)",
         EXIT_BAD_INPUT: "bad input (--validate: a file does not match the schema, or cannot be "
-        "read)",
+        "read); output that could not be delivered (a reader that went away, a full disk, "
+        "a closed standard output)",
     },
+    codes=(EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED),
 )

@@ -310,6 +310,19 @@ def _first(n: int, test: Callable[[int], bool]) -> int:
 _CELL = "a cell end against the value"
 
 
+def _cuts_around(cuts: Sequence[sp.Expr], v: sp.Expr) -> tuple[int, int]:
+    """``(below, above)``: ``cuts[i] <= v`` exactly for ``i < below`` and ``v <=
+    cuts[i]`` exactly for ``i >= above`` (``cuts`` increasing; two binary searches)."""
+
+    def past(i: int) -> bool:
+        return not _le(cuts[i], v, _CELL)
+
+    def reached(i: int) -> bool:
+        return _le(v, cuts[i], _CELL)
+
+    return _first(len(cuts), past), _first(len(cuts), reached)
+
+
 def _discretised_laplace(
     datasets: Sequence[str], p: dict[str, Any]
 ) -> tuple[list[Output], dict[str, dict[Output, sp.Expr]]]:
@@ -330,8 +343,7 @@ def _discretised_laplace(
     for d in datasets:
         v = value[d]
         # cuts[i] <= v exactly for i < below; v <= cuts[i] exactly for i >= above
-        below = _first(len(cuts), lambda i, v=v: not _le(cuts[i], v, _CELL))
-        above = _first(len(cuts), lambda i, v=v: _le(v, cuts[i], _CELL))
+        below, above = _cuts_around(cuts, v)
         row: dict[Output, sp.Expr] = {}
         for i, g in enumerate(grid):
             a = None if i == 0 else cuts[i - 1]

@@ -111,7 +111,12 @@ class Limits:
 #: The limits in force unless raised.
 DEFAULT_LIMITS = Limits()
 #: The largest value of each limit.
-MAX_LIMITS = Limits(**_MAXIMA)
+MAX_LIMITS = Limits(
+    max_file_bytes=_MAXIMA["max_file_bytes"],
+    max_outputs=_MAXIMA["max_outputs"],
+    max_work=_MAXIMA["max_work"],
+    max_exponent=_MAXIMA["max_exponent"],
+)
 
 
 def magnitude_bits(value: sp.Expr) -> int | None:

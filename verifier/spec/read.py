@@ -37,6 +37,7 @@ import os
 import re
 import stat
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,22 @@ def loads_spec(
     doc = _decode(text, fmt)
     _check_text(doc)
     return _Loader(doc, source, limits or DEFAULT_LIMITS).load()
+
+
+def _distinct_when_printed(names: Iterable[tuple[str, str]], what: str) -> None:
+    """Refuse two different names (``(where, name)`` pairs) that are the same text
+    after Unicode normalisation (NFKC: ``"\u00e9"`` and ``"e\u0301"``, ``"\uff21"``
+    and ``"A"``): they print alike, so a report could not tell them apart."""
+    seen: dict[str, tuple[str, str]] = {}
+    for where, name in names:
+        key = unicodedata.normalize("NFKC", name)
+        other = seen.get(key)
+        if other is not None and other[1] != name:
+            raise SpecError(
+                f"{where}: {what} {ascii(name)} and {ascii(other[1])} ({other[0]}) differ "
+                f"only in Unicode normalisation (NFKC) and would print the same; rename one"
+            )
+        seen.setdefault(key, (where, name))
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -427,9 +444,14 @@ class _Loader:
         title = _string(doc.get("title", ""), "title")
         description = _string(doc.get("description", ""), "description")
         self._load_symbols(_table(doc.get("symbols", {}), "symbols"))
-        for name, g in _table(doc.get("graphs", {}), "graphs").items():
+        graph_tables = _table(doc.get("graphs", {}), "graphs")
+        _distinct_when_printed(((location("graphs", n), n) for n in graph_tables), "graph")
+        for name, g in graph_tables.items():
             self.graphs[name] = self._graph(g, location("graphs", name))
         self.mech_tables = _table(doc.get("mechanisms", {}), "mechanisms")
+        _distinct_when_printed(
+            ((location("mechanisms", n), n) for n in self.mech_tables), "mechanism"
+        )
         for name in self.mech_tables:
             self._mechanism(name)
         claims = self._load_claims(_array(doc.get("claims", []), "claims"))
@@ -535,6 +557,7 @@ class _Loader:
             seen.add(n)
         if not names:
             raise InvalidMechanism(f"{where}: no datasets")
+        _distinct_when_printed(((location(where, i), n) for i, n in enumerate(names)), "dataset")
         if len(names) > MAX_DATASETS:
             raise InvalidParameter(f"{where}: more than {MAX_DATASETS} datasets")
         return names
@@ -728,6 +751,9 @@ class _Loader:
                     f"{location(owhere, i)}: output {lab!r} appears twice in the output order"
                 )
             by_label[lab] = o
+        _distinct_when_printed(
+            ((location(owhere, i), lab) for i, lab in enumerate(by_label)), "output"
+        )
         dwhere = location(where, "distributions")
         dists_raw = _table(table["distributions"], dwhere)
         used: set[sp.Symbol] = set()
@@ -823,6 +849,7 @@ class _Loader:
             self._check_magnitude(x, xwhere)
         try:
             outputs, dists = build_distributions(kind, graph, params)
+            _distinct_when_printed(((pwhere, output_label(o)) for o in outputs), "output")
             # a distribution by construction (see verifier.spec.distributions)
             return FiniteMechanism(graph, dists, outputs, name=name, validate=False)
         except VerifierError as err:
@@ -912,6 +939,14 @@ class _Loader:
     def _load_claims(self, entries: list[Any]) -> list[SpecClaim]:
         claims: list[SpecClaim] = []
         ids: dict[str, int] = {}
+        _distinct_when_printed(
+            (
+                (location(location("claims", i), "id"), e["id"])
+                for i, e in enumerate(entries)
+                if isinstance(e, dict) and isinstance(e.get("id"), str)
+            ),
+            "claim id",
+        )
         for i, entry in enumerate(entries):
             where = location("claims", i)
             c = _table(entry, where)

@@ -485,6 +485,8 @@ def dask_runner(
         too many local workers, or a worker's ``verifier`` differs.
     """
     t = parse_dask(target, max_workers) if isinstance(target, str) else target
+    if t.address is not None:
+        probe_scheduler(t.address)  # seconds, before dask is even imported
     distributed = _import_distributed()
     stack = contextlib.ExitStack()
     try:
@@ -510,7 +512,6 @@ def dask_runner(
             )
             client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
         else:
-            probe_scheduler(t.address)
             identify_scheduler(t.address)
             try:
                 client = stack.enter_context(

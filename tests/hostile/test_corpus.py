@@ -83,6 +83,10 @@ def _setup(cwd: Path, setup: dict) -> None:
             os.symlink(arg[1], cwd / arg[0])
         elif kind == "copy":
             shutil.copyfile(CORPUS / arg[0], cwd / arg[1])
+        elif kind == "text":
+            name, head, item, count, tail = arg
+            body = "".join(item.replace("{i}", str(i)) for i in range(count))
+            (cwd / name).write_text(head + body + tail)
         else:  # pragma: no cover - a corpus entry with an unknown setup
             raise ValueError(kind)
 
@@ -123,7 +127,8 @@ def test_the_corpus_is_large_and_covers_every_category():
     assert len(ENTRIES) >= 150
     assert cats >= {
         "syntax", "types", "missing", "unknown", "numbers", "resources", "injection",
-        "unbound", "datasets", "files", "paths", "options",
+        "unbound", "datasets", "files", "paths", "options", "builtins", "outputs",
+        "workers", "unicode",
     }  # fmt: skip
 
 

@@ -214,7 +214,8 @@ def loads_spec(
     which only names the spec).
     """
     doc = _decode(text, fmt)
-    _check_text(doc)
+    if _SURROGATE.search(text) or (fmt == "json" and _SURROGATE_ESCAPE.search(text)):
+        _check_text(doc)  # only a text that can hold one is walked
     return _Loader(doc, source, limits or DEFAULT_LIMITS).load()
 
 
@@ -235,6 +236,8 @@ def _distinct_when_printed(names: Iterable[tuple[str, str]], what: str) -> None:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: A JSON escape of a surrogate (``\\ud800``; a pair such as an emoji's matches too).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _check_text(doc: dict[str, Any]) -> None:

@@ -647,6 +647,14 @@ def files() -> dict[str, Entry]:
             {"argv": ["check", "p.json"], "setup": {"fifo": "p.json"}},
             "not a regular file",
         ),
+        "schema_validate_dev_zero.args": (
+            {"argv": ["schema", "--validate", "/dev/zero"]},
+            "not a regular file",
+        ),
+        "schema_validate_deep.args": (
+            {"argv": ["schema", "--validate", "{corpus}/syntax/deep_nesting.json"]},
+            "nested too deeply",
+        ),
         "box_decision_error.toml": (
             (ROOT / "examples" / "box_two_budgets.toml")
             .read_text()

@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Standard output is guarded (:func:`~verifier.cli.common.guarded_streams`): output
     that cannot be delivered (a reader that went away, a full disk, a closed standard
     output) is one line ``error: ...`` on stderr and exit 2 whatever the command's own
-    code (130 stays 130), never 0."""
+    code (but 4, a bug, and 130, an interruption), never 0."""
     with guarded_streams() as guard:
         try:
             code = _main(argv)
@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = EXIT_INTERRUPTED
         if guard.lost is not None:
             print(f"error: {guard.lost}", file=sys.stderr)
-            if code != EXIT_INTERRUPTED:
+            if code not in (EXIT_INTERNAL, EXIT_INTERRUPTED):  # a bug or Ctrl-C says more
                 code = EXIT_BAD_INPUT
         return code
 

@@ -167,12 +167,13 @@ def version() -> str:
 #: the other invisible format characters (Unicode category Cf: zero-width space,
 #: joiners, word joiner, soft hyphen, byte-order mark, tags, ...) and fillers, which
 #: would make two different labels (``0`` and ``0`` + a zero-width joiner) print the
-#: same.
+#: same; and lone surrogates, which no terminal encoding can write.
 _INVISIBLE = (
     "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f"
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0000-\U000e0fff"
+    "\ud800-\udfff"  # lone surrogates: undecodable bytes of a file name (surrogateescape)
 )
 _UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]")
 #: The same, for JSON text (which escapes C0 controls itself).

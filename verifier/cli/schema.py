@@ -46,6 +46,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier schema``; return the exit code."""
+    from ..spec.read import read_spec_bytes
     from ..spec.schema import spec_schema
 
     schema = spec_schema()
@@ -62,17 +63,22 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for name in args.validate:
         path = Path(name)
+        # a regular file within the size limit only, as verifier check reads it
+        data = read_spec_bytes(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise SpecError(f"{path}: cannot read: {err}") from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise SpecError(f"{path}: not UTF-8 text (byte {err.start})") from None
+        fmt = "JSON" if path.suffix.lower() == ".json" else "TOML"
         try:
-            doc = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+            doc = json.loads(text) if fmt == "JSON" else tomllib.loads(text)
+            errors = sorted(
+                validator.iter_errors(doc), key=lambda e: [str(x) for x in e.absolute_path]
+            )
         except ValueError as err:
-            raise SpecError(
-                f"{path}: not valid {path.suffix.lstrip('.') or 'TOML'}: {err}"
-            ) from None
-        errors = sorted(validator.iter_errors(doc), key=lambda e: [str(x) for x in e.absolute_path])
+            raise SpecError(f"{path}: not valid {fmt}: {err}") from None
+        except RecursionError:
+            raise SpecError(f"{path}: not valid {fmt}: nested too deeply") from None
         results.append(
             {
                 "file": str(path),

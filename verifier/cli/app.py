@@ -9,6 +9,9 @@ the subcommand and turns what it raises into an exit code:
   stderr, exit with its class's ``exit_code`` (2 bad input, 3 undecided, 5
   construction failed; see :mod:`verifier.errors`);
 * ``KeyboardInterrupt``: exit 130;
+* output that cannot be delivered (standard output a pipe whose reader went away, a
+  full disk, closed): ``error: <what happened>`` on stderr, exit 2 (never 0; 4 and
+  130 are kept), also when the failure shows only in the last flush;
 * any other exception, a bug: one line ``internal error in <command>: <type>:
   <message>; rerun with --debug for the traceback`` on stderr, exit 4.
 

@@ -98,18 +98,24 @@ def run(args: argparse.Namespace) -> int:
             for e in r["errors"]:
                 print(f"  {e['path'] or '(top level)'}: {e['message']}")
     invalid = [r for r in results if not r["valid"]]
-    if invalid:  # the problems are listed on stdout; stderr says how many, once
-        problems = sum(len(r["errors"]) for r in invalid)
+    if invalid:
         which = (
             f"{one_line(invalid[0]['file'])} does"
             if len(results) == 1
             else f"{len(invalid)} of {len(results)} files do"
         )
-        where = "in the JSON document" if args.json else "above"
-        print(
-            f"error: {which} not match the spec schema ({problems} problem(s), listed {where})",
-            file=sys.stderr,
-        )
+        if args.json:  # the problems are in the document: the first one named here
+            first = invalid[0]["errors"][0]
+            more = sum(len(r["errors"]) for r in invalid) - 1
+            where = f"at {first['path'] or '(top level)'}"
+            if len(results) > 1:
+                where = f"(first: {one_line(invalid[0]['file'])} {where}"
+            detail = f"{where}: {one_line(first['message'])}"
+            detail += (")" if len(results) > 1 else "") + (f" (and {more} more)" if more else "")
+        else:  # listed above, on stdout: not repeated
+            problems = sum(len(r["errors"]) for r in invalid)
+            detail = f"({problems} problem(s), listed above)"
+        print(f"error: {which} not match the spec schema {detail}", file=sys.stderr)
     return code
 
 

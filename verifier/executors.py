@@ -55,6 +55,11 @@ __all__ = [
     "DaskRunner",
     "DaskTarget",
     "ExecutorRunner",
+    "LazyRunner",
+    "MAX_WORKERS",
+    "WORKERS_CEILING",
+    "probe_scheduler",
+    "identify_scheduler",
     "Runner",
     "as_runner",
     "dask_runner",
@@ -116,6 +121,7 @@ class ExecutorRunner(Runner):
         n = slots if slots is not None else getattr(executor, "_max_workers", None)
         self._slots = int(n) if isinstance(n, int) and n > 0 else (os.cpu_count() or 2)
         self.owned = owned
+        self._closed = False
 
     def submit(self, fn: Callable[..., Any], /, *args: Any) -> cf.Future[Any]:
         return self.executor.submit(fn, *args)
@@ -130,8 +136,31 @@ class ExecutorRunner(Runner):
         return self._slots
 
     def close(self, *, wait: bool = True) -> None:
-        if self.owned:
-            self.executor.shutdown(wait=wait, cancel_futures=True)
+        """Shut an owned executor down (``wait``: for the running tasks).  Without
+        ``wait`` the worker processes of an owned process pool are terminated: after
+        Ctrl-C nothing waits for a long task, and nothing is left for the
+        interpreter's exit to wait for."""
+        if not self.owned or self._closed:
+            return
+        if wait:
+            self._closed = True
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            return
+        self._closed = True
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            try:
+                proc.terminate()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+        for proc in processes:
+            try:
+                proc.join(2)
+                if proc.is_alive():
+                    proc.kill()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
 
 
 class DaskRunner(Runner):
@@ -303,30 +332,113 @@ class DaskTarget:
     workers: int | None
 
 
-_LOCAL = re.compile(r"local(?::(\d+))?")
-_ADDRESS = re.compile(r"([a-z][a-z0-9+.-]*://\S+|[A-Za-z0-9_.\-\[\]:]+:\d+)")
+#: The largest number of local worker processes (``--workers``, ``-j``, ``--dask
+#: local:N``) accepted by default: each is a whole interpreter with its own copy of
+#: the claim, and beyond the machine's cores they only add overhead.  ``--max-workers``
+#: raises it up to :data:`WORKERS_CEILING`.
+MAX_WORKERS = 256
+#: The most ``--max-workers`` allows.
+WORKERS_CEILING = 4096
+#: Seconds to resolve a scheduler's host name and to open a TCP connection to it
+#: before dask is asked to connect: an address that is refused, unresolvable or
+#: silent fails within these, naming the address.
+CONNECT_SECONDS = 3.0
+
+_LOCAL = re.compile(r"local(?::(\d{1,9}))?")
+_SCHEMES = ("tcp", "tls")
+_HOST = re.compile(r"\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.\-]+")
 
 
-def parse_dask(text: str) -> DaskTarget:
-    """Parse a ``--dask`` value: ``local``, ``local:N`` or a scheduler address
-    (``tcp://HOST:PORT``, ``tls://HOST:PORT``, ``HOST:PORT``).
+def parse_dask(text: str, max_workers: int = MAX_WORKERS) -> DaskTarget:
+    """Parse a ``--dask`` value: ``local``, ``local:N`` (``1 <= N <= max_workers``) or
+    a scheduler address (``tcp://HOST:PORT``, ``tls://HOST:PORT``, ``HOST:PORT``; a
+    port from 1 to 65535).  Anything else is refused here, before any connection.
 
     >>> parse_dask("local"), parse_dask("scheduler:8786").address
     (DaskTarget(address=None, workers=None), 'scheduler:8786')
     """
     text = text.strip()
+    shown = repr(text) if len(text) <= 80 else repr(text[:77] + "...")
     m = _LOCAL.fullmatch(text)
     if m:
         n = None if m.group(1) is None else int(m.group(1))
         if n is not None and n < 1:
             raise InvalidParameter(f"--dask {text}: a local cluster needs at least 1 worker")
+        if n is not None and n > max_workers:
+            raise InvalidParameter(
+                f"--dask {text}: {n} local worker processes, over the limit of {max_workers} "
+                f"(--max-workers raises it, up to {WORKERS_CEILING})"
+            )
         return DaskTarget(None, n)
-    if _ADDRESS.fullmatch(text):
-        return DaskTarget(text, None)
-    raise InvalidParameter(
-        f"--dask {text!r}: expected local, local:N (a LocalCluster of N worker processes) "
-        f"or a scheduler address such as tcp://HOST:PORT"
-    )
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "", text
+    elif scheme.lower() not in _SCHEMES:
+        raise InvalidParameter(
+            f"--dask {shown}: the scheme {scheme!r} is not a dask scheduler's (use "
+            f"tcp://HOST:PORT or tls://HOST:PORT)"
+        )
+    host, colon, port = rest.rpartition(":")
+    if not colon or not _HOST.fullmatch(host) or not port.isdigit() or len(port) > 5:
+        raise InvalidParameter(
+            f"--dask {shown}: expected local, local:N (a LocalCluster of N worker processes) "
+            f"or a scheduler address such as tcp://HOST:PORT"
+        )
+    if not 1 <= int(port) <= 65535:
+        raise InvalidParameter(f"--dask {shown}: the port must be between 1 and 65535")
+    return DaskTarget(text, None)
+
+
+def _split_address(address: str) -> tuple[str, int]:
+    rest = address.partition("://")[2] or address
+    host, _, port = rest.rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+def probe_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
+    """Resolve the host of ``address`` and open (and close) a TCP connection to it,
+    each within ``seconds``: an unreachable scheduler is an
+    :class:`~verifier.errors.InvalidParameter` naming the address in seconds, not
+    after dask's own retries."""
+    import socket
+    import threading
+
+    host, port = _split_address(address)
+    found: list[Any] = []
+
+    def resolve() -> None:
+        try:
+            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except OSError as err:
+            found.append(err)
+
+    t = threading.Thread(target=resolve, daemon=True, name="verifier-dask-resolve")
+    t.start()
+    t.join(seconds)
+    if not found:
+        raise InvalidParameter(
+            f"--dask {address}: cannot connect to the dask scheduler (the host name "
+            f"{host!r} did not resolve within {seconds:g} s)"
+        )
+    if isinstance(found[0], OSError):
+        raise InvalidParameter(
+            f"--dask {address}: cannot connect to the dask scheduler (the host name "
+            f"{host!r} does not resolve: {found[0].strerror or found[0]})"
+        )
+    last: OSError | None = None
+    for family, kind, proto, _, where in found[0]:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                sock.settimeout(seconds)
+                sock.connect(where)
+            return
+        except OSError as err:
+            last = err
+    if last is None or isinstance(last, TimeoutError):
+        reason = "timed out"
+    else:
+        reason = last.strerror or str(last)
+    raise InvalidParameter(f"--dask {address}: cannot connect to the dask scheduler ({reason})")
 
 
 def _import_distributed() -> Any:
@@ -350,12 +462,18 @@ def worker_version() -> str:
 
 
 @contextlib.contextmanager
-def dask_runner(target: str | DaskTarget, *, timeout: float = 30.0) -> Iterator[DaskRunner]:
+def dask_runner(
+    target: str | DaskTarget, *, timeout: float = 30.0, max_workers: int = MAX_WORKERS
+) -> Iterator[DaskRunner]:
     """A :class:`DaskRunner` on a new ``LocalCluster`` (``local[:N]``: N worker
     processes of one thread each) or on a running scheduler (an address); the client,
     and the cluster it started, are closed on exit.
 
-    Before any task is sent, every worker is asked for its ``verifier`` version
+    A ``LocalCluster`` keeps its scratch space (the workers' spill files and lock
+    files) in a private temporary directory made for it and removed with it, never in
+    the shared ``dask-scratch-space`` of the temporary folder.  A scheduler address is
+    first reached by :func:`probe_scheduler` (seconds, naming the address); then,
+    before any task is sent, every worker is asked for its ``verifier`` version
     (``client.run``); a worker that cannot import ``verifier`` or has another
     version is an error naming it (a task pickles functions by reference: the
     workers need the same ``verifier`` installed).
@@ -363,14 +481,24 @@ def dask_runner(target: str | DaskTarget, *, timeout: float = 30.0) -> Iterator[
     Raises
     ------
     InvalidParameter
-        dask.distributed is not installed, the address is unreachable, or a
-        worker's ``verifier`` differs.
+        dask.distributed is not installed, the address is malformed or unreachable,
+        too many local workers, or a worker's ``verifier`` differs.
     """
+    t = parse_dask(target, max_workers) if isinstance(target, str) else target
+    if t.address is not None:
+        probe_scheduler(t.address)  # seconds, before dask is even imported
     distributed = _import_distributed()
-    t = parse_dask(target) if isinstance(target, str) else target
     stack = contextlib.ExitStack()
     try:
         if t.address is None:
+            import shutil
+            import tempfile
+
+            import dask
+
+            scratch = tempfile.mkdtemp(prefix="verifier-dask-")
+            stack.callback(shutil.rmtree, scratch, True)
+            stack.enter_context(dask.config.set({"temporary-directory": scratch}))
             cluster = stack.enter_context(
                 distributed.LocalCluster(
                     n_workers=t.workers or os.cpu_count() or 1,
@@ -379,10 +507,12 @@ def dask_runner(target: str | DaskTarget, *, timeout: float = 30.0) -> Iterator[
                     dashboard_address=None,  # no dashboard; its HTTP server on a free port:
                     scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.ERROR,
+                    local_directory=scratch,
                 )
             )
             client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
         else:
+            identify_scheduler(t.address)
             try:
                 client = stack.enter_context(
                     distributed.Client(t.address, timeout=timeout, set_as_default=False)
@@ -400,6 +530,58 @@ def dask_runner(target: str | DaskTarget, *, timeout: float = 30.0) -> Iterator[
         yield runner
     finally:
         runner.close()
+
+
+def identify_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
+    """Ask the server at ``address`` who it is (dask's ``identity`` message, on a
+    connection of its own, within ``seconds`` for the connection and as many for the
+    answer) before a ``distributed.Client`` is made: a server that is not a dask
+    scheduler (an HTTP server, a proxy that accepts every connection, a service that
+    never answers) is an :class:`~verifier.errors.InvalidParameter` in seconds, and
+    no half-made client is left to hang the interpreter's exit."""
+    import asyncio
+    import threading
+
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    async def ask() -> Any:
+        args = Security().get_connection_args("client")
+        comm = await connect(address, timeout=seconds, **args)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await asyncio.wait_for(comm.read(), seconds)
+        finally:
+            comm.abort()
+
+    answer: list[Any] = []
+
+    def run() -> None:
+        try:
+            answer.append(asyncio.run(asyncio.wait_for(ask(), 2 * seconds + 1)))
+        except BaseException as err:  # noqa: BLE001 - reported below, whatever it is
+            answer.append(err)
+
+    t = threading.Thread(target=run, daemon=True, name="verifier-dask-identity")
+    t.start()
+    t.join(2 * seconds + 2)
+    if not answer:
+        reason = f"no answer within {2 * seconds + 2:g} s"
+    elif isinstance(answer[0], BaseException):
+        err = answer[0]
+        if isinstance(err, (TimeoutError, asyncio.TimeoutError)):
+            reason = f"no answer within {2 * seconds + 1:g} s"
+        else:
+            text = str(err).splitlines()[0] if str(err) else ""
+            reason = f"{type(err).__name__}: {text[:200]}" if text else type(err).__name__
+    elif isinstance(answer[0], dict) and answer[0].get("type") == "Scheduler":
+        return
+    else:
+        reason = "the server answered, but not as a dask scheduler"
+    raise InvalidParameter(
+        f"--dask {address}: cannot connect to the dask scheduler (no dask scheduler there: "
+        f"{reason})"
+    )
 
 
 def _check_workers(client: Any, address: str) -> None:
@@ -420,21 +602,109 @@ def _check_workers(client: Any, address: str) -> None:
         )
 
 
-@contextlib.contextmanager
-def open_runner(workers: int = 1, dask: str | None = None) -> Iterator[Runner | None]:
-    """The runner of the command-line options ``--workers``/``-j`` and ``--dask``:
-    ``None`` (this process) for one worker and no dask, local processes for more,
-    a dask cluster for ``--dask`` (the two options exclude each other)."""
+class LazyRunner(Runner):
+    """A :class:`Runner` opened on first use: a command whose work may need no
+    worker (``verifier check`` on claims that never split a box into pieces) starts
+    no pool and connects to no cluster.  ``open`` is a context manager factory;
+    what it opens is closed by :meth:`close`."""
+
+    def __init__(self, open_: Callable[[], contextlib.AbstractContextManager[Runner | None]]):
+        self._open = open_
+        self._stack = contextlib.ExitStack()
+        self._runner: Runner | None = None
+        self._opened = False
+
+    def _get(self) -> Runner:
+        if not self._opened:
+            self._opened = True
+            self._runner = self._stack.enter_context(self._open())
+        if self._runner is None:  # pragma: no cover - open() gives a runner here
+            raise InvalidParameter("no runner to run the tasks on")
+        return self._runner
+
+    @property
+    def opened(self) -> bool:
+        """Whether the runner was needed (and opened)."""
+        return self._opened
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        return self._get().submit(fn, *args)
+
+    def wait(self, futures: Collection[Any], timeout: float | None) -> set[Any]:
+        return self._get().wait(futures, timeout)
+
+    def slots(self) -> int:
+        return self._get().slots()
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        if self._runner is not None:
+            self._runner.cancel(futures)
+
+    def close(self, *, wait: bool = True) -> None:
+        if self._runner is not None and not wait:
+            self._runner.close(wait=False)
+        self._stack.close()
+
+
+def _workers_option(workers: int, option: str, max_workers: int) -> None:
     if workers < 1:
         raise InvalidParameter(f"the number of workers must be >= 1, got {workers}")
+    if workers > max_workers:
+        raise InvalidParameter(
+            f"{option} {workers}: {workers} local worker processes, over the limit of "
+            f"{max_workers} (--max-workers raises it, up to {WORKERS_CEILING})"
+        )
+
+
+@contextlib.contextmanager
+def open_runner(
+    workers: int = 1,
+    dask: str | None = None,
+    *,
+    max_workers: int = MAX_WORKERS,
+    option: str = "--workers",
+    lazy: bool = False,
+) -> Iterator[Runner | None]:
+    """The runner of the command-line options ``--workers``/``-j`` (``option``, named
+    in errors) and ``--dask``: ``None`` (this process) for one worker and no dask,
+    local processes for more, a dask cluster for ``--dask`` (the two options exclude
+    each other).  Both are checked at once (a malformed address, more than
+    ``max_workers`` local processes); with ``lazy`` the pool is started, or the
+    cluster reached, only when a task is first submitted (:class:`LazyRunner`)."""
+    _workers_option(workers, option, max_workers)
     if dask is not None:
         if workers > 1:
             raise InvalidParameter(
                 "give either local worker processes or --dask, not both "
                 "(--dask local:N starts N local dask workers)"
             )
-        with dask_runner(dask) as cluster:
+        target = parse_dask(dask, max_workers)
+        if lazy:
+            runner = LazyRunner(lambda: dask_runner(target, max_workers=max_workers))
+            try:
+                yield runner
+            finally:
+                runner.close()
+            return
+        with dask_runner(target, max_workers=max_workers) as cluster:
             yield cluster
+        return
+    if lazy and workers > 1:
+
+        @contextlib.contextmanager
+        def pool() -> Iterator[Runner | None]:
+            local = as_runner(None, workers)
+            try:
+                yield local
+            finally:
+                if local is not None:
+                    local.close()
+
+        runner = LazyRunner(pool)
+        try:
+            yield runner
+        finally:
+            runner.close()
         return
     local = as_runner(None, workers)
     try:

@@ -199,8 +199,10 @@ def _help(*argv: str, capsys: pytest.CaptureFixture[str]) -> str:
 def test_help_epilog_lists_every_exit_code(name, capsys):
     text = _help(name, capsys=capsys)
     epilog = text[text.index("exit codes:") :]
-    meanings = cli.COMMANDS[name].exit_code_meanings()
-    assert sorted(meanings) == ALL_CODES
+    cmd = cli.COMMANDS[name]
+    meanings = cmd.exit_code_meanings()
+    assert sorted(meanings) == (ALL_CODES if cmd.codes is None else sorted(cmd.codes))
+    assert {0, 2, 4, 130} <= set(meanings)  # every command: ok, bad input, a bug, Ctrl-C
     for code, meaning in meanings.items():
         assert f" {code} {meaning}" in epilog, (name, code)
 
@@ -220,12 +222,19 @@ def test_readme_lists_every_exit_code_as_the_help_does():
     assert sorted(rows) == ALL_CODES
     for code, (meaning, differs) in rows.items():
         assert meaning == cli.common.EXIT_CODES[code], code
-        expected = [
-            f"`{name}`: {cmd.exit_codes[code]}"
-            for name, cmd in all_commands().items()
-            if code in cmd.exit_codes
-        ]
-        assert differs == "; ".join(expected), code
+        assert differs == readme_differs(code), code
+
+
+def readme_differs(code: int) -> str:
+    """The README's "Where a subcommand differs" cell of ``code``: each subcommand's own
+    meaning, and "never" for a subcommand that cannot return it."""
+    cells = []
+    for name, cmd in all_commands().items():
+        if cmd.codes is not None and code not in cmd.codes:
+            cells.append(f"`{name}`: never")
+        elif code in cmd.exit_codes:
+            cells.append(f"`{name}`: {cmd.exit_codes[code]}")
+    return "; ".join(cells)
 
 
 # ---------------------------------------------------------------------------

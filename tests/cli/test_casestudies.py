@@ -81,7 +81,7 @@ def test_casestudies_in_worker_processes_match_the_serial_run(capsys, tmp_path):
     assert docs[0] == docs[1] and docs[0]["total"] >= 4
     assert certs[0] == certs[1] and len(certs[0]) >= 1
     assert cli.main(["casestudies", *names, "-j", "0"]) == 2
-    assert "must be >= 1" in capsys.readouterr().err
+    assert "argument -j/--jobs: must be an integer between 1 and" in capsys.readouterr().err
 
 
 def _interrupted_registry(stop_at: str | None) -> Registry:

@@ -6,7 +6,12 @@ Each category is a directory.  A spec file (``.toml``, ``.json``, or raw bytes i
 ``{"argv": [...], "setup": {...}}`` run in a fresh temporary directory, where
 ``{corpus}`` in the arguments is the corpus directory and ``setup`` may create
 ``fifo``, ``dir``, ``file``, ``big`` (a sparse file of the given size), ``loop`` (a
-symbolic link to itself) and ``symlink`` entries, or ``copy`` a corpus file there.
+symbolic link to itself) and ``symlink`` entries, ``copy`` a corpus file there, or
+write a ``text`` file ``[name, head, item, count, tail]`` (``item`` repeated ``count``
+times with ``{i}`` replaced by its index: large inputs without large files in the
+repository).  ``"stdout"`` in an ``.args`` file runs the command with standard output
+``"full"`` (``/dev/full``), ``"broken"`` (a pipe whose reader is gone) or ``"closed"``
+(as under ``>&-``; see ``runner.py``).
 ``expect.json`` in each directory maps every file to a text that the one-line error
 message must contain (case-insensitive): the message names the problem.
 
@@ -40,6 +45,15 @@ graph = "g"
 outputs = [[1, 0], [0, 1]]
 distributions.D = { "(1, 0)" = "1" }
 distributions."D'" = { "(0, 1)" = "1" }
+"""
+
+#: A mechanism like ``m`` of :data:`RR` under another name.
+MECH_BODY = """
+[mechanisms.{name}]
+graph = "g"
+outputs = [0, 1]
+distributions.D = {{ "0" = "1/3", "1" = "2/3" }}
+distributions."D'" = {{ "0" = "2/3", "1" = "1/3" }}
 """
 
 CLAIM = """
@@ -657,6 +671,20 @@ def files() -> dict[str, Entry]:
             {"argv": ["check", "p.json"], "setup": {"fifo": "p.json"}},
             "not a regular file",
         ),
+        "schema_validate_dev_zero.args": (
+            {"argv": ["schema", "--validate", "/dev/zero"]},
+            "not a regular file",
+        ),
+        "schema_validate_deep.args": (
+            {"argv": ["schema", "--validate", "{corpus}/syntax/deep_nesting.json"]},
+            "nested too deeply",
+        ),
+        "box_decision_error.toml": (
+            (ROOT / "examples" / "box_two_budgets.toml")
+            .read_text()
+            .replace('epsilon = "eps_1"', 'epsilon = "binomial(eps_1, 2)"'),
+            "box_decision_error.toml: claim 'eps_1': cannot enclose binomial",
+        ),
     }
 
 
@@ -827,6 +855,36 @@ def paths() -> dict[str, Entry]:
             {"argv": ["tradeoff", "repetition", "--gamma", "1/100", "--plot", "f.gif"]},
             "must end in",
         ),
+        "export_out_proc.args": (
+            {"argv": ["export", "dp_testing", "--only", "noisy_hist1", "-o", "/proc/version"]},
+            "cannot create a file in /proc",
+        ),
+        "search_out_proc.args": (
+            {"argv": ["search", "liu_talwar2019.B1.best_of_k_eps", "--out", "/proc/version"]},
+            "cannot create a file in /proc",
+        ),
+        "check_certificates_proc.args": (
+            {"argv": ["check", "{corpus}/outputs/refuted.toml", "--certificates", "/proc/x"]},
+            "--certificates",
+        ),
+        "checkpoint_symlink_loop.args": (
+            {
+                "argv": ["search", "ghazi2025.thm9", "--checkpoint", "ck.json"],
+                "setup": {"loop": "ck.json"},
+            },
+            "loops",
+        ),
+        "out_symlink_loop.args": (
+            {
+                "argv": ["search", "ghazi2025.thm9", "--out", "c.toml"],
+                "setup": {"loop": "c.toml"},
+            },
+            "loops",
+        ),
+        "out_name_too_long.args": (
+            {"argv": ["search", "ghazi2025.thm9", "--out", "x" * 300 + ".toml"]},
+            "too long",
+        ),
         "plot_is_directory.args": (
             {
                 "argv": ["tradeoff", "repetition", "--gamma", "1/100", "--plot", "d.png"],
@@ -919,6 +977,256 @@ def options() -> dict[str, Entry]:
         ),
         "check_no_file.args": ({"argv": ["check"]}, "required"),
         "setting_unknown.args": ({"argv": ["tradeoff", "sideways"]}, "invalid choice"),
+        "compare_eps0_1e300.args": ({"argv": ["compare", "--eps0", "1e300"]}, "--eps0 1e300"),
+        "compare_eps0_tiny.args": ({"argv": ["compare", "--eps0", "1e-300"]}, "--eps0 1e-300"),
+        "compare_eps_prime_1e300.args": (
+            {"argv": ["compare", "ghazi_hyperparameter_tuning", "--eps-prime", "1e300"]},
+            "--eps-prime 1e300",
+        ),
+        "compare_mean_1e300.args": ({"argv": ["compare", "--mean", "1e300"]}, "--mean 1e300"),
+    }
+
+
+def builtins() -> dict[str, Entry]:
+    """Built-in distribution kinds at their limits: held to the size and exponent
+    limits of derived mechanisms, refused before anything is built."""
+
+    def tg(eps: str, lo: int = 0, hi: int = 1, graph: str = 'kind = "pair"') -> str:
+        value = ', value = { D = 0, "D\'" = 1 }' if graph == 'kind = "pair"' else ""
+        return (
+            f'[graphs.g]\n{graph}\n[mechanisms.m]\ngraph = "g"\n'
+            f'distribution = "truncated_geometric"\n'
+            f'params = {{ epsilon = "{eps}", lo = {lo}, hi = {hi}{value} }}\n' + claim()
+        )
+
+    def builtin(kind: str, params: str) -> str:
+        return (
+            f'[graphs.g]\nkind = "pair"\n[mechanisms.m]\ngraph = "g"\n'
+            f'distribution = "{kind}"\nparams = {params}\n' + claim()
+        )
+
+    def many(name: str, head: str, item: str, n: int, tail: str) -> dict[str, Any]:
+        return {"argv": ["check", name], "setup": {"text": [name, head, item, n, tail]}}
+
+    em_head = (
+        '[graphs.g]\nkind = "pair"\n[mechanisms.m]\ngraph = "g"\n'
+        'distribution = "exponential_mechanism"\n[mechanisms.m.params]\nepsilon = "1"\n'
+        "candidates = ["
+    )
+    em_tail = ']\nscores = { D = { c0 = 1 }, "D\'" = { c0 = 1 } }\n' + claim()
+    rr_head = (
+        '[graphs.g]\nkind = "pair"\n[mechanisms.m]\ngraph = "g"\n'
+        'distribution = "randomized_response"\n'
+        'params = { epsilon = "1", truth = { D = "c0", "D\'" = "c1" }, categories = ['
+    )
+    return {
+        "tg_path_3000.toml": (
+            tg("1", 0, 3000, 'kind = "path"\nn = 2999'),
+            "would need",
+        ),
+        "tg_eps_1e300.toml": (tg("1e300"), "magnitude"),
+        "tg_eps_1e100.toml": (tg("1e100"), "magnitude"),
+        "tg_eps_2_256.toml": (tg("2^256"), "magnitude"),
+        "tg_range_1e9.toml": (tg("1", 0, 10**9), "outputs"),
+        "laplace_10001.toml": (
+            builtin(
+                "discretised_laplace",
+                '{ scale = "1", lo = 0, hi = 10000, value = { D = 0, "D\'" = 1 } }',
+            ),
+            "would need",
+        ),
+        "laplace_grid_1e30.toml": (
+            builtin(
+                "discretised_laplace",
+                '{ scale = "1", lo = 0, hi = "10^30", value = { D = 0, "D\'" = 1 } }',
+            ),
+            "outputs",
+        ),
+        "laplace_tiny_scale.toml": (
+            builtin(
+                "discretised_laplace",
+                '{ scale = "2^-300", lo = 0, hi = 2, value = { D = 0, "D\'" = 1 } }',
+            ),
+            "magnitude",
+        ),
+        "rr_eps_1e300.toml": (
+            builtin(
+                "randomized_response", '{ epsilon = "1e300", truth = { D = "1", "D\'" = "0" } }'
+            ),
+            "magnitude",
+        ),
+        "em_eps_1e300.toml": (
+            builtin(
+                "exponential_mechanism",
+                '{ epsilon = "1e300", scores = { D = { a = 1, b = 0 }, "D\'" = { a = 0, b = 1 } } }',
+            ),
+            "magnitude",
+        ),
+        "rr_100000_categories.args": (
+            many("rr.toml", rr_head, '"c{i}", ', 100_000, "] }\n" + claim()),
+            "outputs",
+        ),
+        "em_100000_candidates.args": (
+            many("em.toml", em_head, '"c{i}", ', 100_000, em_tail),
+            "outputs",
+        ),
+    }
+
+
+#: A refuted spec (its exit code alone is 1): what every output test runs.
+REFUTED = RR + claim("m", "1/10")
+
+
+def outputs() -> dict[str, Entry]:
+    """Every subcommand that writes, with standard output a pipe whose reader went
+    away, a full disk, or closed: exit 2 and one line naming the problem (never 0, and
+    never the verdict's code alone)."""
+    ok = "{corpus}/../../../examples/randomized_response.toml"
+    refuted = "{corpus}/outputs/refuted.toml"
+    commands = {
+        "check_refuted": ["check", refuted],
+        "check_json": ["check", "--json", refuted],
+        "check_two_files": ["check", ok, refuted],
+        "check_help": ["check", "--help"],
+        "version": ["--version"],
+        "casestudies_list": ["casestudies", "--list", "ghazi2025"],
+        "casestudies_claim": [
+            "casestudies",
+            "liu_talwar2019.B1.best_of_k_Keps",
+            "--search-instances",
+            "0",
+        ],
+        "casestudies_coverage": ["casestudies", "--coverage", "ghazi2025"],
+        "search": ["search", "ghazi2025.thm9", "--instances", "40", "--no-checkpoint"],
+        "search_json": ["search", "ghazi2025.thm9", "--instances", "40", "--json"],
+        "search_list": ["search", "--list"],
+        "algorithms": ["algorithms"],
+        "compare": ["compare", "--exact-only", "--mean", "10"],
+        "schema": ["schema"],
+        "schema_validate": ["schema", "--validate", ok],
+        "export": ["export", "dp_testing", "--only", "noisy_hist1"],
+        "tradeoff": ["tradeoff", "repetition", "--gamma", "1/100", "--no-hard"],
+    }
+    texts = {
+        "broken": "broken pipe",
+        "full": "no space left on device",
+        "closed": "standard output is closed",
+    }
+    out: dict[str, Entry] = {"refuted.toml": (REFUTED, "")}
+    for name, argv in commands.items():
+        for mode, text in texts.items():
+            out[f"{name}_{mode}.args"] = ({"argv": argv, "stdout": mode}, text)
+    return out
+
+
+def workers() -> dict[str, Entry]:
+    """``--dask`` addresses and worker counts: a malformed address is refused at once,
+    an unreachable one within seconds, counts are capped."""
+    thm9 = ["search", "ghazi2025.thm9", "--instances", "40", "--no-checkpoint"]
+    ok = "{corpus}/../../../examples/randomized_response.toml"
+    return {
+        "dask_http.args": ({"argv": [*thm9, "--dask", "http://127.0.0.1:8786"]}, "scheme 'http'"),
+        "dask_ftp.args": ({"argv": [*thm9, "--dask", "ftp://example.org:21"]}, "scheme 'ftp'"),
+        "dask_no_port.args": ({"argv": [*thm9, "--dask", "tcp://127.0.0.1"]}, "expected local"),
+        "dask_port_zero.args": ({"argv": [*thm9, "--dask", "tcp://127.0.0.1:0"]}, "port"),
+        "dask_port_huge.args": ({"argv": [*thm9, "--dask", "127.0.0.1:99999"]}, "port"),
+        "dask_refused.args": (
+            {"argv": [*thm9, "--dask", "tcp://127.0.0.1:1"]},
+            "tcp://127.0.0.1:1: cannot connect",
+        ),
+        "dask_unresolvable.args": (
+            {"argv": [*thm9, "--dask", "tcp://no-such-host.invalid:8786"]},
+            "no-such-host.invalid",
+        ),
+        "dask_local_100000.args": ({"argv": [*thm9, "--dask", "local:100000"]}, "over the limit"),
+        "dask_local_zero.args": ({"argv": [*thm9, "--dask", "local:0"]}, "at least 1 worker"),
+        "casestudies_j_10000.args": (
+            {"argv": ["casestudies", "ghazi2025.thm9", "-j", "10000"]},
+            "argument -j",
+        ),
+        "casestudies_j_300.args": (
+            {"argv": ["casestudies", "ghazi2025.thm9", "-j", "300"]},
+            "--max-workers",
+        ),
+        "casestudies_dask_local_100000.args": (
+            {"argv": ["casestudies", "ghazi2025.thm9", "--dask", "local:100000"]},
+            "over the limit",
+        ),
+        "check_workers_300.args": ({"argv": ["check", ok, "--workers", "300"]}, "--max-workers"),
+        "check_dask_garbage.args": ({"argv": ["check", ok, "--dask", "\u001b[2J"]}, "--dask"),
+        "search_workers_300.args": ({"argv": [*thm9, "--workers", "300"]}, "--max-workers"),
+        "max_workers_huge.args": (
+            {"argv": [*thm9, "--max-workers", "100000"]},
+            "argument --max-workers",
+        ),
+    }
+
+
+def unicode() -> dict[str, Entry]:
+    """Text that cannot be printed (lone surrogates) or that would print the same as
+    other text (Unicode normalisation)."""
+    rr = json.loads(
+        json.dumps(
+            {
+                "graphs": {"g": {"kind": "pair"}},
+                "mechanisms": {
+                    "m": {
+                        "graph": "g",
+                        "outputs": [0, 1],
+                        "distributions": {
+                            "D": {"0": "1/3", "1": "2/3"},
+                            "D'": {"0": "2/3", "1": "1/3"},
+                        },
+                    }
+                },
+                "claims": [{"id": "c", "mechanism": "m", "kind": "pure_dp", "epsilon": "1/10"}],
+            }
+        )
+    )
+
+    def as_json(doc: dict[str, Any]) -> str:
+        return json.dumps(doc, ensure_ascii=True)
+
+    surrogate_id = json.loads(json.dumps(rr))
+    surrogate_id["claims"][0]["id"] = "\ud800"
+    surrogate_output = json.loads(json.dumps(rr))
+    m = surrogate_output["mechanisms"]["m"]
+    m["outputs"] = ["\ud800", "1"]
+    m["distributions"] = {"D": {"\ud800": "1/3", "1": "2/3"}, "D'": {"\ud800": "2/3", "1": "1/3"}}
+    surrogate_title = json.loads(json.dumps(rr))
+    surrogate_title["title"] = "a\udfffb"
+    two = claim("m", "1/10")
+    return {
+        "surrogate_claim_id.json": (as_json(surrogate_id), "lone surrogate \\ud800"),
+        "surrogate_output.json": (as_json(surrogate_output), "lone surrogate \\ud800"),
+        "surrogate_title.json": (as_json(surrogate_title), "title: the string holds"),
+        "claim_ids_nfc_nfd.toml": (
+            RR
+            + two.replace('id = "c"', 'id = "caf\u00e9"')
+            + two.replace('id = "c"', 'id = "cafe\u0301"'),
+            "differ only in unicode normalisation",
+        ),
+        "outputs_fullwidth.toml": (
+            RR.replace("outputs = [0, 1]", 'outputs = ["A", "\uff21"]')
+            .replace('"0" =', '"A" =')
+            .replace('"1" =', '"\uff21" =')
+            + two,
+            "differ only in unicode normalisation",
+        ),
+        "datasets_nfc_nfd.toml": (
+            RR.replace(
+                'kind = "pair"',
+                'kind = "edges"\ndatasets = ["\u00c5", "A\u030a"]\nedges = [["\u00c5", "A\u030a"]]',
+            )
+            + two,
+            "differ only in unicode normalisation",
+        ),
+        "mechanisms_ligature.toml": (
+            RR.replace("[mechanisms.m]", '[mechanisms."\\ufb01"]', 1)
+            + MECH_BODY.format(name="fi")
+            + claim("fi", "1/10"),
+            "differ only in unicode normalisation",
+        ),
     }
 
 
@@ -935,6 +1243,10 @@ CATEGORIES = {
     "files": files,
     "paths": paths,
     "options": options,
+    "builtins": builtins,
+    "outputs": outputs,
+    "workers": workers,
+    "unicode": unicode,
 }
 
 

@@ -10,7 +10,11 @@ entry's directory, runs ``verifier.cli.main(argv)`` with stdout and stderr sent 
 files, and exits with its exit code.  One JSON line per entry is written on stdout:
 ``{"id", "code", "signal", "seconds", "maxrss_kb", "stdout", "stderr"}``.
 
-Input: a JSON list of ``{"id": str, "argv": [str], "cwd": str}``.
+Input: a JSON list of ``{"id": str, "argv": [str], "cwd": str}`` with an optional
+``"stdout"``: ``"file"`` (the default), ``"full"`` (``/dev/full``: every write fails
+with ENOSPC, a full disk), ``"broken"`` (a pipe whose reader has gone: EPIPE, as in
+``| head`` once head exits) or ``"closed"`` (no descriptor 1 and ``sys.stdout`` None,
+as the interpreter starts under ``>&-``).
 """
 
 from __future__ import annotations
@@ -32,10 +36,10 @@ def _child(entry: dict, limit_mb: int, limit_s: int, out: str, err: str) -> None
         resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
         signal.alarm(limit_s)
         os.chdir(entry["cwd"])
-        for fd, path in ((1, out), (2, err)):
-            f = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.dup2(f, fd)
-            os.close(f)
+        f = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(f, 2)
+        os.close(f)
+        _stdout(entry.get("stdout", "file"), out)
         from verifier.cli import main
 
         code = main(entry["argv"])
@@ -46,12 +50,32 @@ def _child(entry: dict, limit_mb: int, limit_s: int, out: str, err: str) -> None
             pass
         code = 98
     finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except Exception:  # noqa: BLE001
-            pass
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()  # type: ignore[union-attr]
+            except Exception:  # noqa: BLE001
+                pass
         os._exit(code if isinstance(code, int) else 97)
+
+
+def _stdout(mode: str, out: str) -> None:
+    """Descriptor 1 of the child as ``mode`` asks (see the module docstring)."""
+    if mode == "closed":
+        os.close(1)
+        sys.stdout = None  # type: ignore[assignment]
+        return
+    if mode == "broken":
+        r, w = os.pipe()
+        os.close(r)
+        f = w
+    elif mode == "full":
+        f = os.open("/dev/full", os.O_WRONLY)
+    elif mode == "file":
+        f = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    else:  # pragma: no cover - an entry with an unknown mode
+        raise ValueError(mode)
+    os.dup2(f, 1)
+    os.close(f)
 
 
 def main() -> int:
@@ -83,12 +107,21 @@ def main() -> int:
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "seconds": round(seconds, 3),
             "maxrss_kb": usage.ru_maxrss,
-            "stdout": Path(out).read_text(errors="replace")[:20_000],
-            "stderr": Path(err).read_text(errors="replace")[:20_000],
+            "stdout": _read(out),
+            "stderr": _read(err),
         }
+        for path in (out, err):
+            Path(path).unlink(missing_ok=True)
         sys.stdout.write(json.dumps(record) + "\n")
     sys.stdout.flush()
     return 0
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(errors="replace")[:20_000]
+    except FileNotFoundError:
+        return ""
 
 
 if __name__ == "__main__":

@@ -161,3 +161,111 @@ def test_spec_format_documents_every_kind_and_parameter(name):
     assert set(rows) == set(DISTRIBUTIONS)
     missing = [p.name for p in DISTRIBUTIONS[name].params if f"`{p.name}`" not in rows[name]]
     assert not missing, f"docs/spec-format.md: {name} does not name {missing}"
+
+
+# ---------------------------------------------------------------------------
+# a distribution by construction: re-decided here, exactly, on every kind
+# ---------------------------------------------------------------------------
+
+BUILDS = [
+    ("randomized_response", 'params = { epsilon = "log(3)", truth = { D = "1", "D\'" = "0" } }'),
+    (
+        "randomized_response",
+        'params = { epsilon = "1/7", categories = ["a", "b", "c", "d"], '
+        'truth = { D = "a", "D\'" = "d" } }',
+    ),
+    ("truncated_geometric", 'params = { epsilon = "1/2", lo = 0, hi = 6, value = { D = 0, "D\'" = 6 } }'),
+    ("truncated_geometric", 'params = { epsilon = "log(2)", lo = -3, hi = 2, value = { D = -1, "D\'" = 0 } }'),
+    ("truncated_geometric", 'params = { epsilon = "2^5", lo = 0, hi = 1, value = { D = 0, "D\'" = 1 } }'),
+    (
+        "discretised_laplace",
+        'params = { scale = "3/2", lo = -1, hi = 2, step = "1/2", value = { D = "1/3", "D\'" = 0 } }',
+    ),
+    (
+        "discretised_laplace",  # values on a cut, below the grid and above it
+        'params = { scale = "sqrt(2)", lo = 0, hi = 4, value = { D = "1/2", "D\'" = "-7" } }',
+    ),
+    ("discretised_laplace", 'params = { scale = 1, lo = 0, hi = 3, value = { D = "9", "D\'" = "3/2" } }'),
+    (
+        "exponential_mechanism",
+        'params = { epsilon = "log(5)", sensitivity = 2, '
+        'scores = { D = { a = 1, b = 0, c = "-3/2" }, "D\'" = { a = 0, b = 1, c = 2 } } }',
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "params"), BUILDS)
+def test_every_kind_builds_a_distribution_decided_exactly(kind, params):
+    """The reader builds a built-in mechanism without re-deciding its sums (they are
+    identities, see verifier.spec.distributions); here every probability is decided
+    non-negative and every row decided to sum to exactly 1, as a typed mechanism is."""
+    from verifier.mechanism import FiniteMechanism
+
+    m = _mech(f'[mechanisms.m]\ngraph = "g"\ndistribution = "{kind}"\n{params}\n')
+    rows = {d: {o: m.p(d, o) for o in m.outputs} for d in m.datasets}
+    FiniteMechanism(m.graph, rows, list(m.outputs))  # validates: raises if not
+
+
+def test_the_laplace_cells_take_the_branch_of_each_end():
+    """Against a direct evaluation: each cell's mass is the Laplace CDF's difference
+    at its ends, with the CDF written by comparing each end with the value."""
+    m = _mech(
+        '[mechanisms.m]\ngraph = "g"\ndistribution = "discretised_laplace"\n'
+        'params = { scale = 2, lo = -2, hi = 3, value = { D = "1/2", "D\'" = 1 } }\n'
+    )
+
+    def cdf(x, v, b=2):
+        if x is None:
+            return 0
+        return sp.exp((x - v) / b) / 2 if x <= v else 1 - sp.exp(-(x - v) / b) / 2
+
+    for d, v in (("D", R(1, 2)), ("D'", R(1))):
+        grid = [R(g) for g in range(-2, 4)]
+        for i, g in enumerate(grid):
+            a = None if i == 0 else g - R(1, 2)
+            c = None if i == len(grid) - 1 else g + R(1, 2)
+            mass = (1 if c is None else cdf(c, v)) - cdf(a, v)
+            assert sp.simplify(m.p(d, str(g)) - mass) == 0, (d, g)
+
+
+@pytest.mark.parametrize(
+    ("body", "text"),
+    [
+        ('distribution = "truncated_geometric"\nparams = { epsilon = 1, lo = 0, hi = 100000 }', "outputs"),
+        (
+            'distribution = "discretised_laplace"\n'
+            'params = { scale = 1, lo = 0, hi = 2000, value = { D = 0, "D\'" = 1 } }',
+            "exact operations",
+        ),
+        (
+            'distribution = "randomized_response"\n'
+            'params = { epsilon = "2^300", truth = { D = "1", "D\'" = "0" } }',
+            "params.epsilon: the value has magnitude about 2^301",
+        ),
+        (
+            'distribution = "exponential_mechanism"\n'
+            'params = { epsilon = 1, scores = { D = { a = "2^300", b = 0 }, "D\'" = { a = 0, b = 1 } } }',
+            "params.scores.D.a: the value has magnitude",
+        ),
+    ],
+)  # fmt: skip
+def test_built_in_kinds_are_held_to_the_limits(body, text):
+    with pytest.raises(InvalidParameter, match=re.escape(text)):
+        _mech(f'[mechanisms.m]\ngraph = "g"\n{body}\n')
+
+
+def test_the_limits_of_built_in_kinds_can_be_raised():
+    from verifier.spec.limits import Limits
+
+    body = (
+        PAIR + '[mechanisms.m]\ngraph = "g"\ndistribution = "truncated_geometric"\n'
+        'params = { epsilon = 1, lo = 0, hi = 1, value = { D = 0, "D\'" = 1 } }\n'
+    )
+    with pytest.raises(InvalidParameter, match="--max-work raises it"):
+        loads_spec(body, limits=Limits(max_work=100))
+    assert loads_spec(body, limits=Limits(max_work=10_000)).mechanisms["m"].outputs == (0, 1)
+    big = body.replace("epsilon = 1,", 'epsilon = "2^300",')
+    with pytest.raises(InvalidParameter, match="--max-exponent raises it"):
+        loads_spec(big)
+    m = loads_spec(big, limits=Limits(max_exponent=512)).mechanisms["m"]
+    assert m.p("D", 0) == 1 / (1 + sp.exp(-(sp.Integer(2) ** 300)))

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from verifier.errors import InvalidParameter
 from verifier.spec import atomic_write
 
 
@@ -25,7 +26,7 @@ def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", refuse)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(InvalidParameter, match="spec.toml: cannot write the file: disk full"):
         atomic_write(target, "new\n")
     assert target.read_text() == "old\n"
     assert os.listdir(tmp_path) == ["spec.toml"]

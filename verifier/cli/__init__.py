@@ -17,7 +17,8 @@ Exit codes (``verifier COMMAND --help`` gives each command's meanings):
 0     ok: every claim holds
 1     some claim is violated
 2     bad input (:class:`~verifier.errors.BadInput`): one line
-      ``error: <message>`` on stderr, never a traceback
+      ``error: <message>`` on stderr, never a traceback; also output that could
+      not be delivered (a closed pipe, a full disk, a closed standard output)
 3     undecided at the precision limit, nothing violated (an undecided
       verdict, or :class:`~verifier.errors.Undecidable`)
 4     internal error, a bug: one line on stderr; ``--debug`` prints the

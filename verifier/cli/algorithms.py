@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import EXIT_OK, InvalidParameter
+from ..errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, InvalidParameter
 from .common import Command, json_dump
 
 __all__ = ["COMMAND", "configure", "run", "describe_param"]
@@ -139,4 +139,5 @@ COMMAND = Command(
         "parameter with its default."
     ),
     exit_codes={EXIT_OK: "the listing is printed"},
+    codes=(EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED),
 )

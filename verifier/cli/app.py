@@ -9,6 +9,9 @@ the subcommand and turns what it raises into an exit code:
   stderr, exit with its class's ``exit_code`` (2 bad input, 3 undecided, 5
   construction failed; see :mod:`verifier.errors`);
 * ``KeyboardInterrupt``: exit 130;
+* output that cannot be delivered (standard output a pipe whose reader went away, a
+  full disk, closed): ``error: <what happened>`` on stderr, exit 2 (never 0; 4 and
+  130 are kept), also when the failure shows only in the last flush;
 * any other exception, a bug: one line ``internal error in <command>: <type>:
   <message>; rerun with --debug for the traceback`` on stderr, exit 4.
 
@@ -19,7 +22,6 @@ error also prints ``{"error": <message>, "exit_code": <code>}`` on stdout.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import traceback
 import warnings
@@ -38,7 +40,9 @@ from . import algorithms, casestudies, check, compare, schema, search
 from .common import (
     EXIT_CODES,
     Command,
+    OutputLost,
     exit_codes_epilog,
+    guarded_streams,
     json_dump,
     one_line,
     printable,
@@ -138,7 +142,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code.
+
+    Standard output is guarded (:func:`~verifier.cli.common.guarded_streams`): output
+    that cannot be delivered (a reader that went away, a full disk, a closed standard
+    output) is one line ``error: ...`` on stderr and exit 2 whatever the command's own
+    code (but 4, a bug, and 130, an interruption), never 0."""
+    with guarded_streams() as guard:
+        try:
+            code = _main(argv)
+            sys.stdout.flush()
+        except OutputLost:
+            code = EXIT_BAD_INPUT
+        except KeyboardInterrupt:
+            code = EXIT_INTERRUPTED
+        if guard.lost is not None:
+            print(f"error: {guard.lost}", file=sys.stderr)
+            if code not in (EXIT_INTERNAL, EXIT_INTERRUPTED):  # a bug or Ctrl-C says more
+                code = EXIT_BAD_INPUT
+        return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser()
     except Exception as err:  # e.g. an installed subcommand that fails to load
@@ -172,13 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(run(args))
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # output piped into a closed reader (e.g. `| head`)
-        try:  # silence the failing flush at interpreter exit
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        return EXIT_OK
+    except OutputLost:
+        raise
     except Exception as err:
         return _report(err, args)
 

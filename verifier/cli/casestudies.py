@@ -40,8 +40,11 @@ from ..errors import (
     UnknownClaim,
 )
 from .common import (
+    WORKERS_CEILING,
     Command,
+    add_max_workers_option,
     add_progress_option,
+    int_option,
     json_dump,
     one_line,
     output_directory,
@@ -95,7 +98,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--certificates",
         metavar="DIR",
         help="write a certificate (a spec file `verifier check` re-verifies) for every "
-        "claim found violated, as DIR/<claim id>.certificate.toml",
+        "claim found violated, as DIR/<claim id>.certificate.toml (an id that is not a "
+        "safe file name gets its safe characters and a digest of the id)",
     )
     p.add_argument(
         "--after",
@@ -108,7 +112,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-j",
         "--jobs",
-        type=int,
+        type=int_option(1, WORKERS_CEILING),
         default=1,
         metavar="N",
         help="decide the claims in N local worker processes (default 1: in this process)",
@@ -121,6 +125,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
         "dask extra)",
     )
+    add_max_workers_option(p)
 
 
 def _registry() -> Any:
@@ -207,7 +212,7 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
 
     outcomes: list[Any] = []
     with (
-        open_runner(args.jobs, args.dask) as runner,
+        open_runner(args.jobs, args.dask, max_workers=args.max_workers, option="-j") as runner,
         progress_display(progress_wanted(args)),
         task("claims", total=len(claims)) as bar,
     ):
@@ -222,6 +227,10 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
                 outcomes.append(o)
                 bar.advance(note=o.claim.id)
         except KeyboardInterrupt:
+            # stop at once: the workers' running claims are abandoned (their processes
+            # ended), so a second Ctrl-C has nothing left to wait for
+            if runner is not None:
+                runner.close(wait=False)
             return outcomes, True
         finally:
             stream.close()
@@ -230,24 +239,26 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
 
 def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
     """Write a certificate for every violated outcome; claim id -> path (or the reason
-    there is none)."""
+    there is none).  Each claim gets its own file, ``<stem>.certificate.toml`` with
+    the stem of :class:`~verifier.spec.io.FileNames` (ids that differ only in
+    characters a file name cannot hold never share one)."""
     from ..arithmetic import Verdict
     from ..report.certificates import write_claim_certificate
-    from ..spec.io import atomic_write
+    from ..spec.io import FileNames, atomic_write
 
+    names = FileNames()
     out: dict[str, str] = {}
     for o in outcomes:
+        name = f"{names.stem(o.claim.id)}.certificate.toml"
         if o.search is not None and o.search.violated and o.search.certificate:
             if o.result is None or o.result.verdict is not Verdict.VIOLATED:
-                written = atomic_write(
-                    directory / f"{o.claim.id}.certificate.toml", o.search.certificate
-                )
+                written = atomic_write(directory / name, o.search.certificate)
                 out[o.claim.id] = str(written)
                 continue
         if o.result is None or o.result.verdict is not Verdict.VIOLATED:
             continue
         try:
-            path = write_claim_certificate(o.claim, o.result, directory)
+            path = write_claim_certificate(o.claim, o.result, directory, name)
         except CertificateError as err:
             reason = one_line(str(err))
             reason = reason if len(reason) <= 200 else reason[:197] + "..."

@@ -44,15 +44,17 @@ from ..errors import (
 )
 from .common import (
     MAX_WORKERS,
+    WORKERS_CEILING,
     Command,
+    add_max_workers_option,
     add_progress_option,
+    exact_text,
     int_option,
     json_dump,
     number_text,
     one_line,
     output_directory,
     progress_wanted,
-    safe_filename,
     say,
     version,
 )
@@ -67,6 +69,14 @@ def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``verifier check``."""
     p.add_argument("file", metavar="FILE", nargs="+", help="spec file(s) (.toml, or .json)")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    p.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="print only the claims that count against the exit code (violated or undecided; "
+        "with --expected, those whose verdict is not the expected one) and the summary of "
+        "their files: a run where everything is as it should be prints nothing",
+    )
     add_progress_option(p)
     p.add_argument(
         "--max-bits",
@@ -93,11 +103,13 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--certificates",
         metavar="DIR",
         default=None,
-        help="write a minimal counterexample spec for every violated claim into DIR",
+        help="write a minimal counterexample spec for every violated claim into DIR, as "
+        "DIR/<claim id>.toml (an id that is not a safe file name, or one another file "
+        "already used, gets a digest added: no certificate overwrites another)",
     )
     p.add_argument(
         "--workers",
-        type=int_option(1, MAX_WORKERS),
+        type=int_option(1, WORKERS_CEILING),
         default=1,
         metavar="W",
         help="decide the pieces of a claim over a box of parameters in W local worker "
@@ -109,8 +121,10 @@ def configure(p: argparse.ArgumentParser) -> None:
         default=None,
         help="decide the pieces of a claim over a box on dask.distributed: local[:N] starts "
         "a LocalCluster of N worker processes, tcp://HOST:PORT connects to a running "
-        "scheduler (needs the dask extra; the same verdicts)",
+        "scheduler (needs the dask extra; the same verdicts); opened only when a claim "
+        "needs it",
     )
+    add_max_workers_option(p)
     add_limit_options(p)
 
 
@@ -208,7 +222,7 @@ def _counterexample(claim: Any, result: Any) -> dict[str, Any] | None:
             ("realized", f.realized),
             ("claimed", f.claimed),
         ]
-    out["numbers"] = {name: {"exact": str(v), "display": number_text(v)} for name, v in rows}
+    out["numbers"] = {name: {"exact": exact_text(v), "display": number_text(v)} for name, v in rows}
     if f.failing:
         from ..results import failing_parts
 
@@ -226,6 +240,23 @@ def _counterexample(claim: Any, result: Any) -> dict[str, Any] | None:
 
 #: Failing sub-boxes of a counterexample listed in JSON (text lists fewer).
 _JSON_FAILING = 20
+
+
+def _result_record(result: Any) -> dict[str, Any]:
+    """``result.to_dict()``; for a result whose exact numbers have more digits than
+    Python converts to text (an ``rdp`` claim of order 100000 computes rationals of
+    tens of thousands of digits), its verdict and a note instead of the numbers."""
+    try:
+        rec: dict[str, Any] = result.to_dict()
+    except ValueError as err:
+        if "digits" not in str(err):
+            raise
+        rec = {
+            "verdict": result.verdict.value,
+            "note": "the exact numbers of this result have more digits than can be printed "
+            "(sys.get_int_max_str_digits); the text output shows them as decimals",
+        }
+    return rec
 
 
 def _matches(expected: str | None, verdict: Verdict) -> bool:
@@ -252,7 +283,12 @@ def run(args: argparse.Namespace) -> int:
     )
     with (
         progress_display(progress_wanted(args)),
-        open_runner(getattr(args, "workers", 1), getattr(args, "dask", None)) as runner,
+        open_runner(
+            getattr(args, "workers", 1),
+            getattr(args, "dask", None),
+            max_workers=getattr(args, "max_workers", MAX_WORKERS),
+            lazy=True,
+        ) as runner,
         sub_boxes_on(runner),
         box_budget(budget),
     ):
@@ -265,6 +301,10 @@ def _run_files(args: argparse.Namespace) -> int:
         return _run_one(argparse.Namespace(**{**vars(args), "file": files[0]}))
     if args.claim:
         raise InvalidParameter("--claim selects claims of one FILE; give a single file")
+    from ..spec.io import FileNames
+
+    args._cert_names = FileNames()  # one directory of certificates for every file
+    args._multi = True  # each file's text output under a header naming it
     codes: list[int] = []
     docs: list[Any] = []
     for name in files:
@@ -294,9 +334,12 @@ def _run_one(args: argparse.Namespace) -> int:
     from ..arithmetic import Verdict
     from ..claims.scope import result_scope
     from ..spec import certificate, dump_spec, load_spec, precision_for
+    from ..spec.io import FileNames
+    from ..spec.labels import located
     from ..spec.premises import judge
 
     precision = precision_for(args.max_bits) if args.max_bits is not None else None
+    names = getattr(args, "_cert_names", None) or FileNames()
     cert_dir = (
         None if args.certificates is None else output_directory(args.certificates, "--certificates")
     )
@@ -319,19 +362,39 @@ def _run_one(args: argparse.Namespace) -> int:
         claims = sorted(claims, key=lambda c: rank[c.id])
     records: list[dict[str, Any]] = []
     verdicts: list[Verdict] = []
-    mismatched_decided = False
+    quiet = bool(getattr(args, "quiet", False))
+    header_due = bool(getattr(args, "_multi", False)) and not args.json
+
+    def header() -> None:
+        nonlocal header_due
+        if header_due:
+            say(f"==> {args.file} <==")
+            header_due = False
+
+    if not quiet:
+        header()
+    differ = 0  # decided verdicts that are not the expected one
+    problems = 0  # claims that count against the exit code
     for i, claim in enumerate(claims, 1):
-        result = claim.run(precision)
+        try:
+            result = claim.run(precision)
+        except VerifierError as err:  # e.g. a box decision the enclosures cannot make
+            raise located(err, str(args.file)) from None
         verdicts.append(result.verdict)
+        # with --expected a claim without 'expected' must hold, here as in the exit code
+        judged = claim.expected is not None or args.expected
         match = _matches(claim.expected, result.verdict)
-        if not match and result.verdict is not Verdict.UNDECIDED:
-            mismatched_decided = True
+        if judged and not match and result.verdict is not Verdict.UNDECIDED:
+            differ += 1
+        problem = not _matches(claim.expected if args.expected else None, result.verdict)
+        problems += problem
         cex = _counterexample(claim, result) if result.verdict is Verdict.VIOLATED else None
         cert_path = None
         if cert_dir is not None and cex is not None:
             cert = certificate(claim, result)
             if cert is not None:
-                target = cert_dir / f"{safe_filename(claim.id)}.toml"
+                stem = names.stem(claim.id, key=f"{args.file}\0{claim.id}")
+                target = cert_dir / f"{stem}.toml"
                 cert_path = str(
                     dump_spec(
                         target,
@@ -355,18 +418,19 @@ def _run_one(args: argparse.Namespace) -> int:
             "expected": claim.expected,
             "verdict": result.verdict.value,
             "scope": result_scope(result).to_dict(),
-            "matches_expected": match if claim.expected is not None else None,
-            "result": result.to_dict(),
+            "matches_expected": match if judged else None,
+            "result": _result_record(result),
             "counterexample": None
             if cex is None
             else {k: v for k, v in cex.items() if not k.startswith("_")},
             "certificate": cert_path,
         }
         records.append(rec)
-        if not args.json:
-            _print_claim(i, len(claims), claim, result, cex, cert_path)
+        if not args.json and (problem or not quiet):
+            header()
+            _print_claim(i, len(claims), claim, result, cex, cert_path, args.expected)
     if args.expected:
-        if mismatched_decided:
+        if differ:
             code = EXIT_VIOLATED
         elif any(v is Verdict.UNDECIDED for v in verdicts):
             code = EXIT_UNDECIDED
@@ -408,14 +472,14 @@ def _run_one(args: argparse.Namespace) -> int:
                 "problem": None if judgement is None else judgement.problem,
             }
         json_dump(doc)
-    else:
+    elif problems or not quiet or (judgement is not None and not judgement.valid):
+        header()
         say(
             f"{len(claims)} claim(s): {counts['holds']} hold, {counts['violated']} violated, "
             f"{counts['undecided']} undecided"
             + (
-                f"; {sum(1 for r in records if r['matches_expected'] is False)} differ "
-                f"from their expected outcome"
-                if any(c.expected for c in claims)
+                f"; {differ} differ from their expected outcome"
+                if args.expected or any(c.expected for c in claims)
                 else ""
             )
         )
@@ -424,6 +488,8 @@ def _run_one(args: argparse.Namespace) -> int:
                 f"certificate: {info.target} is refuted and every premise holds "
                 f"({len(info.premises)} premise(s))"
             )
+        if getattr(args, "_multi", False):
+            say()
     if judgement is not None and judgement.problem is not None:
         prefix = "error" if code == EXIT_BAD_INPUT else "undecided"
         say(f"{prefix}: {args.file}: {judgement.problem}", file=sys.stderr)
@@ -431,15 +497,21 @@ def _run_one(args: argparse.Namespace) -> int:
 
 
 def _print_claim(
-    i: int, n: int, claim: Any, result: Any, cex: dict[str, Any] | None, cert: str | None
+    i: int,
+    n: int,
+    claim: Any,
+    result: Any,
+    cex: dict[str, Any] | None,
+    cert: str | None,
+    expected: bool = False,
 ) -> None:
     from ..claims.scope import result_scope
 
     head = f"[{i}/{n}] claim {claim.id} ({claim.kind} on {claim.mechanism_name}): "
     head += result.verdict.value.upper() + f" — {result_scope(result).label()}"
-    if claim.expected is not None:
+    if claim.expected is not None or expected:
         ok = _matches(claim.expected, result.verdict)
-        head += f"  (expected {claim.expected}: {'ok' if ok else 'MISMATCH'})"
+        head += f"  (expected {claim.expected or 'holds'}: {'ok' if ok else 'MISMATCH'})"
     say(head)
     if claim.statement:
         say(f"  statement: {claim.statement}")
@@ -490,6 +562,7 @@ COMMAND = Command(
         "or the target is undecided",
         EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a "
         "traceback; a spec with no claims; an invalid certificate (a premise fails, or "
-        "the target is not violated), whatever the flags",
+        "the target is not violated), whatever the flags; output that could not be "
+        "delivered (a reader that went away, a full disk, a closed standard output)",
     },
 )

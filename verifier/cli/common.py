@@ -18,13 +18,16 @@ can import it and :mod:`verifier.cli.app` can import them without a cycle.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import math
 import os
 import re
 import sys
+import tempfile
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -40,6 +43,7 @@ from ..errors import (
     InvalidParameter,
     VerifierError,
 )
+from ..executors import MAX_WORKERS, WORKERS_CEILING
 
 __all__ = [
     "Command",
@@ -55,20 +59,38 @@ __all__ = [
     "int_option",
     "float_option",
     "MAX_WORKERS",
+    "WORKERS_CEILING",
+    "add_max_workers_option",
     "output_file",
     "output_directory",
+    "OutputLost",
+    "OutputGuard",
+    "guarded_streams",
+    "exact_text",
 ]
 
-#: Largest ``--workers`` accepted (local processes; a larger pool only adds overhead on
-#: any machine this runs on, and each worker holds its own copy of the claim).
-MAX_WORKERS = 256
+
+def add_max_workers_option(p: argparse.ArgumentParser) -> None:
+    """``--max-workers N``: raise the cap on local worker processes (``--workers``,
+    ``-j``, ``--dask local:N``; default :data:`~verifier.executors.MAX_WORKERS`)."""
+    p.add_argument(
+        "--max-workers",
+        type=int_option(1, WORKERS_CEILING),
+        default=MAX_WORKERS,
+        metavar="N",
+        help=f"the most local worker processes accepted (--workers, -j, --dask local:N; "
+        f"default {MAX_WORKERS}, at most {WORKERS_CEILING})",
+    )
+
 
 #: The meaning of every exit code; a :class:`Command` overrides some of them in its
 #: ``exit_codes`` (the README's "Exit codes" table lists the same texts).
 EXIT_CODES: dict[int, str] = {
     EXIT_OK: "every claim holds",
     EXIT_VIOLATED: "some claim is violated",
-    EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback",
+    EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback; "
+    "also output that could not be delivered (a reader that went away, a full disk, a "
+    "closed standard output), whatever the verdict",
     EXIT_UNDECIDED: "undecided: an exact decision could not be completed within the precision "
     "limit (and nothing is violated)",
     EXIT_INTERNAL: "internal error, a bug: one line on stderr (--debug shows the traceback)",
@@ -94,10 +116,17 @@ class Command:
     run: Callable[[argparse.Namespace], int]
     description: str = ""
     exit_codes: Mapping[int, str] = field(default_factory=dict)
+    #: The exit codes this subcommand can return (``None``: all of :data:`EXIT_CODES`);
+    #: its ``--help`` lists these only.
+    codes: tuple[int, ...] | None = None
 
     def exit_code_meanings(self) -> dict[int, str]:
-        """Every exit code with its meaning for this subcommand."""
-        return {code: self.exit_codes.get(code, text) for code, text in EXIT_CODES.items()}
+        """Every exit code this subcommand can return, with its meaning for it."""
+        return {
+            code: self.exit_codes.get(code, text)
+            for code, text in EXIT_CODES.items()
+            if self.codes is None or code in self.codes
+        }
 
 
 def exit_codes_epilog(meanings: Mapping[int, str], width: int = 79) -> str:
@@ -133,16 +162,29 @@ def version() -> str:
 
 
 #: Characters never written raw to a terminal: C0 controls but tab and newline, DEL,
-#: C1 controls (``\x9b`` is a one-byte CSI on some terminals), and the invisible
-#: direction marks and overrides that reorder what is shown ("Trojan source").
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: C1 controls (``\x9b`` is a one-byte CSI on some terminals), the invisible
+#: direction marks and overrides that reorder what is shown ("Trojan source"), and
+#: the other invisible format characters (Unicode category Cf: zero-width space,
+#: joiners, word joiner, soft hyphen, byte-order mark, tags, ...) and fillers, which
+#: would make two different labels (``0`` and ``0`` + a zero-width joiner) print the
+#: same; and lone surrogates, which no terminal encoding can write.
+_INVISIBLE = (
+    "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff"
+    "\ud800-\udfff"  # lone surrogates: undecodable bytes of a file name (surrogateescape)
+)
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]")
 #: The same, for JSON text (which escapes C0 controls itself).
-_UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_JSON = re.compile(f"[\x7f-\x9f{_INVISIBLE}]")
 
 
 def _escape(m: re.Match[str]) -> str:
     c = ord(m.group())
-    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    if c < 0x100:
+        return f"\\x{c:02x}"
+    return f"\\u{c:04x}" if c < 0x10000 else f"\\U{c:08x}"
 
 
 def printable(text: object, *, newlines: bool = True) -> str:
@@ -195,11 +237,19 @@ def one_line(text: str) -> str:
     return printable(first)
 
 
+def _json_escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    if c < 0x10000:
+        return f"\\u{c:04x}"
+    c -= 0x10000  # a surrogate pair, as JSON writes a character beyond the BMP
+    return f"\\u{0xD800 + (c >> 10):04x}\\u{0xDC00 + (c & 0x3FF):04x}"
+
+
 def json_dump(doc: Any) -> None:
     """Print ``doc`` as one JSON document on stdout, in one write (non-JSON values as
     ``str``; the control characters JSON leaves raw are escaped as ``\\uXXXX``)."""
     text = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
-    text = _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    text = _UNSAFE_JSON.sub(_json_escape, text) + "\n"
     # one write of the whole document: a process killed while it runs leaves an
     # empty output (`verifier casestudies --json > file`), never half a document
     sys.stdout.flush()
@@ -209,6 +259,241 @@ def json_dump(doc: Any) -> None:
     else:
         buffer.write(text.encode(sys.stdout.encoding or "utf-8", errors="backslashreplace"))
     sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------
+# standard output that fails: a reader gone, a full disk, a closed descriptor
+# ---------------------------------------------------------------------------
+
+
+class OutputLost(Exception):
+    """What was written to standard output could not be delivered: its reader went
+    away (a broken pipe: ``verifier check ... | head -n 1``), the disk is full
+    (``> /dev/full``) or it was closed (``>&-``).  The command line reports it in one
+    line on stderr and exits 2, never 0 (``set -o pipefail`` must not pass a run whose
+    output was lost).  It is not a :class:`~verifier.errors.VerifierError`, so no
+    handler of bad input inside a command swallows it."""
+
+
+def _lost_text(err: BaseException | None) -> str:
+    code = getattr(err, "errno", None)
+    if err is None or code == errno.EBADF:
+        return "standard output is closed; the output was not delivered"
+    if code == errno.EPIPE or isinstance(err, BrokenPipeError):
+        return (
+            "standard output was closed by its reader (broken pipe); the output was not delivered"
+        )
+    reason = getattr(err, "strerror", None) or str(err) or type(err).__name__
+    return f"cannot write to standard output: {reason}; the output was not delivered"
+
+
+class OutputGuard:
+    """Standard output (``stream``; ``None`` when it was closed before the process
+    started) behind :attr:`text`, a stream whose failed write or flush raises
+    :class:`OutputLost`; the first failure is kept in :attr:`lost` (a caller may
+    swallow the exception, the command line still exits 2)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.lost: str | None = None
+        self.text = _GuardedText(self)
+
+    def fail(self, err: BaseException | None) -> OutputLost:
+        """Record the failure ``err`` (``None``: the stream is closed); the exception
+        to raise."""
+        if self.lost is None:
+            self.lost = _lost_text(err)
+            self._silence()
+        return OutputLost(self.lost)
+
+    def _silence(self) -> None:
+        """Point the failed stream's descriptor at ``/dev/null``: the interpreter
+        flushes standard output once more at exit, which must neither fail nor print
+        "Exception ignored"."""
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+        except OSError:
+            return
+        try:
+            os.dup2(null, fd)
+        except OSError:
+            pass
+        finally:
+            os.close(null)
+
+
+class _GuardedText:
+    """The text stream of an :class:`OutputGuard` (every other attribute is the
+    wrapped stream's)."""
+
+    def __init__(self, guard: OutputGuard) -> None:
+        self._guard = guard
+
+    def _call(self, name: str, *args: Any) -> Any:
+        g = self._guard
+        if g.lost is not None:
+            raise OutputLost(g.lost)
+        if g.stream is None:
+            raise g.fail(None)
+        try:
+            return getattr(g.stream, name)(*args)
+        except UnicodeError:
+            raise
+        except (OSError, ValueError) as err:  # ValueError: a closed file object
+            raise g.fail(err) from None
+
+    def write(self, text: str) -> Any:
+        return self._call("write", text)
+
+    def writelines(self, lines: Any) -> Any:
+        return self._call("writelines", lines)
+
+    def flush(self) -> None:
+        if self._guard.stream is not None or self._guard.lost is not None:
+            self._call("flush")
+
+    def isatty(self) -> bool:
+        try:
+            return self._guard.stream is not None and bool(self._guard.stream.isatty())
+        except (AttributeError, OSError, ValueError):
+            return False
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._guard.stream, "encoding", None) or "utf-8"
+
+    @property
+    def buffer(self) -> Any:
+        raw = getattr(self._guard.stream, "buffer", None)
+        return None if raw is None else _GuardedBinary(self._guard, raw)
+
+    def __getattr__(self, name: str) -> Any:
+        if self._guard.stream is None:
+            raise AttributeError(name)
+        return getattr(self._guard.stream, name)
+
+
+class _GuardedBinary:
+    """The binary buffer under a guarded text stream."""
+
+    def __init__(self, guard: OutputGuard, raw: Any) -> None:
+        self._guard, self._raw = guard, raw
+
+    def write(self, data: bytes) -> Any:
+        if self._guard.lost is not None:
+            raise OutputLost(self._guard.lost)
+        try:
+            return self._raw.write(data)
+        except (OSError, ValueError) as err:
+            raise self._guard.fail(err) from None
+
+    def flush(self) -> None:
+        if self._guard.lost is not None:
+            raise OutputLost(self._guard.lost)
+        try:
+            self._raw.flush()
+        except (OSError, ValueError) as err:
+            raise self._guard.fail(err) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+
+class _QuietText:
+    """Standard error: a failed write is dropped (there is nowhere left to report it;
+    the exit code still says what happened)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text)) if self._stream is not None else len(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            if self._stream is not None:
+                self._stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def isatty(self) -> bool:
+        try:
+            return self._stream is not None and bool(self._stream.isatty())
+        except (AttributeError, OSError, ValueError):
+            return False
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+    def __getattr__(self, name: str) -> Any:
+        if self._stream is None:
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+def _descriptor_closed(stream: Any) -> bool:
+    """Whether ``stream`` writes to a descriptor that is not open (a stream without
+    one, such as a ``StringIO``, is not closed)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
+
+
+def _occupy_closed_descriptors() -> None:
+    """Open ``/dev/null`` on each of the descriptors 0, 1 and 2 that is closed: a file
+    opened later (a spec file, a certificate being written) must never become
+    standard output or standard error."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        try:
+            null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+        except OSError:
+            continue
+        if null != fd:
+            try:
+                os.dup2(null, fd)
+            except OSError:
+                pass
+            os.close(null)
+
+
+@contextlib.contextmanager
+def guarded_streams() -> Iterator[OutputGuard]:
+    """For the duration of the block: standard output behind an :class:`OutputGuard`
+    (its writes raise :class:`OutputLost` when they cannot be delivered), standard
+    error dropping what it cannot write, and no closed descriptor 0-2 (a standard
+    stream closed before the process started reads as closed, and its descriptor is
+    held by ``/dev/null``)."""
+    out = sys.stdout
+    if out is not None and _descriptor_closed(out):
+        out = None
+    _occupy_closed_descriptors()
+    guard = OutputGuard(out)
+    old_out, old_err = sys.stdout, sys.stderr
+    sys.stdout = guard.text
+    sys.stderr = _QuietText(old_err)
+    try:
+        yield guard
+    finally:
+        sys.stdout, sys.stderr = old_out, old_err
 
 
 # ---------------------------------------------------------------------------
@@ -293,15 +578,26 @@ def _range(what: str, lo: float | None, hi: float | None) -> str:
 
 def output_file(raw: str | os.PathLike[str], option: str) -> Path:
     """Check that ``raw`` can be written as a file (for ``option``, e.g. ``--out``)
-    before any work starts: not a directory or a special file, an existing directory
-    above it that is writable, and writable itself if it exists.  Raises
-    :class:`~verifier.errors.InvalidParameter` naming the option and the problem.
+    before any work starts: not a directory, a special file or a symbolic link that
+    loops, an existing directory above it in which a new file can be created (tried:
+    a file is created and removed there, as the atomic write will; ``/proc`` or a name
+    too long fails here, not after the work), and writable itself if it exists.
+    Raises :class:`~verifier.errors.InvalidParameter` naming the option and the
+    problem.
     """
     p = Path(raw)
     where = f"{option} {printable(str(raw), newlines=False)}"
     if str(raw) == "" or p.name in ("", ".", ".."):
         raise InvalidParameter(f"{where}: not a file name")
     try:
+        if p.is_symlink():
+            try:
+                os.stat(p)
+            except OSError as err:
+                if err.errno == errno.ELOOP:
+                    raise InvalidParameter(
+                        f"{where}: a symbolic link that loops (it never reaches a file)"
+                    ) from None
         if p.exists():
             if p.is_dir():
                 raise InvalidParameter(f"{where}: is a directory, not a file")
@@ -316,9 +612,31 @@ def output_file(raw: str | os.PathLike[str], option: str) -> Path:
             raise InvalidParameter(f"{where}: {parent} is not a directory")
         if not os.access(parent, os.W_OK | os.X_OK):
             raise InvalidParameter(f"{where}: the directory {parent} is not writable")
+        _probe(p, parent, where)
     except OSError as err:  # e.g. a name too long, a loop of symbolic links
         raise InvalidParameter(f"{where}: {err.strerror or err}") from None
     return p
+
+
+def _probe(p: Path, parent: Path, where: str) -> None:
+    """Create and remove a file in ``parent`` named as the atomic write of ``p`` names
+    its temporary file, and check that ``p``'s own name is not too long."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name[:60]}.", suffix=".tmp", dir=parent)
+    except OSError as err:
+        raise InvalidParameter(
+            f"{where}: cannot create a file in {printable(str(parent), newlines=False)}: "
+            f"{err.strerror or err}"
+        ) from None
+    os.close(fd)
+    os.unlink(tmp)
+    try:
+        os.lstat(p)
+    except FileNotFoundError:
+        pass
+    except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:
+            raise InvalidParameter(f"{where}: {err.strerror}") from None
 
 
 def output_directory(raw: str | os.PathLike[str], option: str) -> Path:
@@ -348,6 +666,37 @@ def safe_filename(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "claim"
 
 
+def exact_text(x: Any) -> str:
+    """``str(x)``, or for a number with more digits than Python converts to text
+    (``sys.get_int_max_str_digits``: a rational such as ``3^100000``) the number of
+    its digits and a decimal value: the exact value is then beyond what a report
+    shows.
+
+    >>> exact_text(3), exact_text(None)
+    ('3', 'None')
+    """
+    try:
+        return str(x)
+    except ValueError:
+        import sympy as sp
+
+        from ..arithmetic import approx
+
+        digits, value = "many", "?"
+        if isinstance(x, sp.Rational):
+            bits = max(int(x.p).bit_length(), int(x.q).bit_length())
+            digits = f"about {int(bits * 0.30103) + 1}"
+            tens = (abs(int(x.p)).bit_length() - int(x.q).bit_length()) * 0.30103
+            if abs(tens) > 300:  # beyond a float
+                value = f"{'-' if x < 0 else ''}10^{int(tens)}"
+        if value == "?":
+            try:
+                value = f"{approx(x):.10g}"
+            except Exception:  # noqa: BLE001 - a display value only
+                pass
+        return f"(an exact number with {digits} digits, too long to print; ≈ {value})"
+
+
 def number_text(x: Any) -> str:
     """Exact text and, for a constant that is not an integer, a decimal value.
 
@@ -368,7 +717,9 @@ def number_text(x: Any) -> str:
     if x is -sp.oo:
         return "-inf"
     if isinstance(x, sp.Basic):
-        text = str(x)
+        text = exact_text(x)
+        if text.startswith("(an exact number"):
+            return text
         if len(text) > 300:
             text = text[:280] + " ... (exact value in --json)"
         if x.free_symbols or x.is_Integer:

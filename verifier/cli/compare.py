@@ -11,6 +11,7 @@ instance (:func:`verifier.interop.compare.compare`).
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..errors import EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED
 from .common import Command, json_dump
@@ -62,26 +63,58 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
 
 
+#: ``--eps0`` and ``--eps-prime`` lie between ``2^-MAGNITUDE`` and ``2^MAGNITUDE``: the
+#: exact checks of the instance (randomized response at ``exp(eps0)``, the floor of a
+#: geometric prior's parameters) take time that grows with the magnitude, and
+#: ``exp(2^64)`` is far beyond any accountant's double precision already.
+MAGNITUDE = 64
+
+
+def _number(option: str, text: str, *, bounded: bool = False) -> Any:
+    """``text`` as an exact number for ``option`` (errors name the option); with
+    ``bounded``, within ``2^-MAGNITUDE .. 2^MAGNITUDE``."""
+    from ..errors import InvalidParameter, VerifierError
+    from ..expressions import parse_number
+    from ..spec.limits import magnitude_bits
+
+    try:
+        value = parse_number(text, {})
+    except VerifierError as err:
+        raise type(err)(f"{option} {text!r}: {err}") from None
+    if bounded and value.is_positive:
+        big, small = magnitude_bits(value), magnitude_bits(1 / value)
+        if (big is not None and big > MAGNITUDE) or (small is not None and small > MAGNITUDE):
+            raise InvalidParameter(
+                f"{option} {text}: must lie between 2^-{MAGNITUDE} and 2^{MAGNITUDE} (the exact "
+                f"checks of the instance grow with its magnitude)"
+            )
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier compare``; return the exit code."""
     from ..claims import load_casestudies
-    from ..expressions import parse_number
     from ..interop.compare import compare
 
-    load_casestudies()  # case studies register the papers' bounds
+    eps0 = _number("--eps0", args.eps0, bounded=True)
+    eps_prime = (
+        None if args.eps_prime is None else _number("--eps-prime", args.eps_prime, bounded=True)
+    )
+    delta = _number("--delta", args.delta)
     if args.mean is None:
         means = (
             [10, 30, 100] if args.algorithm == "ghazi_hyperparameter_tuning" else [10, 100, 1000]
         )
     else:
-        means = [parse_number(m, {}) for m in args.mean]
+        means = [_number("--mean", m, bounded=True) for m in args.mean]
+    load_casestudies()  # case studies register the papers' bounds
     result = compare(
         args.algorithm,
-        eps0=parse_number(args.eps0, {}),
+        eps0=eps0,
         means=means,
-        delta=parse_number(args.delta, {}),
+        delta=delta,
         count=args.count,
-        eps_prime=None if args.eps_prime is None else parse_number(args.eps_prime, {}),
+        eps_prime=eps_prime,
         accountants=not args.exact_only,
     )
     from ..arithmetic import Verdict

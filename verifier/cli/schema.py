@@ -15,7 +15,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_BAD_INPUT, EXIT_OK, MissingDependency, SpecError
+from ..errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    MissingDependency,
+    SpecError,
+)
 from .common import Command, json_dump, one_line
 
 __all__ = ["COMMAND", "configure", "run"]
@@ -39,6 +46,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier schema``; return the exit code."""
+    from ..spec.read import read_spec_bytes
     from ..spec.schema import spec_schema
 
     schema = spec_schema()
@@ -55,17 +63,22 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for name in args.validate:
         path = Path(name)
+        # a regular file within the size limit only, as verifier check reads it
+        data = read_spec_bytes(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise SpecError(f"{path}: cannot read: {err}") from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise SpecError(f"{path}: not UTF-8 text (byte {err.start})") from None
+        fmt = "JSON" if path.suffix.lower() == ".json" else "TOML"
         try:
-            doc = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+            doc = json.loads(text) if fmt == "JSON" else tomllib.loads(text)
+            errors = sorted(
+                validator.iter_errors(doc), key=lambda e: [str(x) for x in e.absolute_path]
+            )
         except ValueError as err:
-            raise SpecError(
-                f"{path}: not valid {path.suffix.lstrip('.') or 'TOML'}: {err}"
-            ) from None
-        errors = sorted(validator.iter_errors(doc), key=lambda e: [str(x) for x in e.absolute_path])
+            raise SpecError(f"{path}: not valid {fmt}: {err}") from None
+        except RecursionError:
+            raise SpecError(f"{path}: not valid {fmt}: nested too deeply") from None
         results.append(
             {
                 "file": str(path),
@@ -84,14 +97,25 @@ def run(args: argparse.Namespace) -> int:
             print(f"{r['file']}: {'valid' if r['valid'] else 'INVALID'}")
             for e in r["errors"]:
                 print(f"  {e['path'] or '(top level)'}: {e['message']}")
-    for r in results:
-        if not r["valid"]:
-            first = r["errors"][0]
-            print(
-                f"error: {r['file']}: does not match the spec schema at "
-                f"{first['path'] or '(top level)'}: {one_line(first['message'])}",
-                file=sys.stderr,
-            )
+    invalid = [r for r in results if not r["valid"]]
+    if invalid:
+        which = (
+            f"{one_line(invalid[0]['file'])} does"
+            if len(results) == 1
+            else f"{len(invalid)} of {len(results)} files do"
+        )
+        if args.json:  # the problems are in the document: the first one named here
+            first = invalid[0]["errors"][0]
+            more = sum(len(r["errors"]) for r in invalid) - 1
+            where = f"at {first['path'] or '(top level)'}"
+            if len(results) > 1:
+                where = f"(first: {one_line(invalid[0]['file'])} {where}"
+            detail = f"{where}: {one_line(first['message'])}"
+            detail += (")" if len(results) > 1 else "") + (f" (and {more} more)" if more else "")
+        else:  # listed above, on stdout: not repeated
+            problems = sum(len(r["errors"]) for r in invalid)
+            detail = f"({problems} problem(s), listed above)"
+        print(f"error: {which} not match the spec schema {detail}", file=sys.stderr)
     return code
 
 
@@ -109,6 +133,8 @@ COMMAND = Command(
     exit_codes={
         EXIT_OK: "the schema is printed (--validate: every file matches it)",
         EXIT_BAD_INPUT: "bad input (--validate: a file does not match the schema, or cannot be "
-        "read)",
+        "read); output that could not be delivered (a reader that went away, a full disk, "
+        "a closed standard output)",
     },
+    codes=(EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED),
 )

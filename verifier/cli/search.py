@@ -34,7 +34,9 @@ from ..errors import (
 from ..terminal import Task, progress_display, task
 from .common import (
     MAX_WORKERS,
+    WORKERS_CEILING,
     Command,
+    add_max_workers_option,
     add_progress_option,
     float_option,
     int_option,
@@ -42,7 +44,6 @@ from .common import (
     output_file,
     printable,
     progress_wanted,
-    safe_filename,
     say,
 )
 
@@ -84,10 +85,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--workers",
-        type=int_option(1, MAX_WORKERS),
+        type=int_option(1, WORKERS_CEILING),
         default=1,
         metavar="W",
-        help=f"local worker processes (default 1, at most {MAX_WORKERS})",
+        help=f"local worker processes (default 1, at most {MAX_WORKERS} unless "
+        f"--max-workers raises it)",
     )
     p.add_argument(
         "--dask",
@@ -97,6 +99,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
         "dask extra; the same answer as local runs)",
     )
+    add_max_workers_option(p)
     p.add_argument(
         "--out",
         metavar="FILE",
@@ -219,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
     from ..executors import open_runner
     from ..search import search
     from ..search.engine import SearchConfig, read_checkpoint
+    from ..spec.io import file_stem
 
     if args.list:
         return _list(args.json)
@@ -235,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidParameter(f"--seed {seed} differs from the checkpoint's seed {saved}")
         seed = saved
     seed = 0 if seed is None else seed
-    stem = safe_filename(claim.id)
+    stem = file_stem(claim.id)
     out = Path(f"{stem}.counterexample.toml") if args.out is None else Path(args.out)
     if args.no_checkpoint:
         ck = None
@@ -252,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
     with (
         progress_display(progress_wanted(args)),
         task(f"search {printable(claim.id, newlines=False)}") as bar,
-        open_runner(args.workers, args.dask) as runner,
+        open_runner(args.workers, args.dask, max_workers=args.max_workers) as runner,
     ):
         result = search(
             claim,
@@ -313,6 +317,8 @@ COMMAND = Command(
         EXIT_INTERRUPTED: "interrupted (the checkpoint is written first; continue with --resume)",
         EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback; "
         "an output path that cannot be written (checked before the search starts), a "
-        "checkpoint that is invalid, tampered with, or locked by another search",
+        "checkpoint that is invalid, tampered with, or locked by another search; output "
+        "that could not be delivered (a reader that went away, a full disk, a closed "
+        "standard output)",
     },
 )

@@ -33,8 +33,10 @@ not the float arithmetic of its samplers.  A bounded domain makes the exact loss
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,10 +102,22 @@ class MapCheck:
         )
 
 
-def _dp() -> Any:
+@contextlib.contextmanager
+def _dp() -> Iterator[Any]:
+    """``opendp.prelude`` with OpenDP's ``contrib`` feature switched on for the block
+    (its measurements here are contrib), and switched back off after it unless the
+    caller had it on: OpenDP's feature flags are global to the process, and a check
+    must not leave the user's process allowing what it did not allow."""
     dp = require("opendp.prelude")
+    from opendp.mod import GLOBAL_FEATURES
+
+    had = "contrib" in GLOBAL_FEATURES
     dp.enable_features("contrib")
-    return dp
+    try:
+        yield dp
+    finally:
+        if not had:
+            dp.disable_features("contrib")
 
 
 def _check(
@@ -116,8 +130,9 @@ def _check(
 
 def check_randomized_response_bool(prob: float) -> MapCheck:
     """``make_randomized_response_bool(prob)``: the true bit w.p. ``prob``."""
-    dp = _dp()
-    m = dp.m.make_randomized_response_bool(prob=prob)
+    with _dp() as dp:
+        m = dp.m.make_randomized_response_bool(prob=prob)
+        claimed = m.map(1)
     p = exact_float(prob)
     mech = FiniteMechanism(
         pair("true", "false"),
@@ -125,7 +140,7 @@ def check_randomized_response_bool(prob: float) -> MapCheck:
         [False, True],
         name=f"RR_bool[{prob}]",
     )
-    return _check(f"make_randomized_response_bool(prob={prob})", 1, m.map(1), mech)
+    return _check(f"make_randomized_response_bool(prob={prob})", 1, claimed, mech)
 
 
 def check_randomized_response(categories: list[str], prob: float) -> MapCheck:
@@ -134,24 +149,26 @@ def check_randomized_response(categories: list[str], prob: float) -> MapCheck:
     categories."""
     if len(categories) < 2 or len(set(categories)) != len(categories):
         raise InvalidParameter(f"need at least 2 distinct categories, got {categories!r}")
-    dp = _dp()
-    m = dp.m.make_randomized_response(categories=list(categories), prob=prob)
+    with _dp() as dp:
+        m = dp.m.make_randomized_response(categories=list(categories), prob=prob)
+        claimed = m.map(1)
     p = exact_float(prob)
     k = len(categories)
     other = (1 - p) / (k - 1)
     graph = pair(categories[0], categories[1])
     rows = {t: {c: (p if c == t else other) for c in categories} for t in categories[:2]}
     mech = FiniteMechanism(graph, rows, list(categories), name=f"RR[{k}, {prob}]")
-    return _check(f"make_randomized_response({k} categories, prob={prob})", 1, m.map(1), mech)
+    return _check(f"make_randomized_response({k} categories, prob={prob})", 1, claimed, mech)
 
 
 def check_integer_laplace(scale: float, d_in: int) -> MapCheck:
     """``make_laplace`` on integers: the discrete Laplace with ``P(z) ∝ e^{-|z|/s}``;
     two inputs at distance ``d_in``."""
-    dp = _dp()
-    m = dp.m.make_laplace(dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=scale)
+    with _dp() as dp:
+        m = dp.m.make_laplace(dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=scale)
+        claimed = m.map(d_in)
     mech = clamped_discrete_laplace(1 / exact_float(scale), d_in)
-    return _check(f"make_laplace(int, scale={scale})", d_in, m.map(d_in), mech)
+    return _check(f"make_laplace(int, scale={scale})", d_in, claimed, mech)
 
 
 def check_bounded_geometric(scale: float, bounds: tuple[int, int], d_in: int) -> MapCheck:
@@ -164,13 +181,14 @@ def check_bounded_geometric(scale: float, bounds: tuple[int, int], d_in: int) ->
         )
     if d_in < 1:
         raise InvalidParameter(f"d_in must be >= 1, got {d_in}")
-    dp = _dp()
-    m = dp.m.make_geometric(
-        dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=scale, bounds=(lo, hi)
-    )
+    with _dp() as dp:
+        m = dp.m.make_geometric(
+            dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=scale, bounds=(lo, hi)
+        )
+        claimed = m.map(d_in)
     n = hi - lo
     mech = truncated_geometric(n, sp.exp(-1 / exact_float(scale)))  # inputs shifted by L
     pairs = [(a, b) for a, b in itertools.permutations(range(n + 1), 2) if abs(a - b) <= d_in]
     return _check(
-        f"make_geometric(int, scale={scale}, bounds=({lo}, {hi}))", d_in, m.map(d_in), mech, pairs
+        f"make_geometric(int, scale={scale}, bounds=({lo}, {hi}))", d_in, claimed, mech, pairs
     )

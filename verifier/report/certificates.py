@@ -37,7 +37,7 @@ from ..errors import CertificateError, VerifierError
 from ..mechanism import FiniteMechanism
 from ..results import CheckResult, Finding, Subject
 from ..spec import SpecClaim, certificate, loads_spec, spec_to_toml
-from ..spec.io import atomic_write
+from ..spec.io import atomic_write, file_stem
 
 __all__ = ["Certificate", "claim_certificate", "write_claim_certificate"]
 
@@ -264,11 +264,16 @@ def _verify(text: str, target: str) -> None:
 
 
 def write_claim_certificate(
-    claim: Claim, result: CheckResult, directory: str | os.PathLike[str]
+    claim: Claim,
+    result: CheckResult,
+    directory: str | os.PathLike[str],
+    name: str | None = None,
 ) -> Path | None:
-    """Write :func:`claim_certificate` as ``directory/<claim id>.certificate.toml``
-    (atomically); ``None`` when there is no certificate."""
+    """Write :func:`claim_certificate` as ``directory/<name>`` (default
+    ``<stem>.certificate.toml``, the stem :func:`~verifier.spec.io.file_stem` of the
+    claim id), atomically; ``None`` when there is no certificate."""
     cert = claim_certificate(claim, result)
     if cert is None:
         return None
-    return atomic_write(Path(directory) / f"{claim.id}.certificate.toml", cert.text)
+    name = name if name is not None else f"{file_stem(claim.id)}.certificate.toml"
+    return atomic_write(Path(directory) / name, cert.text)

@@ -21,8 +21,9 @@ each of those an error that names the problem (exit 2) or harmless:
   and their index, so they are recomputed rather than trusted.  A checkpoint edited
   in any field is therefore refused or leads to the same final answer;
 * **locking** (:func:`lock_checkpoint`): a search holds an exclusive lock
-  (``filelock``, the file ``CHECKPOINT.lock`` beside it) for as long as it may write
-  the checkpoint; a second search on the same path is refused at once.
+  (``flock`` on the file ``CHECKPOINT.lock`` beside it, removed on release) for as
+  long as it may write the checkpoint; a second search on the same path is refused
+  at once.
 """
 
 from __future__ import annotations
@@ -468,31 +469,98 @@ def _same(a: float, b: Any) -> bool:
 
 @contextmanager
 def lock_checkpoint(*paths: str | os.PathLike[str] | None) -> Iterator[None]:
-    """Hold an exclusive lock on each checkpoint path (``PATH.lock`` beside it) for
-    the duration of the block; :class:`~verifier.errors.InvalidParameter` at once if
-    another search holds one."""
-    from filelock import FileLock, Timeout
+    """Hold an exclusive lock on each checkpoint path for the duration of the block;
+    :class:`~verifier.errors.InvalidParameter` at once if another search holds one.
 
+    The lock is the file ``PATH.lock`` beside the path as given (a checkpoint that is
+    a symbolic link is locked, and later replaced, where the link is, never beside
+    its target), held with ``flock`` and removed when the lock is released: a search
+    leaves no ``.lock`` file behind.  A search that opened a lock file just before
+    its holder removed it sees, once it holds the lock, that the file is no longer
+    the one at ``PATH.lock`` and tries again on the new one.
+    """
     seen: list[Path] = []
     for raw in paths:
         if raw is None:
             continue
-        p = Path(raw).resolve()
+        p = _beside(Path(raw))
         if p not in seen:
             seen.append(p)
     with ExitStack() as stack:
         for p in seen:
-            lock = FileLock(str(p) + ".lock")
-            try:
-                lock.acquire(timeout=0)
-            except Timeout:
-                raise InvalidParameter(
-                    f"{p}: the checkpoint is in use by another search (locked by {p}.lock); "
-                    f"wait for it to finish or choose another --checkpoint"
-                ) from None
-            except OSError as err:
-                raise InvalidParameter(
-                    f"{p}: cannot lock the checkpoint: {err.strerror or err}"
-                ) from None
-            stack.callback(lock.release)
+            stack.enter_context(_exclusive(p))
         yield
+
+
+def _beside(p: Path) -> Path:
+    """``p`` with its directory made absolute and free of symbolic links, its own name
+    kept (not resolved: ``p`` itself may be a link)."""
+    try:
+        parent = p.absolute().parent.resolve()
+    except (OSError, RuntimeError):  # a loop of links above it: the write will say
+        parent = p.absolute().parent
+    return parent / p.name
+
+
+@contextmanager
+def _exclusive(p: Path) -> Iterator[None]:
+    lock = Path(f"{p}.lock")
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: the lock file stays
+        from filelock import FileLock, Timeout
+
+        fl = FileLock(str(lock))
+        try:
+            fl.acquire(timeout=0)
+        except Timeout:
+            raise _in_use(p) from None
+        except OSError as err:
+            raise InvalidParameter(
+                f"{p}: cannot lock the checkpoint: {err.strerror or err}"
+            ) from None
+        try:
+            yield
+        finally:
+            fl.release()
+        return
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as err:
+            raise InvalidParameter(
+                f"{p}: cannot lock the checkpoint: {err.strerror or err}"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise _in_use(p) from None
+        except OSError as err:
+            os.close(fd)
+            raise InvalidParameter(
+                f"{p}: cannot lock the checkpoint: {err.strerror or err}"
+            ) from None
+        try:
+            held, there = os.fstat(fd), os.stat(lock, follow_symlinks=False)
+            current = (held.st_dev, held.st_ino) == (there.st_dev, there.st_ino)
+        except OSError:
+            current = False
+        if current:
+            break
+        os.close(fd)  # its holder removed it on release: lock the new one
+    try:
+        yield
+    finally:
+        try:
+            os.unlink(lock)
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def _in_use(p: Path) -> InvalidParameter:
+    return InvalidParameter(
+        f"{p}: the checkpoint is in use by another search (locked by {p}.lock); "
+        f"wait for it to finish or choose another --checkpoint"
+    )

@@ -33,6 +33,21 @@ kind                        distribution at a dataset ``D``
 ``exponential_mechanism``   candidate ``r`` w.p. ``∝ exp(ε u(D, r) / (2Δ))``
                             (McSherry & Talwar 2007)
 ==========================  ==========================================================
+
+Every kind also estimates, from the size of its parameters and before anything is
+parsed further or built, how many outputs and how many exact operations the
+distributions take (:attr:`DistributionKind.size`, in the units of
+:mod:`verifier.algorithms.estimates`), and names the numbers its closed form
+exponentiates (:attr:`DistributionKind.exponents`): the spec reader holds them to the
+limits of derived mechanisms (``--max-outputs``, ``--max-work``, ``--max-exponent``;
+:class:`verifier.spec.limits.Limits`).
+
+Each closed form is a probability distribution by construction (the sums below are
+identities, proved next to each builder), so a built-in mechanism is built without
+re-deciding that its rows sum to 1, as derived mechanisms are: that decision is an
+exact zero test whose cost grows with the exponent (``exp(-2^20)`` needs a million
+bits) and would add nothing to the proof.  ``tests/spec/test_distributions.py``
+re-decides it on every kind.
 """
 
 from __future__ import annotations
@@ -55,6 +70,15 @@ __all__ = ["DistributionKind", "DISTRIBUTIONS", "distribution_kind"]
 BuildDistributions = Callable[
     [Sequence[str], dict[str, Any]], tuple[list[Output], dict[str, dict[Output, sp.Expr]]]
 ]
+#: ``param(name)`` parses one parameter (errors located at ``params.<name>``).
+ParamGetter = Callable[[str], Any]
+#: ``size(number of datasets, raw params, param) -> (outputs, exact operations)``:
+#: from the raw parameters' sizes and the few scalar parameters it parses.
+SizeEstimate = Callable[[int, Mapping[str, Any], ParamGetter], tuple[int, int]]
+#: ``exponents(datasets, parsed params) -> [(keys, x)]``: the numbers whose ``exp`` the
+#: closed form takes (``keys``: where in ``params``), each to be at most
+#: ``2^max_exponent`` in absolute value.
+Exponents = Callable[[Sequence[str], dict[str, Any]], list[tuple[tuple[str, ...], sp.Expr]]]
 
 
 @dataclass(frozen=True)
@@ -66,10 +90,27 @@ class DistributionKind:
     source: str
     params: tuple[Param, ...]
     build: BuildDistributions
+    size: SizeEstimate
+    exponents: Exponents
     schema: dict[str, Param] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "schema", {p.name: p for p in self.params})
+
+    def parse_param(self, raw: Mapping[str, Any], name: str, values: Values, where: str) -> Any:
+        """The parameter ``name`` of ``raw`` parsed (its default when absent; errors
+        name ``{where}.{name}``)."""
+        p = self.schema[name]
+        if name not in raw:
+            if p.required:
+                raise InvalidParameter(
+                    f"{where}: distribution {self.name!r} needs the parameter {p.name!r} ({p.doc})"
+                )
+            return p.default
+        try:
+            return p.parse(raw[name], values)
+        except VerifierError as err:
+            raise type(err)(f"{where}.{name}: {err}") from None
 
     def parse_params(self, raw: Mapping[str, Any], values: Values, where: str) -> dict[str, Any]:
         """Validate ``raw`` against the schema (errors name ``{where}.{param}``)."""
@@ -79,21 +120,7 @@ class DistributionKind:
                 f"{where}.{unknown[0]}: unknown parameter of distribution {self.name!r} "
                 f"(its parameters: {', '.join(self.schema)})"
             )
-        out: dict[str, Any] = {}
-        for p in self.params:
-            if p.name not in raw:
-                if p.required:
-                    raise InvalidParameter(
-                        f"{where}: distribution {self.name!r} needs the parameter {p.name!r} "
-                        f"({p.doc})"
-                    )
-                out[p.name] = p.default
-                continue
-            try:
-                out[p.name] = p.parse(raw[p.name], values)
-            except VerifierError as err:
-                raise type(err)(f"{where}.{p.name}: {err}") from None
-        return out
+        return {p.name: self.parse_param(raw, p.name, values, where) for p in self.params}
 
 
 # ---------------------------------------------------------------------------
@@ -196,6 +223,8 @@ def _le(a: Any, b: Any, what: str) -> bool:
 def _randomized_response(
     datasets: Sequence[str], p: dict[str, Any]
 ) -> tuple[list[Output], dict[str, dict[Output, sp.Expr]]]:
+    """k-ary randomized response.  A distribution: ``e/(e + k - 1) + (k - 1)/(e + k - 1)
+    = 1``, every term positive (``e = exp(epsilon) > 0``)."""
     cats: list[str] = p["categories"]
     truth: dict[str, str] = p["truth"]
     _every_dataset(truth, datasets, "truth")
@@ -211,11 +240,16 @@ def _randomized_response(
 def _truncated_geometric(
     datasets: Sequence[str], p: dict[str, Any]
 ) -> tuple[list[Output], dict[str, dict[Output, sp.Expr]]]:
+    """The truncated geometric mechanism (Ghosh, Roughgarden, Sundararajan 2009).  A
+    distribution: with ``0 < x < 1``, ``a = v - lo`` and ``c = hi - v``, the ends hold
+    ``(x^a + x^c)/(1+x)``; for ``lo < v < hi`` the inside holds ``(1-x)/(1+x)`` times
+    ``1 + sum_{j=1}^{a-1} x^j + sum_{j=1}^{c-1} x^j``, and ``(1-x)`` times that sum is
+    ``1 + x - x^a - x^c`` (geometric series): the total is ``(1+x)/(1+x) = 1``; for
+    ``v = lo`` (``a = 0``) the inside is ``(1-x)/(1+x) sum_{j=1}^{c-1} x^j = (x -
+    x^c)/(1+x)`` and the total again 1 (``v = hi`` alike).  Every term is positive."""
     lo, hi = p["lo"], p["hi"]
     if lo >= hi:
         raise InvalidParameter(f"lo must be < hi, got lo = {lo}, hi = {hi}")
-    if hi - lo > 10_000:
-        raise InvalidParameter(f"the range lo..hi has {hi - lo + 1} outputs, over 10001")
     value = p["value"]
     if value is None:
         try:
@@ -226,6 +260,8 @@ def _truncated_geometric(
             ) from None
     _every_dataset(value, datasets, "value")
     x = sp.exp(-p["epsilon"])
+    inside = (1 - x) / (1 + x)
+    powers: dict[int, sp.Expr] = {}
     rows: dict[str, dict[Output, sp.Expr]] = {}
     for d in datasets:
         v = value[d]
@@ -233,19 +269,24 @@ def _truncated_geometric(
             raise InvalidParameter(f"value.{d}: must be an integer in [{lo}, {hi}], got {v}")
         row: dict[Output, sp.Expr] = {}
         for o in range(lo, hi + 1):
-            w = x ** abs(o - int(v))
-            row[o] = w / (1 + x) if o in (lo, hi) else (1 - x) / (1 + x) * w
+            k = abs(o - int(v))
+            if k not in powers:
+                powers[k] = x**k
+            w = powers[k]
+            row[o] = w / (1 + x) if o in (lo, hi) else inside * w
         rows[d] = row
     return list(range(lo, hi + 1)), rows
 
 
-def _laplace_mass(lo: Any, hi: Any, v: sp.Expr, b: sp.Expr) -> sp.Expr:
-    """The mass of ``Lap(v, b)`` on ``[lo, hi)`` (``None`` ends are infinite), from
-    the two branches of its CDF — each term its own closed form."""
-    if hi is not None and _le(hi, v, "a cell end against the value"):
+def _laplace_mass(lo: Any, hi: Any, v: sp.Expr, b: sp.Expr, branch: str) -> sp.Expr:
+    """The mass of ``Lap(v, b)`` on ``[lo, hi)`` (``None`` ends are infinite) as
+    ``F(hi) - F(lo)``, ``F`` the Laplace CDF written in its branch at each end:
+    ``"left"`` when ``hi <= v``, ``"right"`` when ``v <= lo``, ``"middle"`` when
+    ``lo < v < hi`` (each term its own closed form)."""
+    if branch == "left":
         low = sp.Integer(0) if lo is None else sp.exp((lo - v) / b) / 2
         return sp.exp((hi - v) / b) / 2 - low
-    if lo is not None and _le(v, lo, "a cell end against the value"):
+    if branch == "right":
         high = sp.Integer(0) if hi is None else sp.exp(-(hi - v) / b) / 2
         return sp.exp(-(lo - v) / b) / 2 - high
     left = sp.Integer(0) if lo is None else sp.exp((lo - v) / b) / 2
@@ -253,26 +294,62 @@ def _laplace_mass(lo: Any, hi: Any, v: sp.Expr, b: sp.Expr) -> sp.Expr:
     return 1 - left - right
 
 
+def _first(n: int, test: Callable[[int], bool]) -> int:
+    """The least ``i`` in ``0..n`` with ``test(i)`` for a ``test`` false then true
+    (``n`` when it never holds): a binary search, ``log2(n)`` decisions."""
+    a, b = 0, n
+    while a < b:
+        m = (a + b) // 2
+        if test(m):
+            b = m
+        else:
+            a = m + 1
+    return a
+
+
+_CELL = "a cell end against the value"
+
+
+def _cuts_around(cuts: Sequence[sp.Expr], v: sp.Expr) -> tuple[int, int]:
+    """``(below, above)``: ``cuts[i] <= v`` exactly for ``i < below`` and ``v <=
+    cuts[i]`` exactly for ``i >= above`` (``cuts`` increasing; two binary searches)."""
+
+    def past(i: int) -> bool:
+        return not _le(cuts[i], v, _CELL)
+
+    def reached(i: int) -> bool:
+        return _le(v, cuts[i], _CELL)
+
+    return _first(len(cuts), past), _first(len(cuts), reached)
+
+
 def _discretised_laplace(
     datasets: Sequence[str], p: dict[str, Any]
 ) -> tuple[list[Output], dict[str, dict[Output, sp.Expr]]]:
+    """``v + Lap(b)`` rounded to the grid and clamped.  A distribution: the cells
+    ``(-inf, c_0), [c_0, c_1), ..., [c_{n-1}, inf)`` partition the line, each mass is
+    ``F(end) - F(start)`` for the Laplace CDF ``F`` (non-negative, ``F`` increasing),
+    and the sum telescopes to ``F(inf) - F(-inf) = 1``.  The branch of ``F`` at each
+    cut is found by two binary searches per dataset (the cuts are increasing)."""
     lo, hi, step, b = p["lo"], p["hi"], p["step"], p["scale"]
     n = (hi - lo) / step
     if not n.is_Integer or n < 1:
         raise InvalidParameter(f"(hi - lo)/step must be a positive integer, got {n}")
-    if n > 10_000:
-        raise InvalidParameter(f"the grid has {n + 1} points, over 10001")
     grid = [lo + i * step for i in range(int(n) + 1)]
+    cuts = [g + step / 2 for g in grid[:-1]]  # cell i is [cuts[i-1], cuts[i])
     value = p["value"]
     _every_dataset(value, datasets, "value")
     rows: dict[str, dict[Output, sp.Expr]] = {}
     for d in datasets:
         v = value[d]
+        # cuts[i] <= v exactly for i < below; v <= cuts[i] exactly for i >= above
+        below, above = _cuts_around(cuts, v)
         row: dict[Output, sp.Expr] = {}
         for i, g in enumerate(grid):
-            a = None if i == 0 else g - step / 2
-            c = None if i == len(grid) - 1 else g + step / 2
-            row[str(g)] = _laplace_mass(a, c, v, b)
+            a = None if i == 0 else cuts[i - 1]
+            c = None if i == len(grid) - 1 else cuts[i]
+            branch = "left" if i < below else ("right" if i >= above + 1 else "middle")
+            row[str(g)] = _laplace_mass(a, c, v, b, branch)
         rows[d] = row
     return [str(g) for g in grid], rows
 
@@ -280,6 +357,8 @@ def _discretised_laplace(
 def _exponential_mechanism(
     datasets: Sequence[str], p: dict[str, Any]
 ) -> tuple[list[Output], dict[str, dict[Output, sp.Expr]]]:
+    """The exponential mechanism (McSherry & Talwar 2007).  A distribution: the weights
+    ``exp(...)`` are positive and divided by their sum."""
     scores: dict[str, dict[str, sp.Expr]] = p["scores"]
     _every_dataset(scores, datasets, "scores")
     cands = p["candidates"] or list(scores[datasets[0]])
@@ -295,6 +374,85 @@ def _exponential_mechanism(
         total = sp.Add(*w.values())
         rows[d] = {r: w[r] / total for r in cands}
     return list(cands), rows
+
+
+# ---------------------------------------------------------------------------
+# sizes and exponents, before anything is built
+# ---------------------------------------------------------------------------
+
+#: Exact operations (the units of :mod:`verifier.algorithms.estimates`, 500,000 about
+#: a second) per probability of each kind, measured on the builders and the
+#: construction of the mechanism: one ``exp`` and a quotient for randomized response,
+#: a power and a product for the geometric mechanism, two or three ``exp`` terms for
+#: a Laplace cell, and for the exponential mechanism a quotient by the sum of all
+#: ``k`` weights (whose size the construction reads: ``k`` more per probability).
+WORK_PER_PROBABILITY = {
+    "randomized_response": 2,
+    "truncated_geometric": 400,
+    "discretised_laplace": 600,
+    "exponential_mechanism": 250,
+}
+#: Of the exponential mechanism, per probability and per candidate.
+WORK_PER_CANDIDATE = 1
+
+
+def _count(raw: Any) -> int:
+    """The length of a raw list or table (0 for anything else: the parser says why)."""
+    return len(raw) if isinstance(raw, (list, dict)) else 0
+
+
+def _size_rr(n: int, raw: Mapping[str, Any], param: ParamGetter) -> tuple[int, int]:
+    k = _count(raw["categories"]) if "categories" in raw else 2
+    return k, n * k * WORK_PER_PROBABILITY["randomized_response"] + k
+
+
+def _size_tg(n: int, raw: Mapping[str, Any], param: ParamGetter) -> tuple[int, int]:
+    lo, hi = param("lo"), param("hi")
+    k = max(0, hi - lo + 1)
+    return k, n * k * WORK_PER_PROBABILITY["truncated_geometric"]
+
+
+def _size_laplace(n: int, raw: Mapping[str, Any], param: ParamGetter) -> tuple[int, int]:
+    lo, hi, step = param("lo"), param("hi"), param("step")
+    cells = (hi - lo) / step
+    if not cells.is_Integer or cells < 1:
+        return 0, 0  # the builder says what is wrong
+    k = int(cells) + 1 if cells < 1 << 64 else 1 << 64
+    return k, n * k * WORK_PER_PROBABILITY["discretised_laplace"]
+
+
+def _size_em(n: int, raw: Mapping[str, Any], param: ParamGetter) -> tuple[int, int]:
+    if _count(raw.get("candidates")):
+        k = _count(raw["candidates"])
+    else:
+        scores = raw.get("scores")
+        rows = scores.values() if isinstance(scores, dict) else []
+        k = max((_count(r) for r in rows), default=0)
+    per = WORK_PER_PROBABILITY["exponential_mechanism"] + WORK_PER_CANDIDATE * k
+    return k, n * k * per
+
+
+_Exps = list[tuple[tuple[str, ...], sp.Expr]]
+
+
+def _exp_rr(datasets: Sequence[str], p: dict[str, Any]) -> _Exps:
+    return [(("epsilon",), p["epsilon"])]
+
+
+def _exp_tg(datasets: Sequence[str], p: dict[str, Any]) -> _Exps:
+    # x^k = exp(-k epsilon) for k up to hi - lo
+    return [(("epsilon",), p["epsilon"] * max(1, p["hi"] - p["lo"]))]
+
+
+def _exp_laplace(datasets: Sequence[str], p: dict[str, Any]) -> _Exps:
+    # exp(+-(c - v)/b) for the cell ends c between lo and hi, at each value v
+    lo, hi, b = p["lo"], p["hi"], p["scale"]
+    return [(("value", d), (abs(lo - v) + abs(hi - v)) / b) for d, v in p["value"].items()]
+
+
+def _exp_em(datasets: Sequence[str], p: dict[str, Any]) -> _Exps:
+    scale = p["epsilon"] / (2 * p["sensitivity"])
+    return [(("scores", d, r), scale * u) for d, row in p["scores"].items() for r, u in row.items()]
 
 
 #: The built-in distribution kinds, by name.
@@ -316,6 +474,8 @@ DISTRIBUTIONS: dict[str, DistributionKind] = {
                 ),
             ),
             _randomized_response,
+            _size_rr,
+            _exp_rr,
         ),
         DistributionKind(
             "truncated_geometric",
@@ -334,6 +494,8 @@ DISTRIBUTIONS: dict[str, DistributionKind] = {
                 ),
             ),
             _truncated_geometric,
+            _size_tg,
+            _exp_tg,
         ),
         DistributionKind(
             "discretised_laplace",
@@ -347,6 +509,8 @@ DISTRIBUTIONS: dict[str, DistributionKind] = {
                 Param("step", _positive, "the grid spacing (default 1)", sp.Integer(1)),
             ),
             _discretised_laplace,
+            _size_laplace,
+            _exp_laplace,
         ),
         DistributionKind(
             "exponential_mechanism",
@@ -369,6 +533,8 @@ DISTRIBUTIONS: dict[str, DistributionKind] = {
                 ),
             ),
             _exponential_mechanism,
+            _size_em,
+            _exp_em,
         ),
     )
 }

@@ -29,7 +29,8 @@ knowingly (``verifier check --max-outputs N --max-work N --max-exponent N
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidParameter, VerifierError
@@ -43,7 +44,14 @@ if TYPE_CHECKING:
 #: the arithmetic (sympy, mpmath).
 MAX_EXP_ARGUMENT_BITS = 1024
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "MAX_LIMITS", "magnitude_bits", "count_text"]
+__all__ = [
+    "Limits",
+    "DEFAULT_LIMITS",
+    "MAX_LIMITS",
+    "CLI_OPTIONS",
+    "magnitude_bits",
+    "count_text",
+]
 
 #: The largest value each limit may be raised to (beyond them the computations
 #: themselves are refused or cannot complete on any machine).
@@ -53,6 +61,16 @@ _MAXIMA = {
     "max_work": 10**12,
     "max_exponent": MAX_EXP_ARGUMENT_BITS,
     "max_box_parameters": 32,
+}
+
+
+#: The options of ``verifier check`` that raise each limit (named in every refusal).
+CLI_OPTIONS: dict[str, str] = {
+    "max_file_bytes": "--max-file-size",
+    "max_outputs": "--max-outputs",
+    "max_work": "--max-work",
+    "max_exponent": "--max-exponent",
+    "max_box_parameters": "--max-box-parameters",
 }
 
 
@@ -76,6 +94,9 @@ class Limits:
         Most parameters of a box (``over = { a = [lo, hi], ... }``; default 8, at most
         32); checking the file's claims uses it as
         :attr:`verifier.boxes.BoxBudget.max_parameters`.
+    raised_by : mapping, optional
+        What raises each limit, named in a refusal (default :data:`CLI_OPTIONS`, the
+        options of ``verifier check``; the pytest plugin names its ini options).
     """
 
     max_file_bytes: int = 16 * 1024 * 1024
@@ -83,21 +104,31 @@ class Limits:
     max_work: int = 500_000
     max_exponent: int = 256
     max_box_parameters: int = 8
+    raised_by: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            top = _MAXIMA[f.name]
+        for name, top in _MAXIMA.items():
+            value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidParameter(f"limit {f.name} must be a positive integer, got {value!r}")
+                raise InvalidParameter(f"limit {name} must be a positive integer, got {value!r}")
             if value > top:
-                raise InvalidParameter(f"limit {f.name} = {value} exceeds its maximum {top}")
+                raise InvalidParameter(f"limit {name} = {value} exceeds its maximum {top}")
+
+    def hint(self, name: str) -> str:
+        """What raises the limit ``name`` (an option, for a refusal's message)."""
+        return (self.raised_by or CLI_OPTIONS).get(name, CLI_OPTIONS[name])
 
 
 #: The limits in force unless raised.
 DEFAULT_LIMITS = Limits()
 #: The largest value of each limit.
-MAX_LIMITS = Limits(**_MAXIMA)
+MAX_LIMITS = Limits(
+    max_file_bytes=_MAXIMA["max_file_bytes"],
+    max_outputs=_MAXIMA["max_outputs"],
+    max_work=_MAXIMA["max_work"],
+    max_exponent=_MAXIMA["max_exponent"],
+    max_box_parameters=_MAXIMA["max_box_parameters"],
+)
 
 
 def magnitude_bits(value: sp.Expr) -> int | None:

@@ -34,8 +34,10 @@ import difflib
 import json
 import math
 import os
+import re
 import stat
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -152,7 +154,7 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> 
     """
     lim = limits or DEFAULT_LIMITS
     p = Path(path)
-    data = read_spec_bytes(p, lim.max_file_bytes)
+    data = read_spec_bytes(p, lim.max_file_bytes, hint=lim.hint("max_file_bytes"))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -164,11 +166,14 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> 
         raise located(err, str(p)) from None
 
 
-def read_spec_bytes(path: str | os.PathLike[str], max_bytes: int | None = None) -> bytes:
+def read_spec_bytes(
+    path: str | os.PathLike[str], max_bytes: int | None = None, *, hint: str = "--max-file-size"
+) -> bytes:
     """The bytes of the spec file ``path``: only a regular file is read, and only when
     it has at most ``max_bytes`` (default ``DEFAULT_LIMITS.max_file_bytes``), checked
     with ``stat`` before reading and again while reading.  Raises
-    :class:`~verifier.errors.SpecError` or :class:`~verifier.errors.InvalidParameter`."""
+    :class:`~verifier.errors.SpecError` or :class:`~verifier.errors.InvalidParameter`
+    (whose message names ``hint``, what raises the limit)."""
     limit = DEFAULT_LIMITS.max_file_bytes if max_bytes is None else max_bytes
     p = Path(path)
     try:
@@ -182,21 +187,21 @@ def read_spec_bytes(path: str | os.PathLike[str], max_bytes: int | None = None) 
     if not stat.S_ISREG(st.st_mode):
         raise SpecError(f"{p}: not a regular file (a device, a pipe or a socket); not read")
     if st.st_size > limit:
-        raise InvalidParameter(_too_large(p, st.st_size, limit))
+        raise InvalidParameter(_too_large(p, st.st_size, limit, hint))
     try:
         with p.open("rb") as fh:  # bounded: a file may grow, /proc files report size 0
             data = fh.read(limit + 1)
     except OSError as err:
         raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
     if len(data) > limit:
-        raise InvalidParameter(_too_large(p, len(data), limit))
+        raise InvalidParameter(_too_large(p, len(data), limit, hint))
     return data
 
 
-def _too_large(p: Path, size: int, limit: int) -> str:
+def _too_large(p: Path, size: int, limit: int, hint: str) -> str:
     return (
         f"{p}: the file has {'more than ' if size > limit else ''}{size} bytes, over the "
-        f"limit of {limit} bytes (--max-file-size raises it)"
+        f"limit of {limit} bytes ({hint} raises it)"
     )
 
 
@@ -210,7 +215,57 @@ def loads_spec(
     which only names the spec).
     """
     doc = _decode(text, fmt)
+    if _SURROGATE.search(text) or (fmt == "json" and _SURROGATE_ESCAPE.search(text)):
+        _check_text(doc)  # only a text that can hold one is walked
     return _Loader(doc, source, limits or DEFAULT_LIMITS).load()
+
+
+def _distinct_when_printed(names: Iterable[tuple[str, str]], what: str) -> None:
+    """Refuse two different names (``(where, name)`` pairs) that are the same text
+    after Unicode normalisation (NFKC: ``"\u00e9"`` and ``"e\u0301"``, ``"\uff21"``
+    and ``"A"``): they print alike, so a report could not tell them apart."""
+    seen: dict[str, tuple[str, str]] = {}
+    for where, name in names:
+        key = unicodedata.normalize("NFKC", name)
+        other = seen.get(key)
+        if other is not None and other[1] != name:
+            raise SpecError(
+                f"{where}: {what} {ascii(name)} and {ascii(other[1])} ({other[0]}) differ "
+                f"only in Unicode normalisation (NFKC) and would print the same; rename one"
+            )
+        seen.setdefault(key, (where, name))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: A JSON escape of a surrogate (``\\ud800``; a pair such as an emoji's matches too).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _check_text(doc: dict[str, Any]) -> None:
+    """Refuse a key or string holding a lone surrogate (``"\\ud800"`` in JSON): not a
+    Unicode character, it can be neither printed nor written back as UTF-8."""
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        where, node = stack.pop()
+        items: Any = ()
+        if isinstance(node, dict):
+            items = node.items()
+        elif isinstance(node, list):
+            items = enumerate(node)
+        elif isinstance(node, str) and _SURROGATE.search(node):
+            c = _SURROGATE.search(node).group()  # type: ignore[union-attr]
+            raise SpecError(
+                f"{where or 'the document'}: the string holds the lone surrogate "
+                f"\\u{ord(c):04x}, which is not a Unicode character"
+            )
+        for k, v in items:
+            if isinstance(k, str) and _SURROGATE.search(k):
+                c = _SURROGATE.search(k).group()  # type: ignore[union-attr]
+                raise SpecError(
+                    f"{where or 'the document'}: a key holds the lone surrogate "
+                    f"\\u{ord(c):04x}, which is not a Unicode character"
+                )
+            stack.append((location(where, k if isinstance(k, str) else int(k)), v))
 
 
 def _reject_constant(name: str) -> Any:
@@ -393,9 +448,14 @@ class _Loader:
         title = _string(doc.get("title", ""), "title")
         description = _string(doc.get("description", ""), "description")
         self._load_symbols(_table(doc.get("symbols", {}), "symbols"))
-        for name, g in _table(doc.get("graphs", {}), "graphs").items():
+        graph_tables = _table(doc.get("graphs", {}), "graphs")
+        _distinct_when_printed(((location("graphs", n), n) for n in graph_tables), "graph")
+        for name, g in graph_tables.items():
             self.graphs[name] = self._graph(g, location("graphs", name))
         self.mech_tables = _table(doc.get("mechanisms", {}), "mechanisms")
+        _distinct_when_printed(
+            ((location("mechanisms", n), n) for n in self.mech_tables), "mechanism"
+        )
         for name in self.mech_tables:
             self._mechanism(name)
         claims = self._load_claims(_array(doc.get("claims", []), "claims"))
@@ -501,6 +561,7 @@ class _Loader:
             seen.add(n)
         if not names:
             raise InvalidMechanism(f"{where}: no datasets")
+        _distinct_when_printed(((location(where, i), n) for i, n in enumerate(names)), "dataset")
         if len(names) > MAX_DATASETS:
             raise InvalidParameter(f"{where}: more than {MAX_DATASETS} datasets")
         return names
@@ -694,6 +755,9 @@ class _Loader:
                     f"{location(owhere, i)}: output {lab!r} appears twice in the output order"
                 )
             by_label[lab] = o
+        _distinct_when_printed(
+            ((location(owhere, i), lab) for i, lab in enumerate(by_label)), "output"
+        )
         dwhere = location(where, "distributions")
         dists_raw = _table(table["distributions"], dwhere)
         used: set[sp.Symbol] = set()
@@ -755,7 +819,10 @@ class _Loader:
         return FiniteMechanism(graph, dists, outputs, values=values, name=name, validate=False)
 
     def _builtin(self, name: str, table: dict[str, Any], where: str) -> FiniteMechanism:
-        """A mechanism of a built-in distribution kind (:mod:`.distributions`)."""
+        """A mechanism of a built-in distribution kind (:mod:`.distributions`), held to
+        the limits of derived mechanisms: its estimated outputs and work
+        (``--max-outputs``, ``--max-work``) before its tables are parsed, and the
+        numbers it exponentiates (``--max-exponent``) before it is built."""
         from .distributions import build_distributions, distribution_kind
 
         graph = self._graph_ref(table["graph"], location(where, "graph"))
@@ -765,12 +832,30 @@ class _Loader:
         except VerifierError as err:
             raise located(err, kwhere) from None
         pwhere = location(where, "params")
-        params = kind.parse_params(
-            _table(table.get("params", {}), pwhere), self.values_by_name, pwhere
-        )
+        raw = _table(table.get("params", {}), pwhere)
+        unknown = [k for k in raw if k not in kind.schema]
+        if unknown:
+            kind.parse_params(raw, self.values_by_name, pwhere)  # the message for it
+        parsed: dict[str, Any] = {}
+
+        def param(key: str) -> Any:
+            if key not in parsed:
+                parsed[key] = kind.parse_param(raw, key, self.values_by_name, pwhere)
+            return parsed[key]
+
+        outputs_count, work = kind.size(graph.number_of_nodes(), raw, param)
+        self._check_size(f"distribution {kind.name!r}", outputs_count, work, where)
+        params = kind.parse_params(raw, self.values_by_name, pwhere)
+        for keys, x in kind.exponents([str(d) for d in graph.nodes], params):
+            xwhere = pwhere
+            for key in keys:
+                xwhere = location(xwhere, key)
+            self._check_magnitude(x, xwhere)
         try:
             outputs, dists = build_distributions(kind, graph, params)
-            return FiniteMechanism(graph, dists, outputs, name=name)
+            _distinct_when_printed(((pwhere, output_label(o)) for o in outputs), "output")
+            # a distribution by construction (see verifier.spec.distributions)
+            return FiniteMechanism(graph, dists, outputs, name=name, validate=False)
         except VerifierError as err:
             raise located(err, pwhere) from None
 
@@ -821,17 +906,23 @@ class _Loader:
         est = estimate(algo, inputs, params)
         if est is None:
             return
+        self._check_size(f"algorithm {algo!r}", est.outputs, est.work, where)
+
+    def _check_size(self, what: str, outputs: int, work: int, where: str) -> None:
+        """Refuse a mechanism of ``outputs`` outputs built with ``work`` exact
+        operations (estimates) over the limits."""
         lim = self.limits
-        if est.outputs > lim.max_outputs:
+        if outputs > lim.max_outputs:
             raise InvalidParameter(
-                f"{where}: algorithm {algo!r} would build a mechanism with "
-                f"{count_text(est.outputs)} outputs (estimate), over the limit of "
-                f"{lim.max_outputs} (--max-outputs raises it)"
+                f"{where}: {what} would build a mechanism with "
+                f"{count_text(outputs)} outputs (estimate), over the limit of "
+                f"{lim.max_outputs} ({lim.hint('max_outputs')} raises it)"
             )
-        if est.work > lim.max_work:
+        if work > lim.max_work:
             raise InvalidParameter(
-                f"{where}: algorithm {algo!r} would need {count_text(est.work)} exact "
-                f"operations (estimate), over the limit of {lim.max_work} (--max-work raises it)"
+                f"{where}: {what} would need {count_text(work)} exact "
+                f"operations (estimate), over the limit of {lim.max_work} "
+                f"({lim.hint('max_work')} raises it)"
             )
 
     def _check_magnitude(self, value: Any, where: str) -> None:
@@ -844,14 +935,22 @@ class _Loader:
             if bits is not None and bits > limit:
                 raise InvalidParameter(
                     f"{where}: the value has magnitude about 2^{bits}, over the limit of "
-                    f"2^{limit} for a number that checking exponentiates (--max-exponent "
-                    f"raises it)"
+                    f"2^{limit} for a number that checking exponentiates "
+                    f"({self.limits.hint('max_exponent')} raises it)"
                 )
 
     # -- claims ---------------------------------------------------------------
     def _load_claims(self, entries: list[Any]) -> list[SpecClaim]:
         claims: list[SpecClaim] = []
         ids: dict[str, int] = {}
+        _distinct_when_printed(
+            (
+                (location(location("claims", i), "id"), e["id"])
+                for i, e in enumerate(entries)
+                if isinstance(e, dict) and isinstance(e.get("id"), str)
+            ),
+            "claim id",
+        )
         for i, entry in enumerate(entries):
             where = location("claims", i)
             c = _table(entry, where)
@@ -1009,7 +1108,8 @@ class _Loader:
         if len(t) > self.limits.max_box_parameters:
             raise InvalidParameter(
                 f"{where}: a box of {len(t)} parameters, over the limit of "
-                f"{self.limits.max_box_parameters} (--max-box-parameters raises it; the exact "
+                f"{self.limits.max_box_parameters} ({self.limits.hint('max_box_parameters')} "
+                f"raises it; the exact "
                 f"rewrite of a box decision grows exponentially with the number of parameters)"
             )
         domain: dict[sp.Symbol, tuple[sp.Expr, sp.Expr]] = {}

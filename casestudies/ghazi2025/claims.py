@@ -937,9 +937,9 @@ def thm13_competitor_data_part(factor: Any) -> CheckResult:
     """The data-dependent part of Def 6's sum against its share ``τ/(τ+1)`` (Ghazi et al.
     2025, proof of Theorem 13, last display) on ``RR(1/10)`` (favouring ``D``) followed by four
     competitors ``RR(log 3)`` favouring ``D'``, ``ε' = 1/20``, ``α = 50``, ``ε_i`` the exact
-    RDP ``ε`` of each, ``ℓ_i`` the data-free optimum, with ``(factor + ℓ_i) ε_i`` in
-    ``ε̃(o, i)`` (the theorem has 2)."""
-    from .theory import optimal_ell, theorem13_objective
+    RDP ``ε`` of each, ``ℓ_i`` the data-free optimum rounded (``3/64`` and ``0``), with
+    ``(factor + ℓ_i) ε_i`` in ``ε̃(o, i)`` (the theorem has 2)."""
+    from .theory import theorem13_objective
     from .tightness import theorem13_parts
 
     al = 50
@@ -954,7 +954,9 @@ def thm13_competitor_data_part(factor: Any) -> CheckResult:
         method="subsets",
         name="Alg3-Exp[RR(1/10), 4 RR(log 3)]",
     )
-    ells = [optimal_ell(i, eps, ep, al, tolerance=R(1, 2**20)) for i in range(len(mechs))]
+    # the data-free optimum of each ell_i (0.0438 and 0.0010), rounded to 3/64 and 0: any
+    # ell_i >= 0 is valid, and short rationals keep the certificate short
+    ells = [R(3, 64)] + [R(0)] * 4
     vals = [
         theorem13_objective(i, ells[i], eps, ep, al) - (2 - factor) * eps[i]
         for i in range(len(mechs))

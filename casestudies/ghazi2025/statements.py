@@ -507,22 +507,92 @@ def _thm2_point(v: dict[str, sp.Expr]) -> tuple[list[Any], tuple[Any, Any]]:
     return [], (_renyi_sum(A, lam), sp.exp((lam - 1) * bound))
 
 
-def _ps_search(cid: str, names: Any, grids: Any, sides: Any, statement: str, budget: int) -> Any:
+def _pgf_float(x: float, eta: float, gamma: float) -> float:
+    """:func:`_pgf` in floats (screening only)."""
+    import math
+
+    if eta == 0:
+        return math.log(1 - (1 - gamma) * x) / math.log(gamma)
+    return gamma**eta / (1 - gamma**eta) * ((1 - (1 - gamma) * x) ** (-eta) - 1)
+
+
+def _tnb_rows_float(v: dict[str, Any]) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Base ``Q`` and the best-of-K mechanism at ``D`` and ``D'`` in floats (outputs 0 < 1:
+    the best is 0 only when every run gives 0, probability ``G(Q(0))``)."""
+    a, b, eta, gamma = (float(v[k]) for k in ("a", "b", "eta", "gamma"))
+    q, qp = [1 - a, a], [1 - b, b]
+    g, gp = _pgf_float(1 - a, eta, gamma), _pgf_float(1 - b, eta, gamma)
+    return q, qp, [g, 1 - g], [gp, 1 - gp]
+
+
+def _cor3_screen(inst: Any, space: Any) -> float:
+    v = space.point(inst)
+    q, qp, A, Ap = _tnb_rows_float(v)
+    base = max(max(x / y, y / x) for x, y in zip(q, qp, strict=True))
+    worst = max(max(x / y, y / x) for x, y in zip(A, Ap, strict=True))
+    return worst / base ** (2 + float(v["eta"]))
+
+
+def _thm2_screen(inst: Any, space: Any) -> float:
+    import math
+
+    v = space.point(inst)
+    q, qp, A, Ap = _tnb_rows_float(v)
+    lam, lh, eta, gamma = (float(v[k]) for k in ("lambda", "lambda_hat", "eta", "gamma"))
+
+    def rs(P: list[float], Q: list[float], lam: float) -> float:
+        return max(
+            sum(x**lam * y ** (1 - lam) for x, y in zip(P, Q, strict=True)),
+            sum(y**lam * x ** (1 - lam) for x, y in zip(P, Q, strict=True)),
+        )
+
+    eps = math.log(rs(q, qp, lam)) / (lam - 1)
+    if lh == 1:
+        eps_hat = max(
+            sum(x * math.log(x / y) for x, y in zip(q, qp, strict=True)),
+            sum(y * math.log(y / x) for x, y in zip(q, qp, strict=True)),
+        )
+    else:
+        eps_hat = math.log(rs(q, qp, lh)) / (lh - 1)
+    mean = (
+        (1 - gamma) / (gamma * math.log(1 / gamma))
+        if eta == 0
+        else (eta * (1 - gamma) / (gamma * (1 - gamma**eta)))
+    )
+    bound = (
+        eps
+        + (1 + eta) * (1 - 1 / lh) * eps_hat
+        + (1 + eta) * math.log(1 / gamma) / lh
+        + math.log(mean) / (lam - 1)
+    )
+    return rs(A, Ap, lam) / math.exp((lam - 1) * bound)
+
+
+def _ps_search(
+    cid: str, names: Any, grids: Any, sides: Any, statement: str, screen: Any, budget: int
+) -> Any:
+    """A worst-case search over a grid: a float screen of the Papernot–Steinke mechanism
+    (a fast independent evaluation), the exact spec document of
+    :func:`verifier.search.inequalities.inequality_search` for the candidates."""
+    import functools
     from dataclasses import replace
 
     from verifier.search.inequalities import GridSpace, inequality_search
 
+    space = GridSpace(names, grids)
     spec = inequality_search(
         cid,
-        GridSpace(names, grids),
+        space,
         sides,
         statement,
         "Papernot & Steinke 2022",
-        default_instances=2000,
+        default_instances=5000,
         notes=f"{', '.join(names)} on rational grids: eta in (-1, 5], gamma in (0, 1), binary "
         "base mechanisms Q",
     )
-    return replace(spec, casestudies_instances=budget)
+    return replace(
+        spec, screen=functools.partial(screen, space=space), casestudies_instances=budget
+    )
 
 
 @claim(
@@ -543,7 +613,8 @@ def _ps_search(cid: str, names: Any, grids: Any, sides: Any, statement: str, bud
         _cor3_point,
         "Papernot-Steinke Corollary 3: the best of K ~ TNB(eta, gamma) runs of an eps-DP Q is "
         "(2 + eta) eps-DP (max probability ratio <= e^((2+eta) eps))",
-        60,
+        _cor3_screen,
+        1000,
     ),
 )
 def papernot_steinke_cor3() -> CheckResult:
@@ -584,7 +655,8 @@ def papernot_steinke_cor3() -> CheckResult:
         _thm2_point,
         "Papernot-Steinke Theorem 2: the Renyi sum of the TNB repetition at lambda is at most "
         "e^((lambda-1) eps')",
-        40,
+        _thm2_screen,
+        1000,
     ),
 )
 def papernot_steinke_thm2() -> CheckResult:

@@ -131,8 +131,9 @@ def lemma7_ii_family() -> Tightness:
         "approached",
         value,
         f"k = 1/(alpha - 1) = {kk}, delta = w (k+1)^(1/k), L -> oo: H/delta = {value:.6f}",
-        family="leak(w, L) (loss L with probability w), eps~ = D_alpha, alpha = 1 + 1/k, "
-        "delta = w (k+1)^(1/k); L -> oo, then k -> oo",
+        family="leak(w, L) (loss L with probability w; the registered point is its padded "
+        "variant, whose 'ok' output is equally likely at both datasets: the same limit), "
+        "eps~ = D_alpha, alpha = 1 + 1/k, delta = w (k+1)^(1/k); L -> oo, then k -> oo",
         limit=f"H/delta -> x(1 - x^k) as L -> oo (x = w/delta), maximal at x = (k+1)^(-1/k) "
         f"with value {best} (< 1), whose limit as k -> oo is 1 (sympy.limit)",
     )

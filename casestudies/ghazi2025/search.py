@@ -56,6 +56,10 @@ __all__ = [
 GHAZI = "Ghazi et al. 2025"
 F = Fraction
 
+#: Instances each search screens in ``verifier casestudies`` (``verifier search`` uses the
+#: larger ``default_instances``): the whole case study stays within about two minutes.
+CASESTUDIES_BUDGET = 1500
+
 
 # ---------------------------------------------------------------------------
 # Ghazi et al. 2025, Algorithm 3 (Theorems 11 and 11 without the factor 2)
@@ -136,6 +140,7 @@ def alg3_geometric_search(claim_id: str, factor: int, statement: str, notes: str
             _alg3_document, claim_id=claim_id, factor=factor, statement=statement
         ),
         default_instances=20000,
+        casestudies_instances=CASESTUDIES_BUDGET,
         notes=notes,
     )
 
@@ -197,6 +202,7 @@ def alg2_search(claim_id: str) -> SearchSpec:
         screen=_alg2_screen,
         document=functools.partial(_alg2_document, claim_id=claim_id),
         default_instances=20000,
+        casestudies_instances=CASESTUDIES_BUDGET,
         notes="1-3 mechanisms, 2-3 outputs, every threshold rank",
     )
 
@@ -267,6 +273,7 @@ def alg1_search(
             _alg1_document, claim_id=claim_id, factor=factor, statement=statement
         ),
         default_instances=20000,
+        casestudies_instances=CASESTUDIES_BUDGET,
         notes=notes,
     )
 
@@ -400,6 +407,7 @@ def thm13_search(claim_id: str) -> SearchSpec:
         screen=_thm13_screen,
         document=functools.partial(_thm13_document, claim_id=claim_id),
         default_instances=10000,
+        casestudies_instances=CASESTUDIES_BUDGET // 2,
         notes="eps_i = exact RDP eps of each base mechanism; ell_i = data-free optimum rounded "
         "down to 1/32; eps' in {1/10 .. 2}, alpha in {2, 3}",
     )
@@ -413,5 +421,6 @@ def filter_search(claim_id: str, enforce: bool, notes: str) -> SearchSpec:
         screen=functools.partial(adversary_screen, enforce=enforce),
         document=functools.partial(adversary_document, claim_id=claim_id, enforce=enforce),
         default_instances=10000,
+        casestudies_instances=CASESTUDIES_BUDGET,
         notes=notes,
     )

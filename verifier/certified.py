@@ -325,7 +325,7 @@ def check_eq(
             # the symbols of both sides (a structurally equal pair has no symbols in a - b)
             identity_in=tuple(sorted(str(x) for x in a.free_symbols | b.free_symbols)),
         )
-    f = _finding(v, a, b, False, note, output, pair)
+    f = Finding(v, output, pair, a, b, a, b, note=note, equality=True)
     return CheckResult(t, v, [f], quantity="value")
 
 

@@ -154,6 +154,29 @@ class SubInterval:
     lo_included: bool = True
     hi_included: bool = True
 
+    def rational_points(self) -> list[sp.Rational]:
+        """Rational points of the piece, best first: its witness when it is rational,
+        then the simplest rational strictly between the certified enclosures of its
+        ends (the point itself for a single rational point).  Candidates only: whether
+        the inequality fails at one is for the caller to decide exactly.
+
+        >>> eps = sp.Symbol("eps")
+        >>> piece = decide_on_interval(sp.exp(-eps), sp.Rational(1, 2), eps, 0, 2).failing[0]
+        >>> piece.rational_points()
+        [1/2]
+        """
+        out: list[sp.Rational] = []
+        if self.witness is not None and self.witness.is_Rational:
+            out.append(self.witness)
+        if self.lo == self.hi and self.lo.is_Rational:
+            cand: sp.Rational | None = self.lo
+        else:
+            lo, hi = self.lo_enclosure.bounds()[1], self.hi_enclosure.bounds()[0]
+            cand = _rat(_simplest_between(lo, hi)) if lo < hi else None
+        if cand is not None and cand not in out:
+            out.append(cand)
+        return out
+
     def __str__(self) -> str:
         left = "[" if self.lo_included else "("
         right = "]" if self.hi_included else ")"

@@ -144,6 +144,9 @@ class Finding:
     #: ``None`` for an inequality between numbers (what a verdict covers:
     #: :mod:`verifier.claims.scope`)
     over: Any = None
+    #: the finding is the identity ``lhs == rhs`` (:func:`verifier.certified.check_eq`),
+    #: not the inequality ``lhs <= rhs``: when violated, either side may be the larger
+    equality: bool = False
 
     @property
     def domain(self) -> Any:

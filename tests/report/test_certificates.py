@@ -1,5 +1,6 @@
-"""Certificates of claims refuted on their registered instances: each re-verifies with
-``verifier check`` (exit 1; ``--expected``: 0), premises included."""
+"""Certificates of refuted claims, whichever decider refutes them (the registered
+instances, a box or range, or the worst-case search): each re-verifies with ``verifier
+check`` (exit 1; ``--expected``: 0), premises included."""
 
 from __future__ import annotations
 
@@ -8,14 +9,20 @@ import json
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import decide_le
+from verifier.arithmetic import Verdict, decide_le
+from verifier.certified import check_eq, check_le
 from verifier.claims import Claim, load_casestudies
 from verifier.cli import main
 from verifier.errors import CertificateError
 from verifier.instances import randomized_response
 from verifier.privacy import check_ex_post, check_pure_dp
-from verifier.report.certificates import claim_certificate, write_claim_certificate
+from verifier.report.certificates import (
+    claim_certificate,
+    outcome_certificate,
+    write_outcome_certificate,
+)
 from verifier.results import CheckResult, Finding, conjunction, implication
+from verifier.search.decide import decide
 from verifier.spec import loads_spec
 
 REGISTRY = load_casestudies()
@@ -28,16 +35,27 @@ NO_CERTIFICATE = {
 }
 
 
+def _refuting_outcome(claim: Claim):
+    """``claim`` decided as ``verifier casestudies`` decides it (its instances, box or
+    range, then its search with the casestudies budget and seed); the search, the slow
+    decider, runs only when the instances do not refute the claim already."""
+    if claim.check is not None:
+        outcome = claim.run()
+        if claim.search is None or (outcome.result is not None and outcome.result.violated):
+            return outcome
+    return decide(claim)
+
+
 @pytest.mark.parametrize("claim", REFUTED, ids=[c.id for c in REFUTED])
 def test_every_refuted_claim_has_a_certificate_that_reverifies(claim, tmp_path, capsys):
-    outcome = claim.run()
+    outcome = _refuting_outcome(claim)
     assert outcome.matches
     if claim.id in NO_CERTIFICATE:  # known limitation: refused with a reason, never wrong
         with pytest.raises(CertificateError, match="cannot be written"):
-            write_claim_certificate(claim, outcome.result, tmp_path)
+            write_outcome_certificate(outcome, tmp_path)
         assert not list(tmp_path.iterdir())
         return
-    path = write_claim_certificate(claim, outcome.result, tmp_path)
+    path = write_outcome_certificate(outcome, tmp_path)
     assert path is not None and path.name == f"{claim.id}.certificate.toml"
     spec = loads_spec(path.read_text(), "toml")
     target = spec.claim(claim.id)
@@ -121,3 +139,104 @@ def test_casestudies_certificates_directory_is_checked_before_running(tmp_path, 
     blocker.write_text("")
     assert main(["casestudies", "ghazi2025", "--certificates", str(blocker / "sub")]) == 2
     assert "--certificates" in capsys.readouterr().err
+
+
+def _claim_of(cid: str, statement: str, result: CheckResult) -> Claim:
+    return Claim(cid, "none", statement, "refuted", kind="finding", check=lambda: result)
+
+
+def _target(cert, cid: str):
+    doc = loads_spec(cert.text)
+    assert dict((c.id, r.verdict.value) for c, r in doc.run()) == {cid: "violated"}
+    return doc.claim(cid)
+
+
+def test_an_inequality_refuted_over_a_range_is_certified_at_a_rational_failing_point():
+    # e^{-t} <= 1/2 fails exactly for t < log 2 = 0.693...: the simplest rational inside
+    # [0, log 2) is 1/2, and e^{-1/2} = 0.607 > 1/2
+    t = sp.Symbol("t")
+    r = check_le(sp.exp(-t), sp.Rational(1, 2), "e^-t <= 1/2", over=(t, 0, 2))
+    target = _target(claim_certificate(_claim_of("demo.range", "e^-t <= 1/2", r), r), "demo.range")
+    assert target.kind == "inequality"
+    assert (target.lhs, target.rhs) == (sp.exp(-sp.Rational(1, 2)), sp.Rational(1, 2))
+    assert "t = 1/2" in target.statement
+
+
+def test_a_failing_interval_with_irrational_ends_gives_a_rational_point_inside_it():
+    # t^2 <= 1/2 fails on (1/sqrt(2), 1]: the point is a rational there, where t^2 > 1/2
+    t = sp.Symbol("t")
+    r = check_le(t**2, sp.Rational(1, 2), over=(t, 0, 1))
+    assert str(r.findings[0].failing[0]) == "(sqrt(2)/2, 1]"
+    target = _target(claim_certificate(_claim_of("demo.sqrt", "t^2 <= 1/2", r), r), "demo.sqrt")
+    x = sp.sqrt(target.lhs)
+    assert x.is_Rational and sp.sqrt(2) / 2 < x <= 1 and target.rhs == sp.Rational(1, 2)
+
+
+def test_a_proof_step_refuted_over_a_box_without_a_mechanism_is_certified_at_its_witness():
+    a, b = sp.symbols("a b", positive=True)
+    r = check_le(a + b, a * b, "a + b <= ab", over={a: (0, 1), b: (0, 1)})
+    witness = r.findings[0].region.witness
+    target = _target(claim_certificate(_claim_of("demo.box", "a + b <= ab", r), r), "demo.box")
+    assert (target.lhs, target.rhs) == (witness[a] + witness[b], witness[a] * witness[b])
+
+
+def test_a_failing_sub_interval_where_the_inequality_holds_is_not_certified():
+    # a finding that (wrongly) says t <= 1 fails on [0, 1/2]: every candidate point is
+    # decided afresh, none fails, so no certificate (never a wrong one)
+    import mpmath
+
+    from verifier.arithmetic import Enclosure
+    from verifier.ranges import ParameterRange, SubInterval
+
+    t = sp.Symbol("t")
+    zero, half = mpmath.mpf(0), mpmath.mpf(1) / 2
+    piece = SubInterval(
+        sp.Integer(0),
+        sp.Rational(1, 2),
+        Enclosure(zero, zero, 53),
+        Enclosure(half, half, 53),
+        sp.Rational(1, 4),
+    )
+    assert piece.rational_points() == [sp.Rational(1, 4), sp.Rational(1, 3)]  # t <= 1 at both
+    rng = ParameterRange(t, sp.Integer(0), sp.Integer(1))
+    f = Finding(
+        Verdict.VIOLATED, None, None, t, sp.Integer(1), t, sp.Integer(1), failing=(piece,), over=rng
+    )
+    r = CheckResult("t <= 1 (wrongly violated)", Verdict.VIOLATED, [f])
+    assert claim_certificate(_claim_of("demo.wrong", "t <= 1", r), r) is None
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs"),
+    [(sp.Rational(1, 3), sp.Rational(1, 2)), (sp.Rational(1, 2), sp.Rational(1, 3))],
+)
+def test_a_violated_identity_is_certified_by_the_inequality_between_its_sides_that_fails(lhs, rhs):
+    r = check_eq(lhs, rhs, "an identity")
+    target = _target(claim_certificate(_claim_of("demo.eq", "lhs == rhs", r), r), "demo.eq")
+    # whichever side is the larger, the certificate is "larger <= smaller"
+    assert (target.lhs, target.rhs) == (sp.Rational(1, 2), sp.Rational(1, 3))
+
+
+def test_a_violated_finding_between_numbers_is_not_flipped_unless_it_is_an_identity():
+    # an inequality finding marked violated although lhs <= rhs holds: writing it the
+    # other way round would certify a different statement, so it is refused
+    lhs, rhs = sp.Rational(1, 3), sp.Rational(1, 2)
+    f = Finding(Verdict.VIOLATED, None, None, lhs, rhs, lhs, rhs)
+    r = CheckResult("1/3 <= 1/2 (wrongly violated)", Verdict.VIOLATED, [f])
+    with pytest.raises(CertificateError, match="does not re-verify"):
+        claim_certificate(_claim_of("demo.neq", "1/3 <= 1/2", r), r)
+
+
+def test_a_claim_refuted_by_search_only_takes_its_certificate_from_the_search(tmp_path, capsys):
+    claim = REGISTRY.get("liu_talwar2019.lemmaE2.sqrt_case")
+    assert claim.check is None
+    outcome = decide(claim)
+    assert outcome.result is None and outcome.search is not None and outcome.search.violated
+    assert outcome_certificate(outcome) == outcome.search.certificate
+    out = tmp_path / "certs"
+    out.mkdir()
+    assert main(["casestudies", claim.id, "--json", "--certificates", str(out)]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["claims"]
+    assert entry["certificate"] == str(out / f"{claim.id}.certificate.toml")
+    assert main(["check", entry["certificate"]]) == 1
+    capsys.readouterr()

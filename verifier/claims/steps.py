@@ -124,11 +124,24 @@ def _witness(r: CheckResult) -> dict[sp.Symbol, sp.Rational] | None:
         if f.region is not None and f.region.witness:
             return dict(f.region.witness)
         if f.failing and f.over is not None and not isinstance(f.over, Box):
-            piece = f.failing[0]
-            lo, hi = Fraction(str(piece.lo)), Fraction(str(piece.hi))
-            x = _simplest_inside(lo, hi)
-            return {f.over.symbol: sp.Rational(x.numerator, x.denominator)}
+            s = f.over.symbol
+            for piece in f.failing:
+                cands: list[sp.Expr] = []
+                if piece.lo.is_Rational and piece.hi.is_Rational:
+                    x = _simplest_inside(_fraction(piece.lo), _fraction(piece.hi))
+                    cands.append(sp.Rational(x.numerator, x.denominator))
+                # an irrational end (a root such as sqrt(2)/2): a rational inside the
+                # certified enclosures of the ends
+                cands += piece.rational_points()
+                for c in cands:
+                    point = {s: c}
+                    if check_le(f.lhs.xreplace(point), f.rhs.xreplace(point)).violated:
+                        return point
     return None
+
+
+def _fraction(x: sp.Expr) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
 
 
 def _le(

@@ -238,37 +238,33 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
 
 
 def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
-    """Write a certificate for every violated outcome; claim id -> path (or the reason
-    there is none).  Each claim gets its own file, ``<stem>.certificate.toml`` with
-    the stem of :class:`~verifier.spec.io.FileNames` (ids that differ only in
-    characters a file name cannot hold never share one)."""
+    """Write a certificate for every violated outcome, whichever decider refuted it;
+    claim id -> path (or the reason there is none).  Each claim gets its own file,
+    ``<stem>.certificate.toml`` with the stem of :class:`~verifier.spec.io.FileNames`
+    (ids that differ only in characters a file name cannot hold never share one)."""
     from ..arithmetic import Verdict
-    from ..report.certificates import write_claim_certificate
-    from ..spec.io import FileNames, atomic_write
+    from ..report.certificates import write_outcome_certificate
+    from ..spec.io import FileNames
 
     names = FileNames()
     out: dict[str, str] = {}
     for o in outcomes:
-        name = f"{names.stem(o.claim.id)}.certificate.toml"
-        if o.search is not None and o.search.violated and o.search.certificate:
-            if o.result is None or o.result.verdict is not Verdict.VIOLATED:
-                written = atomic_write(directory / name, o.search.certificate)
-                out[o.claim.id] = str(written)
-                continue
-        if o.result is None or o.result.verdict is not Verdict.VIOLATED:
+        if o.verdict is not Verdict.VIOLATED:
             continue
+        name = f"{names.stem(o.claim.id)}.certificate.toml"
         try:
-            path = write_claim_certificate(o.claim, o.result, directory, name)
+            path = write_outcome_certificate(o, directory, name)
         except CertificateError as err:
             reason = one_line(str(err))
             reason = reason if len(reason) <= 200 else reason[:197] + "..."
             out[o.claim.id] = f"no certificate: {reason}"
             continue
-        out[o.claim.id] = (
-            str(path)
-            if path is not None
-            else "no certificate: the violation is not one decided inequality"
-        )
+        if path is not None:
+            out[o.claim.id] = str(path)
+        elif o.result is not None and o.result.verdict is Verdict.VIOLATED:
+            out[o.claim.id] = "no certificate: the violation is not one decided inequality"
+        else:
+            out[o.claim.id] = "no certificate: the search recorded none"
     return out
 
 

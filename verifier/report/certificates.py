@@ -4,7 +4,9 @@ A certificate is a self-contained spec file (``docs/spec-format.md``) that ``ver
 check`` re-verifies from scratch: the *target* claim (expected refuted) and the
 *premises* it was refuted under (expected to hold).  For a claim refuted by search the
 search writes it (:mod:`verifier.search.certificates`); for a claim refuted on its
-registered instances :func:`claim_certificate` builds it from the result:
+registered instances (or over its box or range) :func:`claim_certificate` builds it
+from the result; :func:`outcome_certificate` takes it from whichever decider refuted
+the claim (what ``verifier casestudies --certificates`` writes):
 
 * a violated result of a checker of :mod:`verifier.privacy` records what it decided
   (:class:`~verifier.results.Subject`: the kind, the mechanism, the parameters, the
@@ -14,11 +16,32 @@ registered instances :func:`claim_certificate` builds it from the result:
   ...) that held is written as a premise claim, so the file shows that the conclusion
   fails *although* the premise holds;
 * a violated inequality between two exact numbers with no mechanism behind it (a
-  proof step) becomes an ``inequality`` claim ``lhs <= rhs``.
+  proof step) becomes an ``inequality`` claim ``lhs <= rhs``; a violated identity
+  ``lhs == rhs`` (:func:`~verifier.certified.check_eq`) becomes the inequality between
+  its sides that fails (``rhs <= lhs`` when ``lhs < rhs``);
+* a claim decided over a parameter domain is certified at one exact failing point of
+  it: over a box, the box decision's rational witness; over a range (one parameter,
+  :func:`~verifier.ranges.decide_on_interval`), a rational point inside a failing
+  sub-interval (its witness, else the simplest rational inside it), where the
+  inequality is decided afresh to fail.  The certificate is the claim at that point (a
+  mechanism claim with every parameter replaced by its value) or, for an inequality
+  with no mechanism behind it (``check_le(lhs, rhs, over=...)``), the numbers at that
+  point.
 
 Every certificate is read back and decided before it is returned: the target must be
 violated and every premise must hold, or :class:`~verifier.errors.CertificateError`
 is raised (a bug; such a file is never written).
+
+>>> from verifier.certified import check_le
+>>> from verifier.spec import loads_spec
+>>> t = sp.Symbol("t")
+>>> r = check_le(sp.exp(-t), sp.Rational(1, 2), "e^-t <= 1/2", over=(t, 0, 2))
+>>> str(r.findings[0].failing[0])
+'[0, log(2))'
+>>> claim = Claim("demo", "none", "e^-t <= 1/2 on [0, 2]", "refuted", check=lambda: r)
+>>> target = loads_spec(claim_certificate(claim, r).text).claim("demo")
+>>> target.kind, target.lhs, target.rhs, target.run().verdict.value
+('inequality', exp(-1/2), 1/2, 'violated')
 """
 
 from __future__ import annotations
@@ -30,16 +53,23 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Verdict
+from ..arithmetic import Verdict, decide_le
 from ..boxes import Box
-from ..claims.model import Claim
+from ..claims.model import Claim, ClaimOutcome
 from ..errors import CertificateError, VerifierError
 from ..mechanism import FiniteMechanism
+from ..ranges import ParameterRange
 from ..results import CheckResult, Finding, Subject
 from ..spec import SpecClaim, certificate, loads_spec, spec_to_toml
 from ..spec.io import atomic_write, file_stem
 
-__all__ = ["Certificate", "claim_certificate", "write_claim_certificate"]
+__all__ = [
+    "Certificate",
+    "claim_certificate",
+    "write_claim_certificate",
+    "outcome_certificate",
+    "write_outcome_certificate",
+]
 
 
 @dataclass(frozen=True)
@@ -55,10 +85,77 @@ def _numeric(x: sp.Expr) -> bool:
     return isinstance(x, sp.Expr) and not x.free_symbols and x.is_finite is not False
 
 
-def _violated_finding(r: CheckResult) -> Finding | None:
+@dataclass(frozen=True)
+class _Failure:
+    """A violated inequality ``lhs <= rhs`` between exact numbers: a finding's sides, at
+    ``point`` (parameter -> exact value; empty for a finding between numbers).
+    ``flipped``: the finding is an identity that fails with its left side the smaller,
+    so the inequality that fails is its right side ``<=`` its left side."""
+
+    finding: Finding
+    lhs: sp.Expr
+    rhs: sp.Expr
+    point: dict[sp.Symbol, sp.Expr]
+    flipped: bool = False
+
+    def where(self) -> str:
+        return ", ".join(f"{k} = {v}" for k, v in self.point.items())
+
+
+def _fails(lhs: sp.Expr, rhs: sp.Expr) -> bool:
+    try:
+        return decide_le(lhs, rhs).verdict is Verdict.VIOLATED
+    except VerifierError:
+        return False
+
+
+def _at_numbers(f: Finding, point: dict[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, sp.Expr] | None:
+    a, b = f.lhs.xreplace(point), f.rhs.xreplace(point)
+    return (a, b) if _numeric(a) and _numeric(b) else None
+
+
+def _failing_point(f: Finding) -> dict[sp.Symbol, sp.Expr] | None:
+    """An exact point of the domain of ``f`` where ``lhs <= rhs`` is decided afresh to
+    fail: the witness of a box decision, or a rational point inside a failing
+    sub-interval of a range (``None`` when no candidate is confirmed)."""
+    candidates: list[dict[sp.Symbol, sp.Expr]] = []
+    if f.region is not None and f.region.witness:
+        candidates.append(dict(f.region.witness))
+    if isinstance(f.over, ParameterRange):
+        for piece in f.failing:
+            candidates += [{f.over.symbol: x} for x in piece.rational_points()]
+    for point in candidates:
+        sides = _at_numbers(f, point)
+        if sides is not None and _fails(*sides):
+            return point
+    return None
+
+
+def _failure(f: Finding) -> _Failure | None:
+    """The violated inequality between numbers that certifies ``f`` (``None`` when ``f``
+    is not violated, or no exact failing point of its domain is found)."""
+    if f.verdict is not Verdict.VIOLATED:
+        return None
+    point: dict[sp.Symbol, sp.Expr] = {}
+    if not (_numeric(f.lhs) and _numeric(f.rhs)):
+        found = _failing_point(f)
+        if found is None:
+            return None
+        point = found
+    sides = _at_numbers(f, point)
+    if sides is None:
+        return None
+    a, b = sides
+    if f.equality and not _fails(a, b) and _fails(b, a):
+        return _Failure(f, b, a, point, flipped=True)
+    return _Failure(f, a, b, point)
+
+
+def _violated_finding(r: CheckResult) -> _Failure | None:
     for f in r.findings:
-        if f.verdict is Verdict.VIOLATED and _numeric(f.lhs) and _numeric(f.rhs):
-            return f
+        hit = _failure(f)
+        if hit is not None:
+            return hit
     return None
 
 
@@ -195,6 +292,14 @@ def _build(
         f = _violated_finding(leaf)
         if f is None:  # pragma: no cover - _locate returned the leaf for this finding
             raise CertificateError(f"{claim.id}: no violated inequality to certify")
+        what = (
+            f"the identity that fails: {leaf.title}; its left side is the smaller, so "
+            f"right side <= left side fails"
+            if f.flipped
+            else f"the inequality that fails: {leaf.title}"
+        )
+        if f.point:
+            what += f"; at the failing point {f.where()} of its domain {f.finding.domain}"
         target = SpecClaim(
             id=claim.id,
             kind="inequality",
@@ -202,7 +307,7 @@ def _build(
             lhs=f.lhs,
             rhs=f.rhs,
             expected="refuted",
-            statement=f"{claim.statement} (the inequality that fails: {leaf.title})",
+            statement=f"{claim.statement} ({what})",
             source=claim.source,
         )
     if target.mechanism is not None:
@@ -277,3 +382,32 @@ def write_claim_certificate(
         return None
     name = name if name is not None else f"{file_stem(claim.id)}.certificate.toml"
     return atomic_write(Path(directory) / name, cert.text)
+
+
+def outcome_certificate(outcome: ClaimOutcome) -> str | None:
+    """The certificate of a refuted claim, whichever decider refuted it: built from the
+    claim's result (:func:`claim_certificate`) when that is violated, else the
+    counterexample certificate of its worst-case search (written and re-verified by
+    the search).  ``None`` when neither refuted the claim, or the result's violation
+    is not one decided inequality; :class:`~verifier.errors.CertificateError` when
+    the certificate cannot be written."""
+    if outcome.result is not None and outcome.result.verdict is Verdict.VIOLATED:
+        cert = claim_certificate(outcome.claim, outcome.result)
+        return None if cert is None else cert.text
+    s = outcome.search
+    if s is not None and s.violated and s.certificate:
+        return s.certificate
+    return None
+
+
+def write_outcome_certificate(
+    outcome: ClaimOutcome, directory: str | os.PathLike[str], name: str | None = None
+) -> Path | None:
+    """Write :func:`outcome_certificate` as ``directory/name`` (default
+    ``<stem of the claim id>.certificate.toml``), atomically; ``None`` when there is no
+    certificate."""
+    text = outcome_certificate(outcome)
+    if text is None:
+        return None
+    name = name if name is not None else f"{file_stem(outcome.claim.id)}.certificate.toml"
+    return atomic_write(Path(directory) / name, text)

@@ -73,6 +73,15 @@ R = sp.Rational
 HALF = R(1, 2)
 
 
+def _power(base: sp.Expr, k: int) -> sp.Expr:
+    """``base**k`` for an integer ``k >= 0``, unevaluated unless trivial."""
+    if k == 0:
+        return sp.Integer(1)
+    if k == 1 or base.is_Rational:
+        return base**k
+    return sp.Pow(base, k, evaluate=False)
+
+
 def max_of_runs(
     M: FiniteMechanism, T: int, score: Score | None = None, name: str | None = None
 ) -> FiniteMechanism:
@@ -97,7 +106,10 @@ def max_of_runs(
             if p.is_Rational and lo.is_Rational:
                 row[o] = hi**T - lo**T
             else:
-                row[o] = p * sp.Add(*[hi**i * lo ** (T - 1 - i) for i in range(T)])
+                # powers of sums of radicals left unevaluated: sympy's evaluation asks
+                # whether the base is an integer, which computes a minimal polynomial
+                # (minutes for a sum of a few 60th roots); the enclosures decide them
+                row[o] = p * sp.Add(*[_power(hi, i) * _power(lo, T - 1 - i) for i in range(T)])
         dists[d] = row
     return FiniteMechanism(
         M.graph,

@@ -682,8 +682,9 @@ def files() -> dict[str, Entry]:
         "box_decision_error.toml": (
             (ROOT / "examples" / "box_two_budgets.toml")
             .read_text()
-            .replace('epsilon = "eps_1"', 'epsilon = "binomial(eps_1, 2)"'),
-            "box_decision_error.toml: claim 'eps_1': cannot enclose binomial",
+            .replace('epsilon = "eps_1"', 'epsilon = "binomial(3, eps_1)"'),
+            "box_decision_error.toml: claim 'eps_1': cannot enclose binomial(n, k) with a "
+            "non-constant k",
         ),
     }
 

@@ -125,6 +125,9 @@ def jupyter_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(root)
 
 
+# each notebook decides its case study again (minutes in all): run with `pytest -m slow`
+# (.ci/run), as the main job decides the claims themselves
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_notebook_executes(
     name: str,

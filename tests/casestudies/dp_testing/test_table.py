@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import sympy as sp
 
 from casestudies.dp_testing import claims, table
@@ -30,6 +31,8 @@ def _entry(name: str, value, source: str = "") -> SuiteEntry:
     )
 
 
+# deciding the whole suite takes a minute: `pytest -m slow` (.ci/run)
+@pytest.mark.slow
 def test_docs_dp_testing_suite_md_is_what_the_registry_generates():
     assert DOC.read_text(encoding="utf-8") == table.markdown(), (
         "docs/dp-testing-suite.md is out of date: regenerate it with "
@@ -37,6 +40,7 @@ def test_docs_dp_testing_suite_md_is_what_the_registry_generates():
     )
 
 
+@pytest.mark.slow
 def test_the_command_line_path_prints_the_same_table(capsys):
     # in this process: the exact values are computed once per process
     assert table.main([]) == 0

@@ -51,6 +51,9 @@ if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
 #: (PEP 562), so that ``import verifier`` — and ``verifier --version`` — stays fast;
 #: the engine's modules pull in sympy, mpmath and networkx.
 _LAZY: dict[str, str] = {
+    "Accountant": "accounting",
+    "PrivacyLoss": "accounting",
+    "epsilon_for_delta": "interop.exact",
     "Precision": "arithmetic",
     "Verdict": "arithmetic",
     "decide_le": "arithmetic",
@@ -116,6 +119,9 @@ def __dir__() -> list[str]:
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accountant",
+    "PrivacyLoss",
+    "epsilon_for_delta",
     "CheckResult",
     "Claim",
     "FiniteMechanism",

@@ -27,14 +27,14 @@ log(5/2)
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
+from ..accounting.pld import epsilon_of
+from ..arithmetic import DEFAULT_PRECISION, Precision, exact_max
 from ..errors import InvalidParameter, Undecidable
 from ..mechanism import Dataset, FiniteMechanism, Output
 
@@ -56,13 +56,6 @@ def exact_float(x: float) -> sp.Rational:
     return sp.Rational(f.numerator, f.denominator)
 
 
-def _le(a: sp.Expr, b: sp.Expr, precision: Precision, what: str) -> bool:
-    v = decide_le(a, b, precision).verdict
-    if v is Verdict.UNDECIDED:
-        raise Undecidable(f"could not decide {what} ({a} <= {b}) at the precision limit")
-    return v is Verdict.HOLDS
-
-
 def pair_epsilon_for_delta(
     P: Mapping[Output, Any],
     Q: Mapping[Output, Any],
@@ -76,35 +69,7 @@ def pair_epsilon_for_delta(
     >>> pair_epsilon_for_delta({0: R(3, 4), 1: R(1, 4)}, {0: R(1, 4), 1: R(3, 4)}, 0)
     log(3)
     """
-    dl = exact(delta)
-    if not (_le(0, dl, precision, "delta >= 0") and _le(dl, 1, precision, "delta <= 1")):
-        raise InvalidParameter(f"delta must lie in [0, 1], got {dl}")
-    m_inf = sp.Integer(0)
-    finite: list[tuple[sp.Expr, sp.Expr]] = []
-    for o, pv in P.items():
-        p = exact(pv)
-        if p == 0:
-            continue
-        q = exact(Q.get(o, 0))
-        if q == 0:
-            m_inf += p
-        elif not _le(p, q, precision, f"the likelihood ratio at output {o!r}"):
-            finite.append((p, q))  # ratio > 1: only these outputs can count for ε >= 0
-    if not _le(m_inf, dl, precision, "the mass without a counterpart"):
-        return sp.oo
-
-    def by_ratio(a: tuple[sp.Expr, sp.Expr], b: tuple[sp.Expr, sp.Expr]) -> int:
-        # decreasing P/Q, i.e. a before b iff P_a Q_b >= P_b Q_a
-        return -1 if _le(b[0] * a[1], a[0] * b[1], precision, "two likelihood ratios") else 1
-
-    finite.sort(key=functools.cmp_to_key(by_ratio))
-    acc_p, acc_q = m_inf, sp.Integer(0)
-    for k, (p, q) in enumerate(finite):
-        acc_p, acc_q = acc_p + p, acc_q + q
-        nxt = finite[k + 1][0] / finite[k + 1][1] if k + 1 < len(finite) else sp.Integer(1)
-        if not _le(acc_p - nxt * acc_q, dl, precision, "the divergence at a breakpoint"):
-            return sp.log((acc_p - dl) / acc_q)
-    return sp.Integer(0)
+    return epsilon_of(((P[o], Q.get(o, 0)) for o in P), delta, precision)
 
 
 def epsilon_for_delta(

@@ -1,0 +1,336 @@
+"""The exact privacy loss distribution of a finite mechanism, and composition on it.
+
+For an ordered pair of output distributions ``P, Q`` (a mechanism on two neighbouring
+datasets) the *privacy loss* of an output ``o`` is ``L(o) = log(P(o)/Q(o))``; its law
+under ``P`` is the privacy loss distribution (PLD; Sommer, Meiser & Mohammadi 2019,
+Definition 2; Koskela et al. 2020; the object dp_accounting discretises).  For a finite
+mechanism it is finite, and this module keeps it **exactly**: a list of atoms
+``(r, p, q)`` — the likelihood ratio ``r = e^L`` and the masses ``P`` and ``Q`` put on
+the outputs with that ratio (``r = oo`` where ``Q`` is 0).  Outputs with equal ratios
+merge into one atom.
+
+* **Composition.**  The loss of independent runs adds (Dwork & Roth 2014, Theorem 3.16,
+  in its PLD form: the PLD of a composition is the convolution of the PLDs, Sommer et
+  al. 2019, Theorem 1), so atoms multiply: ``(r1 r2, p1 p2, q1 q2)``, equal products
+  merged.  ``k`` runs of randomized response have ``k + 1`` atoms, not ``2^k`` outputs;
+  :meth:`PrivacyLoss.power` composes ``k`` copies by repeated squaring.
+* **δ(ε)** is the hockey-stick divergence ``Σ_atoms max(0, p - e^ε q)`` (Balle et al.
+  2018, Theorem 1), exact; **ε(δ)** its least inverse, exact and in closed form on the
+  segment where the piecewise-linear (in ``e^ε``) curve crosses δ (:func:`epsilon_of`).
+* :class:`Accountant` composes mechanisms on one neighbour graph, every ordered pair at
+  once (both datasets of a pair are fed to every mechanism, as composition theorems
+  assume), and answers ``epsilon(delta=...)`` and ``delta(epsilon=...)`` as the maximum
+  over the pairs, with a pair attaining it.
+
+Every comparison that picks an atom or a segment is decided exactly
+(:func:`~verifier.arithmetic.decide_le`); an undecided one raises
+:class:`~verifier.errors.Undecidable`, never guesses.  Merging equal ratios uses exact
+structural equality of the simplified ratio: two equal ratios that sympy writes apart
+stay two atoms (the distribution is the same, only longer).
+
+>>> import sympy as sp
+>>> from verifier.instances import randomized_response
+>>> rr = randomized_response(sp.log(3))                 # 3/4 against 1/4
+>>> loss = PrivacyLoss.of(rr, "D", "D'")
+>>> len(loss.power(10).atoms)                            # 11 atoms, not 2^10 outputs
+11
+>>> loss.power(2).delta(sp.log(3))                       # two runs: 9/16 - 3*1/16
+3/8
+>>> acc = Accountant().compose(rr, count=2)
+>>> acc.epsilon(delta=sp.Rational(3, 8))[0]
+log(3)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
+from ..compose import same_neighbour_graph
+from ..errors import InvalidParameter, Undecidable
+from ..mechanism import Dataset, FiniteMechanism, Output
+
+__all__ = ["LossAtom", "PrivacyLoss", "Accountant", "epsilon_of", "MAX_ATOMS"]
+
+Pair = tuple[Dataset, Dataset]
+
+#: The most atoms a composed loss distribution may hold (each is a pair of exact
+#: numbers); composing past it raises with the count, as the product mechanism's output
+#: limit does.
+MAX_ATOMS = 200_000
+
+
+def _le(a: sp.Expr, b: sp.Expr, precision: Precision, what: str) -> bool:
+    v = decide_le(a, b, precision).verdict
+    if v is Verdict.UNDECIDED:
+        raise Undecidable(f"could not decide {what} ({a} <= {b}) at the precision limit")
+    return v is Verdict.HOLDS
+
+
+@dataclass(frozen=True)
+class LossAtom:
+    """The outputs of one likelihood ratio: ``ratio = p/q`` (``oo`` when ``q = 0``),
+    ``p`` and ``q`` the masses the two distributions put on them."""
+
+    ratio: sp.Expr
+    p: sp.Expr
+    q: sp.Expr
+
+    @property
+    def loss(self) -> sp.Expr:
+        """The privacy loss ``log(ratio)`` of these outputs."""
+        return sp.oo if self.ratio is sp.oo else sp.log(self.ratio)
+
+
+def _ratio(p: sp.Expr, q: sp.Expr) -> sp.Expr:
+    if q == 0:
+        return sp.oo
+    return sp.powsimp(sp.cancel(p / q), combine="exp")
+
+
+def _merge(items: Iterable[tuple[sp.Expr, sp.Expr, sp.Expr]]) -> tuple[LossAtom, ...]:
+    acc: dict[sp.Expr, list[sp.Expr]] = {}
+    for r, p, q in items:
+        if p == 0:  # no P-mass: it never counts in delta(eps), in any composition
+            continue
+        slot = acc.get(r)
+        if slot is None:
+            acc[r] = [p, q]
+        else:
+            slot[0] += p
+            slot[1] += q
+    if len(acc) > MAX_ATOMS:
+        raise InvalidParameter(
+            f"the composed privacy loss distribution has {len(acc)} atoms, more than "
+            f"{MAX_ATOMS} (verifier.accounting.pld.MAX_ATOMS)"
+        )
+    return tuple(LossAtom(r, p, q) for r, (p, q) in acc.items())
+
+
+@dataclass(frozen=True)
+class PrivacyLoss:
+    """The exact privacy loss distribution of an ordered pair ``(P, Q)``: its atoms
+    (``P``-null outputs dropped: they count in no δ(ε), before or after composition)."""
+
+    atoms: tuple[LossAtom, ...]
+    precision: Precision = DEFAULT_PRECISION
+
+    @classmethod
+    def of_distributions(
+        cls,
+        P: Mapping[Output, Any],
+        Q: Mapping[Output, Any],
+        precision: Precision = DEFAULT_PRECISION,
+    ) -> PrivacyLoss:
+        """The loss distribution of ``P`` against ``Q`` (outputs missing from ``Q`` have
+        ``Q``-mass 0)."""
+        items = []
+        for o, pv in P.items():
+            p = exact(pv)
+            q = exact(Q.get(o, 0))
+            items.append((_ratio(p, q), p, q))
+        return cls(_merge(items), precision)
+
+    @classmethod
+    def of(
+        cls,
+        mech: FiniteMechanism,
+        d: Dataset,
+        d2: Dataset,
+        precision: Precision = DEFAULT_PRECISION,
+    ) -> PrivacyLoss:
+        """The loss distribution of ``mech`` on the ordered pair ``(d, d2)``."""
+        P = {o: mech.p(d, o) for o in mech.outputs}
+        Q = {o: mech.p(d2, o) for o in mech.outputs}
+        return cls.of_distributions(P, Q, precision)
+
+    def compose(self, other: PrivacyLoss) -> PrivacyLoss:
+        """The loss distribution of the two runs with independent coins (losses add,
+        ratios and masses multiply; equal ratios merge)."""
+        items = [
+            (
+                sp.oo if a.ratio is sp.oo or b.ratio is sp.oo else _ratio(a.ratio * b.ratio, 1),
+                a.p * b.p,
+                a.q * b.q,
+            )
+            for a in self.atoms
+            for b in other.atoms
+        ]
+        return PrivacyLoss(_merge(items), self.precision)
+
+    def power(self, k: int) -> PrivacyLoss:
+        """``k`` independent runs (``k >= 1``), by repeated squaring."""
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise InvalidParameter(f"the number of runs must be an integer >= 1, got {k!r}")
+        result: PrivacyLoss | None = None
+        base = self
+        while k:
+            if k & 1:
+                result = base if result is None else result.compose(base)
+            k >>= 1
+            if k:
+                base = base.compose(base)
+        assert result is not None
+        return result
+
+    def delta(self, epsilon: Any) -> sp.Expr:
+        """``δ(ε) = Σ max(0, p - e^ε q)`` over the atoms, exact (Balle et al. 2018,
+        Theorem 1: the least δ with the pair (ε, δ)-indistinguishable one way)."""
+        e = exact(epsilon)
+        if e is sp.oo:
+            return sum((a.p for a in self.atoms if a.ratio is sp.oo), sp.Integer(0))
+        w = sp.exp(e)
+        total = sp.Integer(0)
+        for a in self.atoms:
+            if a.ratio is sp.oo:
+                total += a.p
+            elif not _le(a.ratio, w, self.precision, "a likelihood ratio against e^eps"):
+                total += a.p - w * a.q
+        return total
+
+    def epsilon(self, delta: Any) -> sp.Expr:
+        """The least ``ε >= 0`` with ``δ(ε) <= delta`` (``oo`` when none), exact
+        (:func:`epsilon_of`)."""
+        return epsilon_of([(a.p, a.q) for a in self.atoms], delta, self.precision)
+
+    @property
+    def masses(self) -> tuple[sp.Expr, sp.Expr]:
+        """The total ``P`` and ``Q`` masses of the atoms (``P``'s is 1)."""
+        return (
+            sp.Add(*(a.p for a in self.atoms)),
+            sp.Add(*(a.q for a in self.atoms)),
+        )
+
+
+def epsilon_of(
+    masses: Iterable[tuple[Any, Any]], delta: Any, precision: Precision = DEFAULT_PRECISION
+) -> sp.Expr:
+    """The least ``ε >= 0`` with ``Σ max(0, p - e^ε q) <= δ`` over the ``(p, q)`` mass
+    pairs (the outputs, or the atoms of a loss distribution), exactly; ``oo`` when no ε
+    will do.
+
+    ``δ(ε)`` is continuous and decreasing, and linear in ``e^ε`` between consecutive
+    likelihood ratios ``r = p/q``: on ``e^ε ∈ [r_{k+1}, r_k]`` (ratios sorted
+    decreasingly) it is ``m_∞ + P(S_k) - e^ε Q(S_k)``, with ``S_k`` the ``k`` largest
+    ratios and ``m_∞`` the ``P``-mass where ``q = 0``.  So on the segment where it
+    crosses δ, ``ε(δ) = log((m_∞ + P(S_k) - δ)/Q(S_k))``; ``0`` if ``δ(0) <= δ``.
+
+    >>> R = sp.Rational
+    >>> epsilon_of([(R(3, 4), R(1, 4)), (R(1, 4), R(3, 4))], 0)
+    log(3)
+    """
+    dl = exact(delta)
+    if not (_le(0, dl, precision, "delta >= 0") and _le(dl, 1, precision, "delta <= 1")):
+        raise InvalidParameter(f"delta must lie in [0, 1], got {dl}")
+    m_inf = sp.Integer(0)
+    finite: list[tuple[sp.Expr, sp.Expr]] = []
+    for pv, qv in masses:
+        p, q = exact(pv), exact(qv)
+        if p == 0:
+            continue
+        if q == 0:
+            m_inf += p
+        elif not _le(p, q, precision, "a likelihood ratio against 1"):
+            finite.append((p, q))  # ratio > 1: only these can count for ε >= 0
+    if not _le(m_inf, dl, precision, "the mass without a counterpart"):
+        return sp.oo
+
+    def by_ratio(a: tuple[sp.Expr, sp.Expr], b: tuple[sp.Expr, sp.Expr]) -> int:
+        # decreasing p/q: a before b iff p_a q_b >= p_b q_a
+        return -1 if _le(b[0] * a[1], a[0] * b[1], precision, "two likelihood ratios") else 1
+
+    finite.sort(key=functools.cmp_to_key(by_ratio))
+    acc_p, acc_q = m_inf, sp.Integer(0)
+    for k, (p, q) in enumerate(finite):
+        acc_p, acc_q = acc_p + p, acc_q + q
+        nxt = finite[k + 1][0] / finite[k + 1][1] if k + 1 < len(finite) else sp.Integer(1)
+        if not _le(acc_p - nxt * acc_q, dl, precision, "the divergence at a breakpoint"):
+            return sp.log((acc_p - dl) / acc_q)
+    return sp.Integer(0)
+
+
+class Accountant:
+    """Exact composition of finite mechanisms on one neighbour graph.
+
+    ``compose(mech, count)`` adds ``count`` independent runs of ``mech``; ``epsilon(delta=)``
+    and ``delta(epsilon=)`` answer for the composition so far, over every ordered
+    neighbouring pair (the largest, with a pair attaining it).  Non-adaptive
+    composition: the mechanisms are fixed in advance (for pure and approximate DP the
+    same bounds hold adaptively only through the composition theorems, which this
+    object does not apply).
+
+    >>> import sympy as sp
+    >>> from verifier.instances import randomized_response
+    >>> acc = Accountant().compose(randomized_response(sp.log(3)), count=3)
+    >>> acc.delta(epsilon=0)[0]   # total variation: (27 - 1)/64 + (27 - 9)/64
+    11/16
+    """
+
+    def __init__(self, precision: Precision = DEFAULT_PRECISION):
+        self.precision = precision
+        self._graph_of: FiniteMechanism | None = None
+        self._losses: dict[Pair, PrivacyLoss] = {}
+        self.runs = 0
+
+    def compose(self, mech: FiniteMechanism, count: int = 1) -> Accountant:
+        """Add ``count`` independent runs of ``mech`` (returns ``self``)."""
+        if not isinstance(mech, FiniteMechanism):
+            raise InvalidParameter(
+                f"Accountant.compose takes a verifier FiniteMechanism, got "
+                f"{type(mech).__name__} (convert dp_accounting events or OpenDP "
+                f"measurements with verifier.interop first)"
+            )
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise InvalidParameter(f"count must be an integer >= 1, got {count!r}")
+        if self._graph_of is None:
+            self._graph_of = mech
+        else:
+            same_neighbour_graph([self._graph_of, mech])
+        pairs = list(mech.ordered_pairs())
+        if not pairs:
+            raise InvalidParameter(f"{mech.name} has no neighbouring pair")
+        for d, d2 in pairs:
+            loss = PrivacyLoss.of(mech, d, d2, self.precision).power(count)
+            prev = self._losses.get((d, d2))
+            self._losses[(d, d2)] = loss if prev is None else prev.compose(loss)
+        self.runs += count
+        return self
+
+    def loss(self, d: Dataset, d2: Dataset) -> PrivacyLoss:
+        """The composed loss distribution of the ordered pair ``(d, d2)``."""
+        try:
+            return self._losses[(d, d2)]
+        except KeyError:
+            raise InvalidParameter(f"({d!r}, {d2!r}) is not an ordered neighbouring pair") from None
+
+    def _require(self) -> None:
+        if not self._losses:
+            raise InvalidParameter("nothing composed yet: call compose(mechanism, count) first")
+
+    def delta(self, *, epsilon: Any) -> tuple[sp.Expr, Pair]:
+        """The least δ with the composition (ε, δ)-DP, and a pair attaining it."""
+        self._require()
+        pairs = list(self._losses)
+        vals = [self._losses[p].delta(epsilon) for p in pairs]
+        i, certified = exact_max(vals, self.precision)
+        if not certified:
+            raise Undecidable("could not decide which pair attains delta(epsilon)")
+        return vals[i], pairs[i]
+
+    def epsilon(self, *, delta: Any) -> tuple[sp.Expr, Pair]:
+        """The least ε with the composition (ε, δ)-DP, and a pair attaining it."""
+        self._require()
+        pairs = list(self._losses)
+        vals = [self._losses[p].epsilon(delta) for p in pairs]
+        if any(v is sp.oo for v in vals):
+            i = next(i for i, v in enumerate(vals) if v is sp.oo)
+            return sp.oo, pairs[i]
+        i, certified = exact_max(vals, self.precision)
+        if not certified:
+            raise Undecidable("could not decide which pair attains epsilon(delta)")
+        return vals[i], pairs[i]

@@ -11,7 +11,7 @@ import networkx as nx
 import pytest
 import sympy as sp
 
-from verifier.accounting import MAX_ATOMS, Accountant, PrivacyLoss
+from verifier.accounting import MAX_ATOMS, Accountant, PrivacyLoss, check_tradeoff
 from verifier.arithmetic import Verdict, decide_le
 from verifier.compose import independent, repeat
 from verifier.errors import InvalidMechanism, InvalidParameter
@@ -155,3 +155,43 @@ def test_bad_input_is_named():
     with pytest.raises(InvalidParameter, match="runs"):
         PrivacyLoss.of(rr, "D", "D'").power(0)
     assert MAX_ATOMS >= 10_000
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_profile_pieces_give_delta_everywhere(seed):
+    rng = random.Random(100 + seed)
+    m = _random_mechanism(rng, 4, zeros=seed % 2 == 0)
+    loss = PrivacyLoss.of(m, "D", "D'").power(2)
+    pieces = loss.profile()
+    assert pieces[0].eps_lo == 0 and pieces[-1].eps_hi is sp.oo
+    for a, b in zip(pieces, pieces[1:], strict=False):
+        assert a.eps_hi == b.eps_lo  # contiguous
+        # continuous at the breakpoint
+        assert sp.simplify(a.at(a.eps_hi) - b.at(b.eps_lo)) == 0
+    for piece in pieces:
+        lo, hi = piece.eps_lo, piece.eps_hi
+        mid = lo + 1 if hi is sp.oo else (lo + hi) / 2
+        for eps in (lo, mid) if hi is sp.oo else (lo, mid, hi):
+            assert sp.simplify(piece.at(eps) - loss.delta(eps)) == 0
+
+
+def test_the_tradeoff_curve_is_the_neyman_pearson_curve():
+    # randomized response with e^eps = 3: P = (1/4, 3/4), Q = (3/4, 1/4); reject output 0
+    # (ratio 1/3) first: (1/4, 1/4), then output 1: (1, 0)
+    loss = PrivacyLoss.of(randomized_response(sp.log(3)), "D", "D'")
+    assert loss.tradeoff() == [(0, 1), (R(1, 4), R(1, 4)), (1, 0)]
+    # two runs: ratios 1/9, 1, 9 with P-masses 1/16, 6/16, 9/16 and Q-masses 9/16, 6/16, 1/16
+    two = loss.power(2).tradeoff()
+    assert two == [(0, 1), (R(1, 16), R(7, 16)), (R(7, 16), R(1, 16)), (1, 0)]
+
+
+def test_tradeoff_check_refutes_a_tightened_f_and_refuses_a_non_convex_one():
+    a = sp.Symbol("alpha")
+    rr = randomized_response(sp.log(3))
+    assert check_tradeoff(rr, (1 - a) / 3, a).holds
+    # tightened by 1% at the touching vertex (1/4, 1/4)
+    assert check_tradeoff(rr, (1 - a) / 3 * R(101, 100), a).violated
+    with pytest.raises(InvalidParameter, match="not convex"):
+        check_tradeoff(rr, (1 - a) ** R(1, 2) / 10, a)
+    with pytest.raises(InvalidParameter, match="depend on"):
+        check_tradeoff(rr, (1 - a) / sp.Symbol("c"), a)

@@ -51,11 +51,21 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
+from ..certified import check_le
 from ..compose import same_neighbour_graph
 from ..errors import InvalidParameter, Undecidable
 from ..mechanism import Dataset, FiniteMechanism, Output
+from ..results import CheckResult, conjunction
 
-__all__ = ["LossAtom", "PrivacyLoss", "Accountant", "epsilon_of", "MAX_ATOMS"]
+__all__ = [
+    "LossAtom",
+    "PrivacyLoss",
+    "ProfileSegment",
+    "Accountant",
+    "epsilon_of",
+    "check_tradeoff",
+    "MAX_ATOMS",
+]
 
 Pair = tuple[Dataset, Dataset]
 
@@ -90,13 +100,15 @@ class LossAtom:
 def _ratio(p: sp.Expr, q: sp.Expr) -> sp.Expr:
     if q == 0:
         return sp.oo
+    if p == 0:
+        return sp.Integer(0)
     return sp.powsimp(sp.cancel(p / q), combine="exp")
 
 
 def _merge(items: Iterable[tuple[sp.Expr, sp.Expr, sp.Expr]]) -> tuple[LossAtom, ...]:
     acc: dict[sp.Expr, list[sp.Expr]] = {}
     for r, p, q in items:
-        if p == 0:  # no P-mass: it never counts in delta(eps), in any composition
+        if p == 0 and q == 0:
             continue
         slot = acc.get(r)
         if slot is None:
@@ -113,9 +125,24 @@ def _merge(items: Iterable[tuple[sp.Expr, sp.Expr, sp.Expr]]) -> tuple[LossAtom,
 
 
 @dataclass(frozen=True)
+class ProfileSegment:
+    """One piece of a privacy profile: ``δ(ε) = a - e^ε b`` for ``ε`` in
+    ``[eps_lo, eps_hi]``."""
+
+    eps_lo: sp.Expr
+    eps_hi: sp.Expr
+    a: sp.Expr
+    b: sp.Expr
+
+    def at(self, eps: Any) -> sp.Expr:
+        return self.a - sp.exp(exact(eps)) * self.b
+
+
+@dataclass(frozen=True)
 class PrivacyLoss:
     """The exact privacy loss distribution of an ordered pair ``(P, Q)``: its atoms
-    (``P``-null outputs dropped: they count in no δ(ε), before or after composition)."""
+    (the outputs ``P`` never gives are one atom of ratio 0: they count in no δ(ε), but
+    the trade-off curve needs their ``Q``-mass)."""
 
     atoms: tuple[LossAtom, ...]
     precision: Precision = DEFAULT_PRECISION
@@ -154,7 +181,7 @@ class PrivacyLoss:
         ratios and masses multiply; equal ratios merge)."""
         items = [
             (
-                sp.oo if a.ratio is sp.oo or b.ratio is sp.oo else _ratio(a.ratio * b.ratio, 1),
+                _ratio(a.p * b.p, a.q * b.q),
                 a.p * b.p,
                 a.q * b.q,
             )
@@ -197,6 +224,66 @@ class PrivacyLoss:
         """The least ``ε >= 0`` with ``δ(ε) <= delta`` (``oo`` when none), exact
         (:func:`epsilon_of`)."""
         return epsilon_of([(a.p, a.q) for a in self.atoms], delta, self.precision)
+
+    def _sorted(self, descending: bool) -> list[LossAtom]:
+        """The atoms by likelihood ratio (``oo`` the largest), each comparison exact."""
+        what = "two likelihood ratios"
+
+        def cmp(a: LossAtom, b: LossAtom) -> int:
+            if a.ratio is sp.oo or b.ratio is sp.oo:
+                ka, kb = a.ratio is sp.oo, b.ratio is sp.oo
+                return 0 if ka == kb else (1 if ka else -1)
+            # a <= b iff p_a q_b <= p_b q_a (cross-multiplied: no division)
+            return -1 if _le(a.p * b.q, b.p * a.q, self.precision, what) else 1
+
+        out = sorted(self.atoms, key=functools.cmp_to_key(cmp))
+        return out[::-1] if descending else out
+
+    def profile(self) -> list[ProfileSegment]:
+        """The privacy profile ``δ(ε)`` for every ``ε >= 0`` as exact pieces, from
+        ``ε = 0`` up: on ``[eps_lo, eps_hi]`` it is ``a - e^ε b`` (the ratios above
+        ``e^ε`` count; Balle et al. 2018, Theorem 1).  The last piece ends at ``oo``
+        with ``b = 0`` and ``a`` the mass ``P`` puts where ``Q`` is 0."""
+        above = [
+            a
+            for a in self._sorted(descending=True)
+            if a.ratio is sp.oo
+            or not _le(a.ratio, 1, self.precision, "a likelihood ratio against 1")
+        ]
+        m_inf = sp.Add(*(a.p for a in above if a.ratio is sp.oo))
+        finite = [a for a in above if a.ratio is not sp.oo]
+        # breakpoints e^eps = r_k, decreasing; pieces between consecutive ones
+        pieces: list[ProfileSegment] = []
+        acc_p, acc_q = m_inf, sp.Integer(0)
+        cuts = [sp.oo] + [a.ratio for a in finite] + [sp.Integer(1)]
+        sums = [(acc_p, acc_q)]
+        for a in finite:
+            acc_p, acc_q = acc_p + a.p, acc_q + a.q
+            sums.append((acc_p, acc_q))
+        for k in range(len(cuts) - 1):
+            hi, lo = cuts[k], cuts[k + 1]
+            if hi is not sp.oo and hi == lo:
+                continue
+            a, b = sums[k]
+            pieces.append(
+                ProfileSegment(sp.log(lo), sp.oo if hi is sp.oo else sp.log(hi), sp.nsimplify(a), b)
+            )
+        return pieces[::-1]
+
+    def tradeoff(self) -> list[tuple[sp.Expr, sp.Expr]]:
+        """The vertices ``(α, β)`` of the trade-off curve ``T(P, Q)`` (Dong, Roth & Su
+        2022, Definition 2.1: the least type II error ``β`` of a test of ``P`` against
+        ``Q`` with type I error at most ``α``), exact.  Neyman-Pearson: the optimal
+        tests reject the outputs of smallest ratio ``P/Q`` first, so the curve is the
+        piecewise-linear convex function through these vertices, from ``(0, 1)`` to
+        ``(1, 0)``."""
+        alpha, beta = sp.Integer(0), sp.Integer(1)
+        out = [(alpha, beta)]
+        for a in self._sorted(descending=False):
+            alpha, beta = alpha + a.p, beta - a.q
+            if (alpha, beta) != out[-1]:
+                out.append((alpha, beta))
+        return out
 
     @property
     def masses(self) -> tuple[sp.Expr, sp.Expr]:
@@ -334,3 +421,55 @@ class Accountant:
         if not certified:
             raise Undecidable("could not decide which pair attains epsilon(delta)")
         return vals[i], pairs[i]
+
+
+def check_tradeoff(
+    mech: FiniteMechanism,
+    f: Any,
+    alpha: sp.Symbol,
+    precision: Precision = DEFAULT_PRECISION,
+) -> CheckResult:
+    """Is ``mech`` ``f``-DP (Dong, Roth & Su 2022, Definition 2.3): ``T(M(D), M(D')) >=
+    f`` on ``[0, 1]`` for every ordered neighbouring pair?  ``f`` is an expression in
+    ``alpha``; it must be convex on ``[0, 1]`` (every trade-off function is, Dong et
+    al., Proposition 2.2), which is decided first (``f'' >= 0`` for every ``alpha`` in
+    ``[0, 1]``, :func:`~verifier.certified.check_le` over the range) and a non-convex
+    ``f`` is refused.  Then, on each linear piece of the finite mechanism's trade-off
+    curve, ``T - f`` is concave, so its minimum is at the piece's ends: the curve's
+    vertices decide the claim exactly.
+
+    >>> import sympy as sp
+    >>> from verifier.instances import randomized_response
+    >>> a = sp.Symbol("alpha")
+    >>> rr = randomized_response(sp.log(3))
+    >>> # the curve's vertices: (0, 1), (1/4, 1/4), (1, 0); (1 - a)/3 touches (1/4, 1/4)
+    >>> check_tradeoff(rr, (1 - a) / 3, a).verdict.value
+    'holds'
+    >>> check_tradeoff(rr, (1 - a) / 2, a).verdict.value
+    'violated'
+    """
+    if not isinstance(mech, FiniteMechanism):
+        raise InvalidParameter(f"check_tradeoff takes a FiniteMechanism, got {type(mech).__name__}")
+    fx = exact(f)
+    free = fx.free_symbols - {alpha}
+    if free:
+        raise InvalidParameter(f"f may depend on {alpha} only, not on {sorted(map(str, free))}")
+    convex = check_le(0, sp.diff(fx, alpha, 2), "f'' >= 0 on [0, 1]", over=(alpha, 0, 1))
+    if convex.verdict is Verdict.VIOLATED:
+        raise InvalidParameter(f"f = {fx} is not convex on [0, 1], so it is no trade-off function")
+    if convex.verdict is Verdict.UNDECIDED:
+        raise Undecidable(f"could not decide that f = {fx} is convex on [0, 1]")
+    parts = []
+    for d, d2 in mech.ordered_pairs():
+        loss = PrivacyLoss.of(mech, d, d2, precision)
+        for x, y in loss.tradeoff():
+            parts.append(
+                check_le(
+                    fx.subs(alpha, x),
+                    y,
+                    f"f({x}) <= T({x}) = {y}",
+                    pair=(d, d2),
+                    precision=precision,
+                )
+            )
+    return conjunction(f"{mech.name} is f-DP, f = {fx}", parts, [convex.title])

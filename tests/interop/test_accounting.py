@@ -159,3 +159,34 @@ def test_missing_dependency_names_the_extra(monkeypatch, capsys):
     assert cli.main(["compare", "--mean", "10"]) == 2
     assert "verifier[interop]" in capsys.readouterr().err
     assert cli.main(["compare", "--exact-only", "--mean", "10"]) == 0
+
+
+def test_composition_exact_beside_both_accountants():
+    # k runs of randomized response (e^eps0 = 3): the exact eps(delta) from the composed
+    # loss distribution equals the product mechanism's; the RDP accountant bounds it
+    from verifier.compose import repeat
+    from verifier.instances import randomized_response
+    from verifier.interop.exact import epsilon_for_delta
+
+    c = compare("composition", means=(1, 6))
+    six = c.rows[1]
+    want, _ = epsilon_for_delta(repeat(randomized_response(sp.log(3)), 6), sp.Rational(1, 10**6))
+    assert sp.simplify(six.exact_at_delta - want) == 0
+    assert six.exact_pure == sp.log(3**6)
+    assert six.accountant is not None and six.accountant >= float(six.exact_at_delta)
+
+
+def test_the_pld_accountant_drops_the_count_of_a_randomized_response_event():
+    # dp_accounting 0.6.0: PLDAccountant._maybe_compose composes a RandomizedResponseDpEvent
+    # once whatever its count (its Gaussian branch uses the count), so SelfComposedDpEvent
+    # (RR, 10) gets the eps(delta) of one run, 1.0987, where the exact value is 10.986:
+    # the comparison's exact check says the accountant understates the loss (exit 1)
+    c = compare("composition", means=(10,))
+    row = c.rows[0]
+    direct = dpa.pld.privacy_loss_distribution.from_randomized_response(0.5, 2)
+    composed = direct.self_compose(10).get_epsilon_for_delta(1e-6)
+    assert composed >= float(row.exact_at_delta)  # the PLD itself, composed, is sound
+    if row.pld is not None and row.pld < 2:  # the accountant's figure: one run's
+        assert c.verdict is Verdict.VIOLATED and row.verdict is Verdict.VIOLATED
+    else:  # a fixed dp_accounting: then it must bound the exact value
+        assert row.verdict is Verdict.HOLDS

@@ -44,8 +44,10 @@ log(3)
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
@@ -105,6 +107,32 @@ def _ratio(p: sp.Expr, q: sp.Expr) -> sp.Expr:
     return sp.powsimp(sp.cancel(p / q), combine="exp")
 
 
+def _integers(
+    atoms: Iterable[LossAtom],
+) -> tuple[int, int, list[tuple[Fraction | None, int, int]]] | None:
+    """When every mass is rational: common denominators ``Dp, Dq`` and per atom its
+    ratio (``None`` for ``oo``) with the integer numerators ``p Dp, q Dq`` — composition
+    then multiplies integers and ratios only (no gcd per product); ``None`` otherwise."""
+    atoms = list(atoms)
+    if not all(a.p.is_Rational and a.q.is_Rational for a in atoms):
+        return None
+    dp = math.lcm(*(int(a.p.q) for a in atoms)) if atoms else 1
+    dq = math.lcm(*(int(a.q.q) for a in atoms)) if atoms else 1
+    out: list[tuple[Fraction | None, int, int]] = []
+    for a in atoms:
+        key = None if a.ratio is sp.oo else Fraction(int(a.ratio.p), int(a.ratio.q))
+        out.append((key, int(a.p.p) * (dp // int(a.p.q)), int(a.q.p) * (dq // int(a.q.q))))
+    return dp, dq, out
+
+
+def _check_size(n: int) -> None:
+    if n > MAX_ATOMS:
+        raise InvalidParameter(
+            f"the composed privacy loss distribution has {n} atoms, more than "
+            f"{MAX_ATOMS} (verifier.accounting.pld.MAX_ATOMS)"
+        )
+
+
 def _merge(items: Iterable[tuple[sp.Expr, sp.Expr, sp.Expr]]) -> tuple[LossAtom, ...]:
     acc: dict[sp.Expr, list[sp.Expr]] = {}
     for r, p, q in items:
@@ -116,11 +144,7 @@ def _merge(items: Iterable[tuple[sp.Expr, sp.Expr, sp.Expr]]) -> tuple[LossAtom,
         else:
             slot[0] += p
             slot[1] += q
-    if len(acc) > MAX_ATOMS:
-        raise InvalidParameter(
-            f"the composed privacy loss distribution has {len(acc)} atoms, more than "
-            f"{MAX_ATOMS} (verifier.accounting.pld.MAX_ATOMS)"
-        )
+    _check_size(len(acc))
     return tuple(LossAtom(r, p, q) for r, (p, q) in acc.items())
 
 
@@ -178,13 +202,34 @@ class PrivacyLoss:
 
     def compose(self, other: PrivacyLoss) -> PrivacyLoss:
         """The loss distribution of the two runs with independent coins (losses add,
-        ratios and masses multiply; equal ratios merge)."""
-        items = [
-            (
-                _ratio(a.p * b.p, a.q * b.q),
-                a.p * b.p,
-                a.q * b.q,
+        ratios and masses multiply; equal ratios merge).  Rational masses are
+        multiplied as integers over common denominators (exact, and far faster)."""
+        fa, fb = _integers(self.atoms), _integers(other.atoms)
+        if fa is not None and fb is not None:
+            (dp1, dq1, atoms1), (dp2, dq2, atoms2) = fa, fb
+            acc: dict[Fraction | None, list[int]] = {}
+            for k1, a1, b1 in atoms1:
+                for k2, a2, b2 in atoms2:
+                    key = None if k1 is None or k2 is None else k1 * k2
+                    slot = acc.get(key)
+                    if slot is None:
+                        acc[key] = [a1 * a2, b1 * b2]
+                    else:
+                        slot[0] += a1 * a2
+                        slot[1] += b1 * b2
+            _check_size(len(acc))
+            dp, dq = dp1 * dp2, dq1 * dq2
+            atoms = tuple(
+                LossAtom(
+                    sp.oo if r is None else sp.Rational(r.numerator, r.denominator),
+                    sp.Rational(a, dp),
+                    sp.Rational(b, dq),
+                )
+                for r, (a, b) in acc.items()
             )
+            return PrivacyLoss(atoms, self.precision)
+        items = [
+            (_ratio(a.p * b.p, a.q * b.q), a.p * b.p, a.q * b.q)
             for a in self.atoms
             for b in other.atoms
         ]

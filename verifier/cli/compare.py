@@ -20,7 +20,7 @@ __all__ = ["COMMAND", "configure", "run"]
 
 #: :data:`verifier.interop.compare.ALGORITHMS` (the same names; a test checks it), here
 #: so that the parser is built without importing the arithmetic.
-ALGORITHMS = ("random_stopping", "ghazi_hyperparameter_tuning")
+ALGORITHMS = ("random_stopping", "ghazi_hyperparameter_tuning", "composition")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -40,7 +40,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         nargs="+",
         default=None,
         metavar="M",
-        help="mean numbers of runs, exact (default 10 100 1000; Algorithm 3: 10 30 100)",
+        help="mean numbers of runs, exact (default 10 100 1000; Algorithm 3: 10 30 100; "
+        "composition: the integer numbers of runs)",
     )
     p.add_argument("--delta", default="1e-6", metavar="D", help="the δ of ε(δ), exact")
     p.add_argument(

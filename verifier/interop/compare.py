@@ -29,6 +29,11 @@ Algorithms:
   ``T`` copies: it runs the mechanism ``T · E_k[e^{-ε_1 k}]`` times on average, and
   ``T`` is the least integer reaching the requested mean.  No ``dp_accounting``
   event describes its count (a geometric mixture of binomials).
+* ``composition`` — ``k`` independent runs of randomized response, every answer
+  released (``means`` are the counts ``k``): the exact ε(δ) from the composed privacy
+  loss distribution (:class:`verifier.accounting.Accountant`, ``k + 1`` atoms: no
+  product mechanism is built), beside ``dp_accounting``'s RDP and PLD accountants on
+  ``SelfComposedDpEvent(RandomizedResponseDpEvent, k)``.
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ __all__ = [
 DEFAULT_DELTA = sp.Rational(1, 10**6)
 
 #: The algorithms :func:`compare` knows.
-ALGORITHMS = ("random_stopping", "ghazi_hyperparameter_tuning")
+ALGORITHMS = ("random_stopping", "ghazi_hyperparameter_tuning", "composition")
 
 
 @dataclass(frozen=True)
@@ -170,13 +175,14 @@ class Comparison:
         """The comparison as a plain-text table."""
         d = format(approx(self.delta), "g")
         sources = sorted({s for r in self.rows for s in r.published})
+        composition = self.algorithm == "composition"
         head = [
-            "mean runs",
+            "runs k" if composition else "mean runs",
             "exact pure eps",
             f"exact eps(δ={d})",
-            f"accountant eps(δ={d})",
+            f"{'RDP accountant' if composition else 'accountant'} eps(δ={d})",
             "accountant/exact",
-            f"PLD of exact pair eps(δ={d})",
+            f"{'PLD accountant' if composition else 'PLD of exact pair'} eps(δ={d})",
             *sources,
         ]
         body = []
@@ -308,11 +314,11 @@ def compare(
 
     Parameters
     ----------
-    algorithm : {"random_stopping", "ghazi_hyperparameter_tuning"}
+    algorithm : {"random_stopping", "ghazi_hyperparameter_tuning", "composition"}
     eps0 : number
         The pure ε of the base randomized response (exact; default ``log 3``).
     means : sequence of numbers
-        Mean numbers of runs (exact, ``>= 1``).
+        Mean numbers of runs (exact, ``>= 1``; for ``composition`` the integer counts).
     delta : number
         The δ of every ε(δ) (exact, in ``(0, 1)``).
     count : {"geometric", "poisson"}
@@ -341,7 +347,9 @@ def compare(
     rr = randomized_response(e0)
     rows: list[CompareRow] = []
     notes: list[str] = []
-    if algorithm == "random_stopping":
+    if algorithm == "composition":
+        title, rows, notes = _composition(rr, e0, ms, dl, accountants)
+    elif algorithm == "random_stopping":
         from ..algorithms.liu_talwar import SCORES
         from ..algorithms.repeat_select import COUNTS, repeat_and_select
 
@@ -395,3 +403,44 @@ def compare(
     if not accountants:
         notes.append("--exact-only: dp_accounting was not asked")
     return Comparison(algorithm, title, dl, rows, notes, accountants)
+
+
+def _composition(
+    rr: FiniteMechanism, e0: sp.Expr, ms: list[sp.Expr], dl: sp.Expr, accountants: bool
+) -> tuple[str, list[CompareRow], list[str]]:
+    """The rows of ``composition``: ``k`` runs of ``rr`` for each ``k`` of ``ms``."""
+    from ..accounting import Accountant
+
+    title = f"randomized response (eps0 = {e0}) run k times, every answer released"
+    rows: list[CompareRow] = []
+    for m in ms:
+        if not m.is_Integer:
+            raise InvalidParameter(f"a number of runs must be an integer, got {m}")
+        k = int(m)
+        acc = Accountant().compose(rr, count=k)
+        pure, _ = acc.epsilon(delta=0)
+        at_delta, _ = acc.epsilon(delta=dl)
+        rdp = pld = None
+        text = ""
+        if accountants:
+            from .accounting import accountant_epsilon, randomized_response_event, require
+
+            E = require().dp_event
+            rr_event = randomized_response_event(e0)
+            event = E.SelfComposedDpEvent(rr_event, k)
+            rdp = accountant_epsilon(event, approx(dl), "rdp")
+            pld = accountant_epsilon(event, approx(dl), "pld")
+            text = (
+                f"dp_accounting RDP (default orders) and PLD, SelfComposedDpEvent("
+                f"RandomizedResponseDpEvent(noise_parameter={rr_event.noise_parameter!r}, "
+                f"num_buckets=2), k)"
+            )
+        row = CompareRow(m, {"eps0": e0, "k": k}, pure, at_delta, rdp, text, pld)
+        row.verdict = combine_verdicts([_check(at_delta, rdp), _check(at_delta, pld)])
+        rows.append(row)
+    notes = [
+        "exact: the composed privacy loss distribution (k + 1 atoms), not the 2^k outputs",
+        "pld: dp_accounting's PLD accountant on the same event (not the export of the "
+        "exact distribution)",
+    ]
+    return title, rows, notes

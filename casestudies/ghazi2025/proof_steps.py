@@ -76,8 +76,13 @@ SRC = "Ghazi et al. 2025"
 # symbols and boxes
 # ---------------------------------------------------------------------------
 
-#: ``x_i = e^{-ε_i}``, ``x_j = e^{-ε_j}``, ``p' = e^{-ε'}``.
-XI, XJ, PP = sp.symbols("x_i x_j p", positive=True)
+#: ``x_i = e^{-ε_i}``, ``p' = e^{-ε'}`` where a step divides by them (boxes from 1/1000:
+#: :data:`XPOS`).
+XI, PP = sp.symbols("x_i p", positive=True)
+#: ``x_j = e^{-ε_j}`` and ``p' = e^{-ε'}`` where a step is polynomial in them: declared
+#: nonnegative, decided on the closed ``[0, 1]``, which covers every budget ``ε >= 0`` (the
+#: end 0 is the limit ``ε -> ∞``, where the step's expression is still defined).
+XJ, P0 = sp.symbols("x_j p", nonnegative=True)
 #: Monomials in ``k``: ``P = p'^k``, ``K_j = x_j^k``, ``T = x^u``.
 PK, KJ, TU = sp.symbols("P K_j T", nonnegative=True)
 #: Probabilities: ``q = Q'_i(o)``, ``q_j = Q'_j(U)``; the premise parameters ``s``
@@ -586,8 +591,9 @@ for _sid, _where, _stmt, _kind in (
 
 def _sym_binary(j: int) -> FiniteMechanism:
     """A general mechanism on ``{0, 1}`` with symbolic probabilities of 1: ``a_j`` at
-    ``D``, ``b_j`` at ``D'`` (every binary mechanism at once)."""
-    a, b = sp.symbols(f"a_{j} b_{j}", positive=True)
+    ``D``, ``b_j`` at ``D'`` (every binary mechanism at once; nonnegative, so the end 0 of a
+    box is a probability the symbols allow)."""
+    a, b = sp.symbols(f"a_{j} b_{j}", nonnegative=True)
     return FiniteMechanism(
         pair(),
         {"D": {0: 1 - a, 1: a}, "D'": {0: 1 - b, 1: b}},
@@ -598,8 +604,8 @@ def _sym_binary(j: int) -> FiniteMechanism:
 
 
 def _sym_ternary(j: int) -> FiniteMechanism:
-    """A general mechanism on ``{0, 1, 2}`` with symbolic probabilities."""
-    u, v, w, z = sp.symbols(f"u_{j} v_{j} w_{j} z_{j}", positive=True)
+    """A general mechanism on ``{0, 1, 2}`` with symbolic (nonnegative) probabilities."""
+    u, v, w, z = sp.symbols(f"u_{j} v_{j} w_{j} z_{j}", nonnegative=True)
     return FiniteMechanism(
         pair(),
         {"D": {0: 1 - u - v, 1: u, 2: v}, "D'": {0: 1 - w - z, 1: w, 2: z}},
@@ -771,8 +777,8 @@ def _chain_last() -> list[Step]:
             "the k = 0 summand Geom(0) Q'_i(o) Π_j (1 - Q'_j(U)) >= 0 (one factor j; each "
             "further factor is in [0, 1])",
             0,
-            (1 - PP) * QI * (1 - QJ),
-            domain={PP: UNIT, QI: UNIT, QJ: UNIT},
+            (1 - P0) * QI * (1 - QJ),
+            domain={P0: UNIT, QI: UNIT, QJ: UNIT},
         )
     ]
 
@@ -799,8 +805,8 @@ def _thm10_bottom() -> list[Step]:
         Step(
             "last <=: the k = 0 summand Geom(0) Π_j (1 - Q'_j) of A'(⊥) is nonnegative",
             0,
-            (1 - PP) * (1 - s),
-            domain={PP: UNIT, s: UNIT},
+            (1 - P0) * (1 - s),
+            domain={P0: UNIT, s: UNIT},
         ),
     ]
 
@@ -1018,9 +1024,10 @@ _register(
 # Theorem 12 (utility), §4.1
 # ===========================================================================
 
-_BETA, _R, _KAPPA, _THETA, _ALPHA, _W, _Y, _Z = sp.symbols(
-    "beta r kappa theta alpha w y z", positive=True
-)
+_BETA = sp.Symbol("beta", positive=True)
+#: Nonnegative: each step is defined (a polynomial or exponential expression) at the end 0 of
+#: its box, which covers ``e^{-ε k} -> 0``, ``r = ε_i/ε' = 0``, ``κ = 0`` and ``θ -> 0``.
+_R, _KAPPA, _THETA, _ALPHA, _W, _Y = sp.symbols("r kappa theta alpha w y", nonnegative=True)
 
 
 def _thm12_fixed_k() -> list[Step]:
@@ -1067,7 +1074,8 @@ def _thm12_prior_tail() -> list[Step]:
             _BETA / 2 * sp.exp(-EP * _THETA),
             "==",
             domain={_BETA: (R(1, 10**6), R(999, 1000)), EP: (R(1, 1000), 10), _THETA: UNIT},
-            note="m = ln(2/beta)/eps', floor(m) + 1 = m + theta with theta in (0, 1]",
+            note="m = ln(2/beta)/eps', floor(m) + 1 = m + theta with theta in (0, 1]; the box "
+            "takes theta in [0, 1] (the expression is defined at 0)",
         ),
         Step(
             "beta/2 + (beta/2) e^(-eps' theta) <= beta",
@@ -1102,7 +1110,8 @@ _register(
     "§4.1, proof of Theorem 12, last line of the proof",
     "beta/2 + Pr_(k ~ Geom(e^-eps'))[k > ln(2/beta)/eps'] <= beta (Pr[k > m] = e^(-eps'(floor(m)+1)))",
     _thm12_prior_tail,
-    instances="beta in [1/10^6, 999/1000], eps' in [1/1000, 10], theta = floor(m) + 1 - m in (0, 1]",
+    instances="beta in [1/10^6, 999/1000], eps' in [1/1000, 10], theta = floor(m) + 1 - m in (0, 1] "
+    "(the box takes theta in [0, 1])",
 )
 
 
@@ -1110,21 +1119,35 @@ _register(
 # Theorem 13 (ex-post RDP, exponential prior), §4.2
 # ===========================================================================
 
-_TAU, _TAU1, _TAU2, _RHO1, _RHO2, _A, _ELL, _L = sp.symbols(
-    "tau tau_1 tau_2 rho_1 rho_2 a ell L", positive=True
-)
+#: Nonnegative: the steps in them are defined at the end 0 of their boxes (``1/(τ+1)``,
+#: polynomials), which covers every ``τ = Σ_i τ_i > 0`` and RDP slack ``ρ_i ∈ [0, 1]``.
+_TAU, _TAU1, _TAU2, _RHO1, _RHO2 = sp.symbols("tau tau_1 tau_2 rho_1 rho_2", nonnegative=True)
+#: ``a = A(⊥)`` where ``a^α a^{1-α}`` is written (undefined at ``a = 0`` for ``α > 1``).
+_A = sp.Symbol("a", positive=True)
+_L = sp.Symbol("L", positive=True)
 
 
 def _thm13_eq5() -> list[Step]:
     al = sp.Symbol("alpha", positive=True)
+    a0 = sp.Symbol("a", nonnegative=True)
     return [
         *_bottom_data_free("exponential"),
         Step(
-            "A(⊥)^alpha A'(⊥)^(1-alpha) = A(⊥) when A(⊥) = A'(⊥) = a",
+            "A(⊥)^alpha A'(⊥)^(1-alpha) = A(⊥) when A(⊥) = A'(⊥) = a > 0",
             _A**al * _A ** (1 - al),
             _A,
             "==",
-            domain={_A: UNIT, al: (R(101, 100), 100)},
+            domain={_A: (R(1, 10**6), 1), al: (R(101, 100), 100)},
+            note="proved for every a > 0 in exponential form (decide_chain, base a); the box "
+            "a in [1/10^6, 1] is the engine's fallback only; a = 0 is the next step",
+        ),
+        Step(
+            "A(⊥) = A'(⊥) = 0: the ⊥ term is 0 (a term of the Rényi sum with both "
+            "probabilities 0 is 0, the limit a -> 0 of a^alpha a^(1-alpha) = a) and "
+            "0 <= 1/(tau+1)",
+            0,
+            1 / (_TAU + 1),
+            domain={_TAU: (0, 100)},
         ),
         Step(
             "e^(-(alpha-1) eps~(⊥)) = 1/(tau+1) for eps~(⊥) = log(tau+1)/(alpha-1)",
@@ -1135,9 +1158,10 @@ def _thm13_eq5() -> list[Step]:
         ),
         Step(
             "a/(tau+1) <= 1/(tau+1) (a = A(⊥) <= 1)",
-            _A / (_TAU + 1),
+            a0 / (_TAU + 1),
             1 / (_TAU + 1),
-            domain={_A: UNIT, _TAU: (0, 100)},
+            domain={a0: UNIT, _TAU: (0, 100)},
+            note="a in [0, 1] (nonnegative: the quotient is defined at 0)",
         ),
     ]
 
@@ -1158,7 +1182,7 @@ def _thm13_truncate() -> list[Step]:
 
 
 def _thm13_substitute() -> list[Step]:
-    ei, ej, qi, qj = sp.symbols("eps_i eps_j q_i q_j", positive=True)
+    ei, ej, qi, qj = sp.symbols("eps_i eps_j q_i q_j", nonnegative=True)
     lhs = qi * (
         _moment_exp(ei) * sp.exp(-(EP + ei) * _L)
         - qj * _moment_exp(ei + ej) * sp.exp(-(EP + ei + ej) * _L)
@@ -1181,8 +1205,13 @@ def _thm13_substitute() -> list[Step]:
 
 
 def _thm13_plug_in() -> list[Step]:
-    ei, x, h, s = sp.symbols("eps_i x h s", positive=True)
-    tau_i = sp.integrate(EP * sp.exp(-EP * x) * sp.exp(-ei * x), (x, 0, sp.oo))
+    ei, x, s = sp.symbols("eps_i x s", nonnegative=True)
+    h = sp.Symbol("h", positive=True)
+    # the integrand eps' e^(-eps' x) e^(-eps_i x) = eps' e^(-c x), c = eps' + eps_i >= eps' > 0:
+    # integrated for a positive rate c (sympy's integral for eps_i >= 0 alone is a Piecewise
+    # that divides by eps_i), then c substituted
+    c, t = sp.Symbol("c", positive=True), sp.Symbol("t", nonnegative=True)
+    tau_i = sp.integrate(EP * sp.exp(-c * t), (t, 0, sp.oo)).subs(c, EP + ei)
     return [
         Step(
             "tau_i = E_(x ~ Exp(eps'))[e^(-eps_i x)] = eps'/(eps' + eps_i)",
@@ -1190,6 +1219,7 @@ def _thm13_plug_in() -> list[Step]:
             EP / (EP + ei),
             "==",
             domain={EP: (R(1, 1000), 10), ei: (0, 10)},
+            note="∫_0^∞ eps' e^(-(eps' + eps_i) x) dx for the rate c = eps' + eps_i > 0",
         ),
         Step(
             "pointwise in x: e^(-eps_i x) Π_j h_j(x) <= e^(-eps_i x) exp(Σ_j e^(-eps_j(1+alpha l_i))) "
@@ -1203,7 +1233,8 @@ def _thm13_plug_in() -> list[Step]:
 
 
 def _thm13_choice_of_eps() -> list[Step]:
-    al, ell, ei, tau_i, S = sp.symbols("alpha ell eps_i tau_i S", positive=True)
+    al, tau_i = sp.symbols("alpha tau_i", positive=True)
+    ell, ei, S = sp.symbols("ell eps_i S", nonnegative=True)
     eps_tilde = (2 + ell) * ei + (1 + ell) * EP + (sp.log(_TAU + 1) + S) / (al - 1)
     lhs = (al - 1) * (1 + ell) * (EP + ei) + S + sp.log(tau_i)
     rhs = sp.log(tau_i) - sp.log(_TAU + 1) + (al - 1) * (eps_tilde - ei)
@@ -1254,7 +1285,9 @@ _register(
     "(A(⊥) = A'(⊥) <= 1, eps~(⊥) = log(tau+1)/(alpha-1))",
     _thm13_eq5,
     instances="A(⊥) = A'(⊥) as an identity for Algorithm 3 (Exp prior) on two general "
-    "three-output mechanisms; the bound for every a = A(⊥) in [0, 1], tau in [0, 100], every alpha",
+    "three-output mechanisms; a^alpha a^(1-alpha) = a proved for every a = A(⊥) > 0 and every "
+    "alpha, the term 0 at a = 0; the bound for every a in [0, 1], tau in [0, 100]",
+    bases=(_A,),
 )
 _register(
     "ghazi2025.thm13.step.factor_A",
@@ -1563,7 +1596,8 @@ _register_searched(
 
 
 def _lemma14_rearrange() -> list[Step]:
-    U, Gs, Fs, d, al = sp.symbols("U G F delta alpha", positive=True)
+    U, Gs, Fs, al = sp.symbols("U G F alpha", positive=True)
+    d = sp.Symbol("delta", nonnegative=True)
     return [
         Step(
             "(E[f^a g^(1-a)]^(1/a) E[g]^((a-1)/a))^a E[g]^(1-a) = E[f^a g^(1-a)]",
@@ -1709,9 +1743,9 @@ def l15_at_grid(
     return conjunction(title, parts)
 
 
-_EPS15, _AL15, _B15, _ELL15, _SIG, _S15, _A015 = sp.symbols(
-    "eps alpha b ell sigma s a_0", positive=True
-)
+_AL15, _B15, _SIG = sp.symbols("alpha b sigma", positive=True)
+#: ``ε`` and ``ℓ`` range from 0 (``e^{-ε(1+ℓ)}`` is defined there).
+_EPS15, _ELL15 = sp.symbols("eps ell", nonnegative=True)
 _AL_BOX = (R(101, 100), 100)
 
 
@@ -1738,14 +1772,16 @@ def _lemma15_eq4() -> list[Step]:
 
 
 def _lemma15_chain_eq4() -> list[Step]:
+    a0, s = sp.symbols("a_0 s", nonnegative=True)
     return [
         Step(
             "(alpha-1) e^(-eps(1+l)) b - alpha a <= (alpha-1) e^(-eps(1+l)) b - alpha a_0 for "
             "a = a_0 + s (1 - a_0) (Eq. (4): a >= a_0 = e^-eps b^(alpha/(alpha-1)))",
-            -_AL15 * (_A015 + _S15 * (1 - _A015)),
-            -_AL15 * _A015,
-            domain={_AL15: _AL_BOX, _A015: UNIT, _S15: UNIT},
-            note="the common term (alpha-1) e^(-eps(1+l)) b cancelled",
+            -_AL15 * (a0 + s * (1 - a0)),
+            -_AL15 * a0,
+            domain={_AL15: _AL_BOX, a0: UNIT, s: UNIT},
+            note="the common term (alpha-1) e^(-eps(1+l)) b cancelled; a_0 and s in [0, 1] "
+            "(nonnegative: the step is linear in them, defined at 0)",
         )
     ]
 

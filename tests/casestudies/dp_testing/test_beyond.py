@@ -221,6 +221,30 @@ def test_argmax_documents_name_the_screened_program(claim_id):
             assert mech.p(d, f"argmax={i}") == to_sympy(p, ctx.u)
 
 
+def test_refuting_documents_on_wide_answers_re_verify_as_certificates(tmp_path, capsys):
+    # StatDP's range [-40, 40], ten answers: a law of hundreds of exp(-k/80) terms, which
+    # the documents name (report_noisy_max, sparse_vector) instead of spelling out.
+    # The far-apart pairs of NOTES.md ("Tightness") realize above 0.99 eps: a claim of
+    # 0.99 eps is refuted, and the certificate re-verifies at the default limits.
+    from verifier.cli import main
+    from verifier.search.certificates import write_certificate
+
+    eps = R(7, 10)
+    rnm = QueryPair((0,) + (39,) * 9, (-1,) + (40,) * 9)
+    svt = QueryPair((39,) * 9 + (0,), (40,) * 9 + (-1,))
+    docs = {
+        "rnm": search.argmax_document(rnm, "rnm", "laplace", eps, eps * R(99, 100)),
+        "svt": search.svt_document(
+            svt, "svt", _lyu(1, R(1, 2), eps), "lyu1", eps, "SVT", eps * R(99, 100)
+        ),
+    }
+    for name, doc in docs.items():
+        path, _ = write_certificate(tmp_path / f"{name}.toml", doc, name)
+        assert main(["check", str(path)]) == 1
+        assert main(["check", "--expected", str(path)]) == 0
+    capsys.readouterr()
+
+
 # ---------------------------------------------------------------------------
 # the space
 # ---------------------------------------------------------------------------

@@ -15,12 +15,18 @@ Screening is in floats only: the output probabilities are integrals over one noi
 noisy maximum's value, the threshold noise ρ) of products of Laplace or exponential
 densities and distribution functions, computed by composite 16-point Gauss–Legendre
 quadrature split at every kink (:func:`_nodes`).  A candidate is decided exactly: its
-document is a spec file with the exact output law of the pair (closed forms in
-``W = e^{-u}`` from :func:`verifier.algorithms.noise.argmax_laws` and
-:func:`~verifier.algorithms.noise.answer_sequence_laws`) and the claim, which
-``verifier check`` decides (NumericalSVT: the answer-sequence law with a per-output
-bound ``ε − η Σ_{i ⊤} |q_i − q'_i|``, the supremum of its released values' independent
-Laplace ratio taken off — an ``ex_post`` claim equivalent to ε-DP).
+document is a spec file naming the program rather than spelling its law — the answers
+``q``, ``q'`` as a deterministic mechanism and the derived mechanism
+``report_noisy_max`` or ``sparse_vector`` on them, whose exact law the reader computes
+(:func:`verifier.algorithms.noise.argmax_laws`,
+:func:`~verifier.algorithms.noise.answer_sequence_laws`: closed forms in ``W = e^{-u}``
+with hundreds of terms on these ranges, beyond what a probability written as text may
+hold, ``verifier.expressions``) — and the claim, which ``verifier check`` decides
+(NumericalSVT: its answer sequence alone, ``answers_only``, with a per-output bound
+``ε − η Σ_{i ⊤} |q_i − q'_i|``, the supremum of its released values' independent
+Laplace ratio taken off — an ``ex_post`` claim equivalent to ε-DP; its screen is that
+claim's realized/claimed, ``loss / (ε − η Σ ...)``, which reaches 1 exactly when the
+realized ε, :func:`svt_epsilon`, reaches ε).
 """
 
 from __future__ import annotations
@@ -29,7 +35,6 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from random import Random
 from typing import Any
 
@@ -37,14 +42,18 @@ import numpy as np
 import sympy as sp
 
 from verifier.algorithms.noise import (
+    BOT,
     TOP,
     SparseVector,
-    answer_sequence_laws,
-    argmax_laws,
-    report_noisy_max,
 )
 from verifier.claims import SearchSpec
-from verifier.search.certificates import claim_entry, expr_text, skeleton_document
+from verifier.search.certificates import (
+    claim_entry,
+    derived_outputs,
+    deterministic_mechanism,
+    expr_text,
+    skeleton_document,
+)
 from verifier.search.core import InstanceSpace, iter_unique
 from verifier.search.spaces import QueryPair
 
@@ -119,16 +128,18 @@ def _except_one(factors: np.ndarray) -> np.ndarray:
     return np.asarray(prefix * suffix)[:n]
 
 
-def _loss(p: np.ndarray, q: np.ndarray, bonus: np.ndarray | None = None) -> float:
-    """The largest loss over the outputs and both orders (``bonus`` added per output):
-    ``max_o max(log p/q, log q/p) + bonus(o)`` (screening floats)."""
-    with np.errstate(divide="ignore"):
+def _losses(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Per output, the larger loss of both orders: ``max(log p/q, log q/p)``
+    (screening floats; ``inf`` where one probability is 0 and the other not)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
         lp, lq = np.log(p), np.log(q)
     a = np.where((p > 0) & (q > 0), lp - lq, np.where(p > 0, np.inf, -np.inf))
-    b = np.where((p > 0) & (q > 0), lq - lp, np.where(q > 0, np.inf, -np.inf))
-    if bonus is not None:
-        a, b = a + bonus, b + bonus
-    return float(max(a.max(), b.max()))
+    return np.asarray(np.maximum(a, -a))
+
+
+def _loss(p: np.ndarray, q: np.ndarray) -> float:
+    """The largest loss over the outputs and both orders (screening floats)."""
+    return float(_losses(p, q).max())
 
 
 # ---------------------------------------------------------------------------
@@ -161,44 +172,27 @@ def argmax_screen(inst: QueryPair, noise: str, eps: Any) -> float:
 def argmax_document(
     inst: QueryPair, claim_id: str, noise: str, eps: Any, claimed: Any = None
 ) -> dict[str, Any]:
-    """The exact argmax law of Report-Noisy-Max on ``inst`` and the claim
-    ``claimed``-DP (default ``eps``, the statement's own)."""
+    """Report-Noisy-Max on ``inst`` and the claim ``claimed``-DP (default ``eps``, the
+    statement's own): the answers ``q``, ``q'`` as a deterministic mechanism and the
+    argmax as the derived mechanism ``report_noisy_max`` (its exact law computed by
+    the reader, :func:`verifier.algorithms.noise.argmax_laws`)."""
     claimed = eps if claimed is None else claimed
-    prog = report_noisy_max(eps, noise=noise)
-    ctx, laws = argmax_laws(prog, [inst.q, inst.q2])
-    outputs = [f"argmax={i}" for i in range(len(inst.q))]
     statement = (
         f"Report-Noisy-Max ({noise} noise of scale 2/eps, eps = {eps}, the argmax) is "
         f"{claimed}-DP on q = {inst.q} ~ q' = {inst.q2}"
     )
-    return _law_document(
-        statement,
-        outputs,
-        {
-            d: {f"argmax={i}": p.to_sympy(ctx.u) for i, p in laws[v].items()}
-            for d, v in (("D", inst.q), ("D'", inst.q2))
-        },
+    doc = skeleton_document(statement)
+    doc["mechanisms"]["q"] = deterministic_mechanism("g", {"D": inst.q, "D'": inst.q2})
+    doc["mechanisms"]["M"] = {
+        "algorithm": "report_noisy_max",
+        "inputs": ["q"],
+        "params": {"epsilon": expr_text(eps), "noise": noise},
+    }
+    doc["claims"].append(
         claim_entry(
             claim_id, "M", "pure_dp", "refuted", epsilon=expr_text(claimed), statement=statement
-        ),
+        )
     )
-
-
-def _law_document(
-    title: str,
-    outputs: list[str],
-    laws: dict[str, dict[str, sp.Expr]],
-    claim: dict[str, Any],
-) -> dict[str, Any]:
-    doc = skeleton_document(title)
-    doc["mechanisms"]["M"] = {
-        "graph": "g",
-        "outputs": outputs,
-        "distributions": {
-            d: {o: expr_text(p) for o, p in law.items() if p != 0} for d, law in laws.items()
-        },
-    }
-    doc["claims"].append(claim)
     return doc
 
 
@@ -264,58 +258,105 @@ def svt_probabilities(r: _Rates, q: Sequence[float]) -> tuple[list[tuple[int, ..
     return outputs, np.asarray(np.vstack(rows) * f) @ w
 
 
-def svt_screen(inst: QueryPair, prog: SparseVector, eps: Any) -> float:
-    """realized / claimed of the program on ``inst``: its largest loss over the answer
-    sequences (plus, with fresh releases, ``η Σ_{i ⊤} |q_i − q'_i|``)."""
+def _svt_losses(inst: QueryPair, prog: SparseVector) -> tuple[np.ndarray, np.ndarray]:
+    """Per answer sequence: its loss (both orders) and, with fresh releases, the
+    supremum ``η Σ_{i ⊤} |q_i − q'_i|`` of its released values' independent Laplace
+    density ratio (0 without)."""
     r = _rates(prog)
     outs, p = svt_probabilities(r, inst.q)
     _, q = svt_probabilities(r, inst.q2)
-    bonus = None
+    bonus = np.zeros(len(outs))
     if r.fresh is not None:
         d = [abs(a - b) for a, b in zip(inst.q, inst.q2, strict=True)]
         bonus = np.array([r.fresh * sum(d[i] for i in o) for o in outs])
-    return _loss(p, q, bonus) / float(eps)
+    return _losses(p, q), bonus
+
+
+def svt_epsilon(inst: QueryPair, prog: SparseVector) -> float:
+    """The program's realized ε on ``inst`` (both orders): the largest loss over the
+    answer sequences plus, with fresh releases, ``η Σ_{i ⊤} |q_i − q'_i|``."""
+    loss, bonus = _svt_losses(inst, prog)
+    return float((loss + bonus).max())
+
+
+def svt_screen(inst: QueryPair, prog: SparseVector, eps: Any) -> float:
+    """realized / claimed of the claim :func:`svt_document` decides on ``inst``: the
+    largest loss over the answer sequences over ``ε`` (``ε``-DP); with fresh releases
+    over the per-output bound ``ε − η Σ_{i ⊤} |q_i − q'_i|`` (the ``ex_post`` claim
+    equivalent to ``ε``-DP: the ratio reaches 1 exactly when :func:`svt_epsilon`
+    reaches ``ε``)."""
+    loss, bonus = _svt_losses(inst, prog)
+    room = float(eps) - bonus
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(room > 0, loss / np.where(room > 0, room, 1.0), np.inf)
+    ratio = np.where(loss > 0, ratio, 0.0)
+    return float(ratio.max())
+
+
+def sparse_vector_params(prog: SparseVector, variant: str, eps: Any) -> dict[str, Any]:
+    """The parameters of the ``sparse_vector`` transformer for ``prog`` (Lyu et al.'s
+    Algorithm ``variant`` or NumericalSVT at ``eps``, Laplace noise), keeping its answer
+    sequence only (``answers_only``) when it releases values."""
+    if prog.release not in ("bit", "fresh"):
+        raise ValueError("the searches decide answer sequences: bit or fresh releases only")
+    params: dict[str, Any] = {
+        "variant": variant,
+        "epsilon": expr_text(eps),
+        "noise": "laplace",
+        "threshold": expr_text(prog.threshold),
+    }
+    if prog.cutoff not in (None, 1):
+        params["c"] = prog.cutoff
+    if prog.release != "bit":
+        params["answers_only"] = True
+    return params
 
 
 def svt_document(
-    inst: QueryPair, claim_id: str, prog: SparseVector, eps: Any, what: str
+    inst: QueryPair,
+    claim_id: str,
+    prog: SparseVector,
+    variant: str,
+    eps: Any,
+    what: str,
+    claimed: Any = None,
 ) -> dict[str, Any]:
-    """The exact law of the answer sequence on ``inst`` and the claim: ``ε``-DP, or
-    with fresh releases the equivalent per-output bound ``ε − η Σ_{i ⊤} |q_i − q'_i|``."""
-    ctx, laws = answer_sequence_laws(prog, [inst.q, inst.q2])
-    n = len(inst.q)
-    key = {v: tuple(Fraction(x) for x in v) for v in (inst.q, inst.q2)}
-
-    def label(answers: tuple[Any, ...]) -> str:
-        return "".join("1" if a == TOP else "0" for a in answers) + "." * (n - len(answers))
-
-    outputs = sorted({label(a) for v in key.values() for a in laws[v]})
-    dists = {
-        d: {label(a): p.to_sympy(ctx.u) for a, p in laws[key[v]].items()}
-        for d, v in (("D", inst.q), ("D'", inst.q2))
+    """The sparse vector program on ``inst`` (the derived mechanism ``sparse_vector``,
+    ``variant`` at ``eps``: its answer sequence, computed exactly by the reader) and the
+    claim ``claimed``-DP (default ``eps``), or with fresh releases the equivalent
+    per-output bound ``claimed − η Σ_{i ⊤} |q_i − q'_i|``."""
+    claimed = eps if claimed is None else claimed
+    statement = f"{what} (eps = {eps}) is {claimed}-DP on q = {inst.q} ~ q' = {inst.q2}"
+    doc = skeleton_document(statement)
+    doc["mechanisms"]["q"] = deterministic_mechanism("g", {"D": inst.q, "D'": inst.q2})
+    doc["mechanisms"]["M"] = {
+        "algorithm": "sparse_vector",
+        "inputs": ["q"],
+        "params": sparse_vector_params(prog, variant, eps),
     }
-    statement = f"{what} is eps-DP, eps = {eps}, on q = {inst.q} ~ q' = {inst.q2}"
     if prog.release != "fresh":
         claim = claim_entry(
-            claim_id, "M", "pure_dp", "refuted", epsilon=expr_text(eps), statement=statement
+            claim_id, "M", "pure_dp", "refuted", epsilon=expr_text(claimed), statement=statement
         )
     else:
         eta = exact_rate(prog)
         bound = {}
-        for o in outputs:
-            moved = sum(abs(inst.q[i] - inst.q2[i]) for i, s in enumerate(o) if s == "1")
-            bound[o] = expr_text(sp.sympify(eps) - eta * moved)
+        for o in derived_outputs(doc, "M"):
+            label = str(o)
+            moved = sum(abs(inst.q[i] - inst.q2[i]) for i, s in enumerate(label) if s == TOP)
+            bound[label] = expr_text(sp.sympify(claimed) - eta * moved)
         claim = claim_entry(
             claim_id,
             "M",
             "ex_post",
             "refuted",
             eps_tilde=bound,
-            statement=statement + ": the answer sequences (0 below, 1 above, . not asked) "
+            statement=statement + f": the answer sequences ({BOT} below, {TOP} above) "
             "within eps minus the supremum eta |q_i - q'_i| of each released value's "
             "independent Laplace density ratio",
         )
-    return _law_document(statement, outputs, dists, claim)
+    doc["claims"].append(claim)
+    return doc
 
 
 def exact_rate(prog: SparseVector) -> sp.Expr:
@@ -455,17 +496,21 @@ def noisy_max_search(
 def svt_search(
     claim_id: str,
     build: Callable[[], SparseVector],
+    variant: str,
     eps: Any,
     space: AnswerPairSpace,
     what: str,
     notes: str,
 ) -> SearchSpec:
-    """The sparse vector program ``build()`` against ``eps``-DP."""
+    """The sparse vector program ``build()`` (the ``sparse_vector`` transformer's
+    ``variant`` at ``eps``) against ``eps``-DP."""
     prog = build()
     return SearchSpec(
         space=space,
         screen=functools.partial(svt_screen, prog=prog, eps=eps),
-        document=functools.partial(svt_document, claim_id=claim_id, prog=prog, eps=eps, what=what),
+        document=functools.partial(
+            svt_document, claim_id=claim_id, prog=prog, variant=variant, eps=eps, what=what
+        ),
         default_instances=4000,
         casestudies_instances=CASESTUDIES_INSTANCES,
         exact_best=False,

@@ -295,6 +295,7 @@ def _dps(k: int, t: Any, expected: str, kind: str, notes: str, **more: Any) -> S
         more["search"] = svt_search(
             f"dp_testing.sparse_vector_technique{k}",
             lambda: prog,
+            f"lyu{k}",
             EPS,
             DPSNIPER_SPACE,
             f"SparseVectorTechnique{k}(eps=0.1, c=1, t={t})",
@@ -384,6 +385,7 @@ def _statdp(
         return svt_search(
             f"dp_testing.statdp_{fn.lower()}{suffix}",
             functools.partial(_lyu, k, t, eps),
+            f"lyu{k}",
             eps,
             STATDP_SPACE,
             f"StatDP's {fn}(epsilon={eps}, N=1, T={t})",
@@ -586,6 +588,7 @@ ENTRIES: list[SuiteEntry] = [
         search=svt_search(
             "dp_testing.numerical_svt",
             functools.partial(numerical_svt, EPS, 2, noise="laplace", threshold=1),
+            "numerical",
             EPS,
             DPSNIPER_SPACE,
             "NumericalSVT(eps=0.1, c=2, t=1)",

@@ -101,3 +101,12 @@ def test_the_transformer_releases_a_distribution():
     base = FiniteMechanism(pair(), {"D": {(0, 0, 1): 1}, "D'": {(1, 1, 0): 1}})
     rnm = get_transformer("report_noisy_max").apply([base], {"epsilon": 2, "noise": "laplace"})
     assert sum(rnm.distribution("D").values()) == 1
+
+
+def test_the_transformer_takes_one_sided_exponential_noise():
+    # nu_0, nu_1 ~ Exp(rate 1) (epsilon 2, rate eps/2): nu_1 - nu_0 ~ Laplace(1), so
+    # P(argmax = 0) = P(1 + nu_0 > nu_1) = 1 - e^-1/2 at q = (1, 0)
+    base = FiniteMechanism(pair(), {"D": {(1, 0): 1}, "D'": {(0, 0): 1}})
+    rnm = get_transformer("report_noisy_max").apply([base], {"epsilon": 2, "noise": "exponential"})
+    assert sp.simplify(rnm.p("D", "argmax=0") - (1 - sp.exp(-1) / 2)) == 0
+    assert rnm.p("D'", "argmax=0") == rnm.p("D'", "argmax=1") == sp.Rational(1, 2)

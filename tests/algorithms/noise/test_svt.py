@@ -367,3 +367,43 @@ def test_max_log_ratio_is_exact_on_ties_and_infinite_losses():
     assert max_log_ratio({"a": W}, {"a": Laurent({})}, u).value is sp.oo
     with pytest.raises(InvalidParameter, match="negative"):
         max_log_ratio({"a": W - 1}, {"a": W}, u)
+
+
+def test_the_transformer_takes_a_rational_threshold_with_laplace_noise():
+    from verifier.algorithms.noise import answer_sequence_laws
+
+    base = FiniteMechanism(pair(), {"D": {(1, 2, 0): 1}, "D'": {(0, 3, 1): 1}})
+    params = {"variant": "lyu1", "epsilon": R(1, 10), "noise": "laplace", "threshold": "1/2"}
+    m = get_transformer("sparse_vector").apply([base], params)
+    prog = lyu_svt(1, R(1, 10), 1, noise="laplace", threshold=R(1, 2))
+    ctx, laws = answer_sequence_laws(prog, [(1, 2, 0), (0, 3, 1)])
+    for d, q in (("D", (1, 2, 0)), ("D'", (0, 3, 1))):
+        law = laws[tuple(Fraction(x) for x in q)]
+        assert set(m.outputs) == {"".join(a) for a in law}
+        for answers, p in law.items():
+            assert sp.simplify(m.p(d, "".join(answers)) - to_sympy(p, ctx.u)) == 0
+    with pytest.raises(InvalidParameter, match="Laplace"):
+        get_transformer("sparse_vector").apply([base], {**params, "noise": "geometric"})
+    with pytest.raises(InvalidParameter, match="denominator"):
+        get_transformer("sparse_vector").apply([base], {**params, "threshold": "1/1001"})
+    with pytest.raises(InvalidParameter, match="rational"):
+        get_transformer("sparse_vector").apply([base], {**params, "threshold": "sqrt(2)"})
+
+
+def test_answers_only_keeps_the_answer_sequence_of_numerical_svt():
+    # NumericalSVT(eps, c) draws rho ~ Lap(3/eps) and nu ~ Lap(6c/eps) (Wang et al. 2019,
+    # Fig. 1); Lyu et al.'s Algorithm 1 at eps' = 2 eps/3 draws rho ~ Lap(2/eps') = Lap(3/eps)
+    # and nu ~ Lap(4c/eps') = Lap(6c/eps): the same answer sequence.
+    base = FiniteMechanism(pair(), {"D": {(1, 2, 0, 1): 1}, "D'": {(0, 3, 1, 1): 1}})
+    t = get_transformer("sparse_vector")
+    common = {"c": 2, "noise": "laplace", "threshold": 1}
+    num = t.apply(
+        [base], {"variant": "numerical", "epsilon": R(1, 10), "answers_only": True, **common}
+    )
+    lyu = t.apply([base], {"variant": "lyu1", "epsilon": R(1, 15), **common})
+    assert num.outputs == lyu.outputs and all(set(o) <= {BOT, TOP} for o in num.outputs)
+    for d in ("D", "D'"):
+        for o in num.outputs:
+            assert sp.simplify(num.p(d, o) - lyu.p(d, o)) == 0
+    with pytest.raises(InvalidParameter, match="density"):
+        t.apply([base], {"variant": "numerical", "epsilon": R(1, 10), **common})

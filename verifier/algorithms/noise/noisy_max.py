@@ -217,15 +217,30 @@ def _rnm_laws(ctx: Context, program: NoisyMax, vectors: list[Vector]) -> Laws:
 # ---------------------------------------------------------------------------
 
 
+#: The programs' parameters, with one-sided exponential noise of the same rate as a
+#: third family (Ding et al. 2018, Algorithms 6 and 8).
+_RNM_PARAMS = [
+    Param(
+        "noise",
+        choice("geometric", "laplace", "exponential"),
+        "the noise family (exponential: one-sided, Ding et al. 2018 Algs. 6 and 8)",
+        "geometric",
+    )
+    if p.name == "noise"
+    else p
+    for p in PROGRAM_PARAMS
+]
+
+
 @transformer(
     "report_noisy_max",
-    source="Dwork & Roth 2014 §3.3; Ding et al. 2018 (CCS), Algs. 5 and 7",
+    source="Dwork & Roth 2014 §3.3; Ding et al. 2018 (CCS), Algs. 5-8",
     params=[
         Param(
             "release", choice("argmax", "value"), "release the argmax or the noisy max", "argmax"
         ),
         Param("monotone", boolean, "Lap(1/eps) for monotone queries instead of Lap(2/eps)", False),
-        *PROGRAM_PARAMS,
+        *_RNM_PARAMS,
     ],
     inputs=(1, 1),
 )

@@ -56,7 +56,7 @@ import sympy as sp
 from ...arithmetic import exact
 from ...errors import InvalidMechanism, InvalidParameter
 from ...mechanism import FiniteMechanism
-from ..registry import Param, choice, positive_int, transformer
+from ..registry import Param, boolean, choice, exact_number, positive_int, transformer
 from .distributions import NO_NOISE, Noise, noise_family
 from .expoly import PW, ExpPoly, step_below, step_from
 from .interpreter import (
@@ -70,7 +70,6 @@ from .interpreter import (
     answer_label,
     answers_of,
     bucket_releases,
-    parse_integer,
     point_release_outputs,
     program_context,
     program_mechanism,
@@ -201,7 +200,13 @@ class SparseVector:
                 "for the answer sequence"
             )
         d = ctx.scale
-        return _sv_laws(ctx, self.scaled(ctx), [tuple(x * d for x in q) for q in vectors])
+        if d == 1:
+            return _sv_laws(ctx, self.scaled(ctx), vectors)
+        # the answers scaled by d with the threshold (Context); the rows keyed by the
+        # vectors as given
+        scaled = {tuple(x * d for x in q): q for q in vectors}
+        laws = _sv_laws(ctx, self.scaled(ctx), list(scaled))
+        return dataclasses.replace(laws, rows={scaled[v]: r for v, r in laws.rows.items()})
 
 
 # -- the catalogue -------------------------------------------------------------
@@ -274,7 +279,7 @@ def lyu_svt(
 
 
 def svt_monotone(
-    eps: Any, c: int = 1, *, noise: str = "geometric", threshold: int = 0
+    eps: Any, c: int = 1, *, noise: str = "geometric", threshold: Any = 0
 ) -> SparseVector:
     """Lyu et al. Algorithm 1 for monotone queries: ν ~ Lap(cΔ/ε2) (rate ε2/c); ε-DP
     when all answers move in the same direction (Lyu, Su, Li 2017, §3, Theorem 2's
@@ -318,7 +323,7 @@ def gap_svt(
     c: int = 1,
     *,
     noise: str = "geometric",
-    threshold: int = 0,
+    threshold: Any = 0,
     buckets: Sequence[int] | None = None,
 ) -> SparseVector:
     """GapSVT (Ding et al. 2019, Algorithm 1 with gaps): Lyu's Algorithm 1 noise
@@ -333,7 +338,7 @@ def gap_svt(
 
 
 def gap_svt_monotone(
-    eps: Any, c: int = 1, *, noise: str = "geometric", threshold: int = 0
+    eps: Any, c: int = 1, *, noise: str = "geometric", threshold: Any = 0
 ) -> SparseVector:
     """GapSVT for monotone queries: ν ~ Lap(c/ε2) (rate ε2/c); ε-DP on monotone
     neighbours (Ding et al. 2019)."""
@@ -346,7 +351,7 @@ def gap_svt_monotone(
 
 
 def bad_gap_svt(
-    eps: Any, c: int = 1, *, noise: str = "geometric", threshold: int = 0
+    eps: Any, c: int = 1, *, noise: str = "geometric", threshold: Any = 0
 ) -> SparseVector:
     """Flawed GapSVT: the monotone-query noise Lap(c/ε2) used on arbitrary
     sensitivity-1 queries (claimed ε-DP there; it is not: the gap reveals ``ν_i - ρ``,
@@ -604,11 +609,32 @@ def answer_sequence_laws(
 # transformer registry entry (spec files, CLI)
 # ---------------------------------------------------------------------------
 
-_Builder = Callable[[sp.Expr, int, str, int, "tuple[int, ...] | None"], SparseVector]
+_Builder = Callable[[sp.Expr, int, str, "int | Fraction", "tuple[int, ...] | None"], SparseVector]
+
+#: Largest denominator of a rational threshold: the program runs on its inputs scaled
+#: by it (:class:`~.interpreter.Context`), so its exponents grow with it.
+MAX_THRESHOLD_DENOMINATOR = 1000
+
+
+def parse_threshold(raw: Any, values: Any) -> int | Fraction:
+    """A parameter parser: the public threshold, an exact rational (an integer, or
+    with Laplace noise a fraction whose denominator is at most
+    :data:`MAX_THRESHOLD_DENOMINATOR`)."""
+    v = exact_number(raw, values)
+    if not v.is_Rational:
+        raise InvalidParameter(f"must be a rational number, got {v}")
+    if v.q > MAX_THRESHOLD_DENOMINATOR:
+        raise InvalidParameter(
+            f"the denominator of the threshold {v} is over {MAX_THRESHOLD_DENOMINATOR} "
+            "(the program runs on its inputs scaled by it)"
+        )
+    return int(v.p) if v.q == 1 else Fraction(int(v.p), int(v.q))
 
 
 def _lyu_builder(k: int) -> _Builder:
-    def build(e: sp.Expr, c: int, fam: str, T: int, b: tuple[int, ...] | None) -> SparseVector:
+    def build(
+        e: sp.Expr, c: int, fam: str, T: int | Fraction, b: tuple[int, ...] | None
+    ) -> SparseVector:
         return lyu_svt(k, e, c, noise=fam, threshold=T)
 
     return build
@@ -630,7 +656,18 @@ _VARIANTS: dict[str, _Builder] = {
     params=[
         Param("variant", choice(*_VARIANTS), "which program (lyu1..lyu6, numerical, gap, ...)"),
         Param("c", positive_int, "the cutoff: stop after c tops (ignored by lyu5, lyu6)", 1),
-        Param("threshold", parse_integer, "the public threshold T", 0),
+        Param(
+            "threshold",
+            parse_threshold,
+            "the public threshold T (an integer; a fraction needs Laplace noise)",
+            0,
+        ),
+        Param(
+            "answers_only",
+            boolean,
+            "release the answer sequence only (released values dropped: a post-processing)",
+            False,
+        ),
         *PROGRAM_PARAMS,
     ],
     inputs=(1, 1),
@@ -641,11 +678,14 @@ def _t_sparse_vector(inputs: list[FiniteMechanism], params: dict[str, Any]) -> F
     The input is a deterministic mechanism whose output at each dataset is its
     vector of query answers; infinite tails of point releases are lumped into one
     output each (a post-processing; the pointwise tail check is
-    :func:`~.checks.check_program_dp` in Python)."""
+    :func:`~.checks.check_program_dp` in Python).  ``answers_only`` keeps the answer
+    sequence of the program with the same noises (:func:`answer_sequence_laws`)."""
     (base,) = inputs
     prog = _VARIANTS[params["variant"]](
         params["epsilon"], params["c"], params["noise"], params["threshold"], params["buckets"]
     )
+    if params["answers_only"]:
+        prog = dataclasses.replace(prog, release="bit", value_noise=NO_NOISE, buckets=None)
     return program_mechanism(
         prog, base.graph, answers=answers_of(base), style=params["style"]
     ).mechanism

@@ -179,11 +179,15 @@ def test_the_same_id_in_two_files_gets_a_certificate_each(results, capsys):
 def test_casestudies_certificates_never_share_a_file_or_leave_the_directory(tmp_path):
     from types import SimpleNamespace
 
+    from verifier.arithmetic import Verdict
     from verifier.cli.casestudies import _write_certificates
 
     def outcome(cid: str, text: str) -> SimpleNamespace:
+        # refuted by its search alone (no instances): the search's certificate is written
         search = SimpleNamespace(violated=True, certificate=text)
-        return SimpleNamespace(claim=SimpleNamespace(id=cid), search=search, result=None)
+        return SimpleNamespace(
+            claim=SimpleNamespace(id=cid), search=search, result=None, verdict=Verdict.VIOLATED
+        )
 
     ids = ["paper.thm1 / case a", "paper.thm1_case_a", "../../outside", "y" * 300]
     out = tmp_path / "certs"

@@ -75,7 +75,16 @@ def test_step_claims_decided_without_error(cid):
     assert outcome.matches, f"{cid}: {outcome.verdict}"
 
 
-@pytest.mark.parametrize("build", BUILDERS, ids=lambda b: getattr(b, "__name__", str(b)))
+def _builder_id(b: object) -> str:
+    """A stable id (a partial's repr carries an address, which differs between the
+    xdist workers' collections)."""
+    func = getattr(b, "func", None)
+    if func is not None:
+        return "-".join([func.__name__, *map(str, getattr(b, "args", ()))])
+    return getattr(b, "__name__", str(b))
+
+
+@pytest.mark.parametrize("build", BUILDERS, ids=_builder_id)
 def test_boxes_respect_signs_and_steps_are_defined_at_zero_ends(build):
     for st in build():
         zero_end = {}

@@ -211,3 +211,28 @@ def test_exact_and_certified_paths_agree_on_shared_instances():
         # when an inequality was tight; no inequality here is within e^{-70}
         if not exact_path.tight:
             assert cert.verdict == exact_path.verdict
+
+
+def test_log_ratio_of_large_probabilities_is_unevaluated_and_exact():
+    """Large probabilities (nested sums of radicals, as on Talwar 2025's hard instances)
+    are divided unevaluated in the displayed log ratio — sympy's division computed
+    minimal polynomials for minutes — with the same value; small ones are simplified
+    (randomized response: log(p/q) = eps)."""
+    import mpmath
+
+    from verifier.arithmetic import approx
+    from verifier.privacy import _log_ratio
+
+    r = sp.Integer(400) ** sp.Rational(1, 12)
+    s3 = sp.sqrt(3)  # a common factor that sympy's division would cancel
+    p = s3 * sum((r**k / (k + 1 + r) for k in range(1, 9)), sp.Integer(0)) / 100
+    q = s3 * sum((r**k / (k + 2 + r**2) for k in range(1, 9)), sp.Integer(0)) / 100
+    assert not (p / q).has(s3)
+    got = _log_ratio(p, q)
+    assert isinstance(got, sp.log) and got.args[0].has(s3)
+    with mpmath.workdps(50):
+        want = mpmath.log(sp.N(p, 50) / sp.N(q, 50))
+    assert approx(got) == pytest.approx(float(want), rel=1e-12)
+    e = sp.Rational(1, 3)
+    rr = randomized_response(e)
+    assert _log_ratio(rr.p("D", 1), rr.p("D'", 1)) == e

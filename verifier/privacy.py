@@ -684,7 +684,21 @@ def _renyi_sum(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: sp.Expr)
         q = exact(Q.get(o, 0))
         if q == 0:
             return sp.oo
-        total += p**alpha * q ** (1 - alpha)
+        if _small(p) and _small(q):
+            total += p**alpha * q ** (1 - alpha)
+        else:
+            # large probabilities: powers, product and sum left unevaluated.  sympy's
+            # evaluation of a negative power of a nested sum of radicals asks whether
+            # its terms are zero, computing minimal polynomials (seen: up to a minute
+            # for one Rényi sum of Talwar 2025, Corollary 8's hybrid at alpha = 13);
+            # the unevaluated sum is the same exact value, and the comparisons
+            # enclose it
+            term = sp.Mul(
+                sp.Pow(p, alpha, evaluate=False),
+                sp.Pow(q, 1 - alpha, evaluate=False),
+                evaluate=False,
+            )
+            total = sp.Add(total, term, evaluate=False)
     return total
 
 

@@ -211,3 +211,54 @@ def test_exact_and_certified_paths_agree_on_shared_instances():
         # when an inequality was tight; no inequality here is within e^{-70}
         if not exact_path.tight:
             assert cert.verdict == exact_path.verdict
+
+
+def test_log_ratio_of_large_probabilities_is_unevaluated_and_exact():
+    """Large probabilities (nested sums of radicals, as on Talwar 2025's hard instances)
+    are divided unevaluated in the displayed log ratio — sympy's division computed
+    minimal polynomials for minutes — with the same value; small ones are simplified
+    (randomized response: log(p/q) = eps)."""
+    import mpmath
+
+    from verifier.arithmetic import approx
+    from verifier.privacy import _log_ratio
+
+    r = sp.Integer(400) ** sp.Rational(1, 12)
+    s3 = sp.sqrt(3)  # a common factor that sympy's division would cancel
+    p = s3 * sum((r**k / (k + 1 + r) for k in range(1, 9)), sp.Integer(0)) / 100
+    q = s3 * sum((r**k / (k + 2 + r**2) for k in range(1, 9)), sp.Integer(0)) / 100
+    assert not (p / q).has(s3)
+    got = _log_ratio(p, q)
+    assert isinstance(got, sp.log) and got.args[0].has(s3)
+    with mpmath.workdps(50):
+        want = mpmath.log(sp.N(p, 50) / sp.N(q, 50))
+    assert approx(got) == pytest.approx(float(want), rel=1e-12)
+    e = sp.Rational(1, 3)
+    rr = randomized_response(e)
+    assert _log_ratio(rr.p("D", 1), rr.p("D'", 1)) == e
+
+
+def test_renyi_divergence_of_large_probabilities_is_exact():
+    """Large probabilities' Rényi sums are built unevaluated (a negative power of a
+    nested sum of radicals made sympy compute minimal polynomials); the value is the
+    same as a direct high-precision computation, and the RDP check decides both sides
+    of it."""
+    import mpmath
+
+    from verifier.arithmetic import approx
+    from verifier.privacy import renyi_divergence
+
+    r = sp.Integer(400) ** sp.Rational(1, 12)
+    a = sum((r**k / (k + 1 + r) for k in range(1, 9)), sp.Integer(0))
+    b = sum((r**k / (k + 2 + r**2) for k in range(1, 9)), sp.Integer(0))
+    p, q = a / (a + 7), b / (b + 7)
+    P, Q = {0: p, 1: 1 - p}, {0: q, 1: 1 - q}
+    got = renyi_divergence(P, Q, 13)
+    with mpmath.workdps(60):
+        pf, qf = sp.N(p, 60), sp.N(q, 60)
+        want = mpmath.log(pf**13 * qf**-12 + (1 - pf) ** 13 * (1 - qf) ** -12) / 12
+    assert approx(got) == pytest.approx(float(want), rel=1e-12)
+    m = FiniteMechanism(pair(), {"D": P, "D'": Q}, [0, 1])
+    w = float(want)
+    assert check_rdp(m, 13, sp.Rational(int(w * 1.01 * 10**9), 10**9), pairs=[("D", "D'")]).holds
+    assert check_rdp(m, 13, sp.Rational(int(w * 0.99 * 10**9), 10**9), pairs=[("D", "D'")]).violated

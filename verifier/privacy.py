@@ -257,12 +257,36 @@ def _decide(
     return r.verdict, r.identically_equal, tuple(r.failing), None
 
 
+#: Largest expression tree (nodes) of a probability whose ratio ``p/q`` is evaluated for
+#: display; larger ones are divided unevaluated (:func:`_log_ratio`).
+_RATIO_NODES = 60
+
+
+def _small(x: sp.Expr, limit: int = _RATIO_NODES) -> bool:
+    """At most ``limit`` nodes in ``x``'s expression tree (the walk stops early)."""
+    stack, n = [x], 0
+    while stack:
+        n += 1
+        if n > limit:
+            return False
+        stack.extend(stack.pop().args)
+    return True
+
+
 def _log_ratio(p: sp.Expr, q: sp.Expr) -> sp.Expr:
+    """``log(p/q)`` for display in findings (the verdicts compare ``p`` with
+    ``e^ε q``).  Large probabilities are divided unevaluated: sympy's evaluation of
+    ``p/q`` inverts ``q`` and asks whether its terms are zero, which for nested sums of
+    radicals computes minimal polynomials (seen: minutes for one ratio of Talwar 2025,
+    Theorem 7's hybrid algorithm at ε = ln(400)/12, depending on the hash seed); the
+    unevaluated quotient is the same exact value, displayed and enclosed as is."""
     if p == 0:
         return -sp.oo
     if q == 0:
         return sp.oo
-    return _log(p / q)
+    if _small(p) and _small(q):
+        return _log(p / q)
+    return sp.log(sp.Mul(p, sp.Pow(q, -1, evaluate=False), evaluate=False), evaluate=False)
 
 
 def _log(r: sp.Expr) -> sp.Expr:
@@ -660,7 +684,21 @@ def _renyi_sum(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: sp.Expr)
         q = exact(Q.get(o, 0))
         if q == 0:
             return sp.oo
-        total += p**alpha * q ** (1 - alpha)
+        if _small(p) and _small(q):
+            total += p**alpha * q ** (1 - alpha)
+        else:
+            # large probabilities: powers, product and sum left unevaluated.  sympy's
+            # evaluation of a negative power of a nested sum of radicals asks whether
+            # its terms are zero, computing minimal polynomials (seen: up to a minute
+            # for one Rényi sum of Talwar 2025, Corollary 8's hybrid at alpha = 13);
+            # the unevaluated sum is the same exact value, and the comparisons
+            # enclose it
+            term = sp.Mul(
+                sp.Pow(p, alpha, evaluate=False),
+                sp.Pow(q, 1 - alpha, evaluate=False),
+                evaluate=False,
+            )
+            total = sp.Add(total, term, evaluate=False)
     return total
 
 

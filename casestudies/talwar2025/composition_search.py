@@ -4,33 +4,41 @@
   ``M_w = (1-w) RR(ε) + w·[a top score D' never gives]``
   (:func:`.tightness.leaky_rr`; ``w = 0`` is randomized response itself) against
   ``(Tε² + ε sqrt(2T ln(1/δ')), Tw + δ')``-DP, over ``(T, ε, w, δ')`` (with
-  ``δ' = w²`` for the family where ``δ`` matters);
+  ``δ' = w²`` for the family where ``δ`` matters), restricted to ``Tw + δ' < 1`` (a
+  larger bound on ``δ`` is no bound, and not a probability);
 * :func:`rr_composition_search` — the ``T``-fold composition of ``RR(ε)`` (the worst
   case of composition among ε-DP mechanisms, lumped by the number of ones,
   :func:`.tightness.rr_composition`) against ``(ε_adv, δ')``-DP, over ``(T, e^ε, δ')``.
 
 Screens in floats (the output distribution of ``A_max^T`` by its CDF transform; the
-binomial composition with ``lgamma``); the exact decision is the claim's own
-(:func:`verifier.privacy.check_approx_dp` on the exact mechanism).
+binomial composition with ``lgamma``).  The document of an instance, which decides it
+exactly, is a spec file with the mechanism and Theorem 11's guarantee as an
+``approx_dp`` claim: for ``A_max^T``, the oracle's table, the premise "the oracle is
+``(ε, w)``-DP" (Theorem 11's hypothesis) and ``A_max^T`` derived by the transformer
+``talwar_max_of_runs``; for the composition, its lumped table.  Both ratios the
+screens mirror are the target's: realized ``δ(ε_adv)`` over the claimed ``δ``.  (The
+guarantee is not written as an ``inequality`` between two numbers: the realized ``δ``
+contains ``e^{ε_adv}``, a power of ``e^ε`` with the irrational exponent
+``sqrt(2T ln(1/δ'))``, which the spec parser refuses as an exponent with a logarithm
+in it; the ``approx_dp`` claim takes ``ε_adv`` itself, with no exponential.)
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import sympy as sp
 
-from verifier.algorithms.talwar import a_max
-from verifier.certified import check_eq, check_le
 from verifier.claims import SearchSpec
-from verifier.privacy import check_approx_dp, delta
-from verifier.results import CheckResult, conjunction
+from verifier.search.certificates import claim_entry, expr_text, skeleton_document
 from verifier.search.inequalities import GridPoint, GridSpace
 
-from .search import apply_rows, exact_search
-from .tightness import advanced_composition_epsilon, leaky_rr, rr_composition
+from .search import apply_rows
+from .tightness import advanced_composition_epsilon, leaky_rr
 
 __all__ = ["leaky_search", "rr_composition_search"]
 
@@ -49,25 +57,61 @@ def _leaky_values(space: GridSpace, inst: GridPoint) -> tuple[int, Fraction, Fra
     return int(v["T"]), v["eps"], w, dp
 
 
-def _leaky_decide(space: GridSpace, inst: GridPoint) -> CheckResult:
+def _leaky_valid(v: dict[str, Fraction]) -> bool:
+    """``Tw + δ' < 1``: Theorem 11's ``δ`` is a probability bound (at ``T = 100``,
+    ``w = 1/100`` the grid would give ``1 + δ'``)."""
+    dp = v["dp"] if "dp" in v else v["w"] ** 2
+    return v["T"] * v["w"] + dp < 1
+
+
+def _leaky_document(inst: GridPoint, space: GridSpace, claim_id: str) -> dict[str, Any]:
+    """The spec document of one instance (module docstring): the oracle ``M``, its
+    premise, ``A = talwar_max_of_runs(M, T)`` and Theorem 11's ``approx_dp`` claim."""
     T, eps, w, dp = _leaky_values(space, inst)
     e, wq, dq = _q(eps), _q(w), _q(dp)
     M = leaky_rr(e, wq)
-    A = a_max(T).apply(M)
-    parts = [
-        check_eq(delta(M, e)[0], wq, f"the oracle is ({e}, {wq})-DP"),
-        check_approx_dp(A, advanced_composition_epsilon(T, e, dq), T * wq + dq),
-    ]
-    if "dp" not in space.names:  # the family: realized delta >= Pr_D[top] = 1 - (1 - w)^T
-        parts.insert(
-            1,
-            check_le(
-                1 - (1 - wq) ** T,
-                delta(A, advanced_composition_epsilon(T, e, dq))[0],
-                "realized delta >= 1 - (1 - w)^T",
-            ),
+    doc = skeleton_document(f"{SRC}: A_max^T of (1-w) RR(eps) + w at {space.describe(inst)}")
+    doc["mechanisms"]["M"] = {
+        "graph": "g",
+        "outputs": list(M.outputs),
+        "distributions": {
+            str(d): {str(o): expr_text(M.p(d, o)) for o in M.outputs if M.p(d, o) != 0}
+            for d in M.datasets
+        },
+        "description": f"(1 - {w}) RR({eps}) + {w} on the top score 2, which D' never gives",
+    }
+    doc["mechanisms"]["A"] = {
+        "algorithm": "talwar_max_of_runs",
+        "inputs": ["M"],
+        "params": {"T": T, "score": "self"},
+        "description": f"A_max^{T}: the best of {T} runs of M",
+    }
+    doc["claims"].append(
+        claim_entry(
+            "premise-M",
+            "M",
+            "approx_dp",
+            "holds",
+            epsilon=expr_text(e),
+            delta=expr_text(wq),
+            statement="Theorem 11's hypothesis: the oracle is (eps, delta)-DP, delta = w",
+            source=SRC,
         )
-    return conjunction(f"A_max^{T} of RR({e}) + {w}", parts)
+    )
+    doc["claims"].append(
+        claim_entry(
+            claim_id,
+            "A",
+            "approx_dp",
+            "refuted",
+            epsilon=expr_text(advanced_composition_epsilon(T, e, dq)),
+            delta=expr_text(T * wq + dq),
+            statement="A_max^T is (T eps^2 + eps sqrt(2T ln(1/delta')), T delta + delta')-DP "
+            f"({space.describe(inst)})",
+            source=SRC,
+        )
+    )
+    return doc
 
 
 def _leaky_screen(space: GridSpace, inst: GridPoint) -> float:
@@ -92,7 +136,7 @@ def leaky_search(claim_id: str, family: bool) -> SearchSpec:
     """``A_max^T`` of ``M_w`` (module docstring); ``family``: ``δ' = w²``, ``w > 0``."""
     ws = tuple(F(1, 10**k) for k in (2, 3, 4, 5, 6))
     if family:
-        space = GridSpace(("T", "eps", "w"), (_TS, _EPSS, ws))
+        space = GridSpace(("T", "eps", "w"), (_TS, _EPSS, ws), valid=_leaky_valid)
         notes = (
             "A_max^T of (1-w) RR(eps) + w [a D-only top score], delta' = w^2: T = 2..100, "
             "eps in [1/50, 1], w in [1e-6, 1e-2]"
@@ -101,20 +145,29 @@ def leaky_search(claim_id: str, family: bool) -> SearchSpec:
         space = GridSpace(
             ("T", "eps", "w", "dp"),
             (_TS, _EPSS, (F(0), *ws), tuple(F(1, 10**k) for k in (3, 6, 10))),
+            valid=_leaky_valid,
         )
         notes = (
             "A_max^T of (1-w) RR(eps) + w [a D-only top score] (w = 0: RR): T = 2..100, "
             "eps in [1/50, 1], w in {0} + [1e-6, 1e-2], delta' in {1e-3, 1e-6, 1e-10}"
         )
-    return exact_search(
-        claim_id,
-        space,
-        _leaky_decide,
-        "A_max^T is (T eps^2 + eps sqrt(2T ln(1/delta')), T delta + delta')-DP",
-        SRC,
-        screen=_leaky_screen,
+    return _spec(space, _leaky_screen, _leaky_document, claim_id, notes + "; T w + delta' < 1")
+
+
+def _spec(space: GridSpace, screen: Any, document: Any, claim_id: str, notes: str) -> SearchSpec:
+    return SearchSpec(
+        space=space,
+        screen=functools.partial(_call, fn=screen, space=space),
+        document=functools.partial(document, space=space, claim_id=claim_id),
+        default_instances=400,
+        casestudies_instances=80,
+        exact_best=True,
         notes=notes,
     )
+
+
+def _call(inst: GridPoint, fn: Any, space: GridSpace) -> float:
+    return float(fn(space, inst))
 
 
 def _rr_values(space: GridSpace, inst: GridPoint) -> tuple[int, Fraction, Fraction]:
@@ -122,12 +175,44 @@ def _rr_values(space: GridSpace, inst: GridPoint) -> tuple[int, Fraction, Fracti
     return int(v["T"]), v["odds"], v["dp"]
 
 
-def _rr_decide(space: GridSpace, inst: GridPoint) -> CheckResult:
+def _rr_document(inst: GridPoint, space: GridSpace, claim_id: str) -> dict[str, Any]:
+    """The spec document of one instance: the ``T``-fold composition of ``RR(ε)``,
+    ``e^ε = a/b``, lumped by the number ``k`` of ones (``P_D(k) = C(T,k) a^k b^(T-k)/
+    (a+b)^T``, ``D'`` the mirror image; :func:`.tightness.rr_composition`), and Theorem
+    11's guarantee as an ``approx_dp`` claim on the pair ``(D, D')`` (the other pair is
+    its mirror image)."""
     T, odds, dp = _rr_values(space, inst)
-    m = rr_composition(T, _q(odds))
-    return check_approx_dp(
-        m, advanced_composition_epsilon(T, sp.log(_q(odds)), _q(dp)), _q(dp), pairs=[("D", "D'")]
+    a, b = odds.numerator, odds.denominator
+    n = a + b
+
+    def prob(k: int) -> str:
+        return f"binomial({T}, {k})*{a}^{k}*{b}^{T - k}/{n}^{T}"
+
+    doc = skeleton_document(f"{SRC}: the {T}-fold composition of RR(log({odds}))")
+    doc["mechanisms"]["M"] = {
+        "graph": "g",
+        "outputs": list(range(T + 1)),
+        "distributions": {
+            "D": [prob(k) for k in range(T + 1)],
+            "D'": [prob(T - k) for k in range(T + 1)],
+        },
+        "description": f"{T} independent runs of randomized response with e^eps = {odds}, "
+        "lumped by the number of ones",
+    }
+    target = claim_entry(
+        claim_id,
+        "M",
+        "approx_dp",
+        "refuted",
+        epsilon=expr_text(advanced_composition_epsilon(T, sp.log(_q(odds)), _q(dp))),
+        delta=expr_text(_q(dp)),
+        statement="the T-fold composition of RR(eps) is (T eps^2 + eps sqrt(2T ln(1/delta')), "
+        f"delta')-DP ({space.describe(inst)})",
+        source=SRC,
     )
+    target["pairs"] = [["D", "D'"]]
+    doc["claims"].append(target)
+    return doc
 
 
 def rr_delta(T: int, odds: float, eps: float) -> float:
@@ -162,14 +247,12 @@ def rr_composition_search(claim_id: str) -> SearchSpec:
             tuple(F(1, 10**k) for k in (3, 6, 10)),
         ),
     )
-    return exact_search(
-        claim_id,
+    return _spec(
         space,
-        _rr_decide,
-        "the T-fold composition of RR(eps) is (T eps^2 + eps sqrt(2T ln(1/delta')), delta')-DP",
-        SRC,
-        screen=_rr_screen,
-        notes="T-fold composition of RR(eps): T = 10..500, e^eps in [1.001, 2], delta' in "
+        _rr_screen,
+        _rr_document,
+        claim_id,
+        "T-fold composition of RR(eps): T = 10..500, e^eps in [1.001, 2], delta' in "
         "{1e-3, 1e-6, 1e-10}",
     )
 

@@ -102,7 +102,9 @@ def max_of_runs(
             if p == 0:
                 continue
             lo = tl.below[o]
-            hi = lo + p
+            # F = 1 at the top output (the distribution sums to 1): the sum below is
+            # then of single powers of F⁻, not of products of powers of two sums
+            hi = sp.Integer(1) if tl.above[o] == 0 else lo + p
             if p.is_Rational and lo.is_Rational:
                 row[o] = hi**T - lo**T
             else:

@@ -185,3 +185,81 @@ def test_the_chain_search_refutes_the_exponent_2_at_a_fixed_eps() -> None:
     r = search(claim, instances=80, seconds=None, seed=0, checkpoint_every=1e9, shrink=False)
     assert r.violated
     assert r.certificate_text and 'kind = "inequality"' in r.certificate_text
+
+
+_LEAKY = "talwar2025.thm11.advanced_composition"
+_FAMILY = "talwar2025.thm11.advanced_composition.delta_matters"
+_RR = "talwar2025.thm11.advanced_composition.rr_worst_case"
+
+
+def test_advanced_composition_extreme_draws_are_valid_instances() -> None:
+    """The extreme corners of Theorem 11's leaky spaces include T = 100, w = 1/100,
+    where T w + delta' > 1 is no bound on a probability: such points are not proposed,
+    and every proposed one is decided without error."""
+    from verifier.search import get_searchable
+
+    for cid, corner in (
+        (_LEAKY, (100, 1, F(1, 100), F(1, 10**10))),
+        (_FAMILY, (100, 1, F(1, 100))),
+    ):
+        c = get_searchable(cid)
+        space, rng = c.search.space, random.Random(3)
+        assert space.valid is not None
+        assert not space.valid(space.point(GridPoint(tuple(F(x) for x in corner))))
+        for _ in range(6):
+            inst = space.extreme(rng)
+            v = space.point(inst)
+            dp = v.get("dp", v["w"] ** 2)
+            assert v["T"] * v["w"] + dp < 1
+            conf = confirm(c, inst)
+            assert conf.error is None and conf.verdict is Verdict.HOLDS
+
+
+def test_delta_matters_documents_realize_the_additive_term() -> None:
+    """On the family, the exact realized delta of the document's target is at least
+    Pr_D[top] = 1 - (1 - w)^T (D' never gives the top score), decided exactly; the
+    ratio the search reports is the target's, realized / (T w + w^2), below 1."""
+    from verifier.arithmetic import decide_le
+    from verifier.search import get_searchable
+
+    c = get_searchable(_FAMILY)
+    for T, eps, w in ((20, F(1, 2), F(1, 10**5)), (2, F(1), F(1, 100)), (50, F(1, 50), F(1, 100))):
+        conf = confirm(c, GridPoint((F(T), eps, w)))
+        assert conf.verdict is Verdict.HOLDS and conf.premises is Verdict.HOLDS
+        assert conf.result is not None
+        realized = max(conf.result.all_findings(), key=lambda f: approx(f.realized)).realized
+        floor = 1 - (1 - R(w.numerator, w.denominator)) ** T
+        assert decide_le(floor, realized).verdict is Verdict.HOLDS
+        assert conf.ratio is not None and 0.78 < conf.ratio < 1
+
+
+@pytest.mark.parametrize(
+    ("cid", "values"),
+    [
+        (_LEAKY, (100, F(1), F(1, 1000), F(1, 1000))),
+        (_FAMILY, (50, F(1, 50), F(1, 100))),
+        (_RR, (100, F(3, 2), F(1, 1000))),
+    ],
+)
+def test_advanced_composition_certificates_recheck(tmp_path, cid, values) -> None:  # type: ignore[no-untyped-def]
+    """A document with its claimed delta lowered below the exact realized one is a
+    certificate `verifier check` re-decides at its default limits: exit 1 (refuted),
+    and 0 with --expected (the premise holds, the target is refuted)."""
+    import json
+
+    from verifier import cli
+    from verifier.search import get_searchable
+
+    c = get_searchable(cid)
+    inst = GridPoint(tuple(F(x) for x in values))
+    doc = c.search.document(inst)
+    conf = confirm(c, inst, doc)
+    assert conf.verdict is Verdict.HOLDS and conf.result is not None
+    realized = max(approx(f.realized) for f in conf.result.all_findings())
+    assert realized > 0
+    doc["claims"][-1]["delta"] = str(F(realized / 2).limit_denominator(10**30))
+    path = tmp_path / "cert.json"
+    path.write_text(json.dumps(doc))
+    assert confirm(c, inst, doc).confirmed
+    assert cli.main(["check", str(path)]) == 1
+    assert cli.main(["check", "--expected", str(path)]) == 0

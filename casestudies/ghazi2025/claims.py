@@ -759,7 +759,14 @@ def _theorem12(alpha: Any, beta: Any, eps_prime: Any) -> CheckResult:
     expected="holds",
     notes="failure probability certified by summation over k with the tail p'^K in the "
     "enclosure; copies are powers, never lists; realized failure <= 0.183 beta "
-    "(beta = 1/100) and 0.153 beta (beta = 1/1000); the supremum is beta/2 (tightness)",
+    "(beta = 1/100) and 0.153 beta (beta = 1/1000); the supremum of the worst case is "
+    "beta/2 for beta <= 2/e and r >= 1, and about 0.5413 beta over the theorem's whole "
+    "range (ghazi2025.thm12.half_beta_region, ghazi2025.thm12.half_beta_everywhere)",
+    scope_note="the failure probability is a certified infinite sum over k with up to 6e12 "
+    "copies, decided at these (alpha, beta); the worst case (one mechanism at alpha exactly) "
+    "is decided along beta and r by ghazi2025.thm12.half_beta_region and "
+    "ghazi2025.thm12.half_beta_everywhere, and every step of the proof over a box of "
+    "(beta, r, k) (ghazi2025.thm12.step.*)",
     tightness=theorem12_entry,
 )
 def thm12() -> CheckResult:

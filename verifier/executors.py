@@ -690,22 +690,19 @@ def open_runner(
             yield cluster
         return
     if lazy and workers > 1:
-
-        @contextlib.contextmanager
-        def pool() -> Iterator[Runner | None]:
-            local = as_runner(None, workers)
-            try:
-                yield local
-            finally:
-                if local is not None:
-                    local.close()
-
-        runner = LazyRunner(pool)
+        runner = LazyRunner(lambda: _local_pool(workers))
         try:
             yield runner
         finally:
             runner.close()
         return
+    with _local_pool(workers) as local:
+        yield local
+
+
+@contextlib.contextmanager
+def _local_pool(workers: int) -> Iterator[Runner | None]:
+    """``workers`` local processes (``None``: this process, for one), closed on exit."""
     local = as_runner(None, workers)
     try:
         yield local

@@ -13,9 +13,9 @@ import argparse
 from typing import Any
 
 from ..errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, InvalidParameter
-from .common import Command, json_dump
+from .common import Command, json_dump, load_static
 
-__all__ = ["COMMAND", "configure", "run", "describe_param"]
+__all__ = ["COMMAND", "configure", "run", "describe_param", "listing"]
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -45,86 +45,95 @@ def _default_text(value: Any) -> Any:
     return str(value)
 
 
-def _inputs(t: Any) -> str:
-    lo, hi = t.inputs
+def _inputs(inputs: dict[str, Any]) -> str:
+    lo, hi = inputs["min"], inputs["max"]
     if hi is None:
         return f"{lo} or more"
     return str(lo) if lo == hi else f"{lo} to {hi}"
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``verifier algorithms``; return the exit code."""
+def listing() -> dict[str, Any]:
+    """Every registered transformer and distribution kind as JSON records (what
+    ``verifier algorithms --json`` prints; imports the engine)."""
     from ..algorithms import TRANSFORMERS
     from ..spec.distributions import DISTRIBUTIONS
 
+    return {
+        "transformers": [
+            {
+                "name": t.name,
+                "summary": t.summary,
+                "source": t.source,
+                "module": t.build.__module__,
+                "inputs": {"min": t.inputs[0], "max": t.inputs[1]},
+                "params": [describe_param(p) for p in t.params],
+            }
+            for t in (TRANSFORMERS[n] for n in sorted(TRANSFORMERS))
+        ],
+        "distributions": [
+            {
+                "name": k.name,
+                "summary": k.summary,
+                "source": k.source,
+                "params": [describe_param(p) for p in k.params],
+            }
+            for k in (DISTRIBUTIONS[n] for n in sorted(DISTRIBUTIONS))
+        ],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``verifier algorithms``; return the exit code.  The listing is read from
+    :data:`~verifier.cli.static.ALGORITHMS_FILE`, generated from the registries (a test
+    keeps it current), so the command answers without importing the engine."""
+    full = load_static("algorithms")
     names = list(args.names)
-    unknown = [n for n in names if n not in TRANSFORMERS and n not in DISTRIBUTIONS]
+    known_t = [t["name"] for t in full["transformers"]]
+    known_k = [k["name"] for k in full["distributions"]]
+    unknown = [n for n in names if n not in known_t and n not in known_k]
     if unknown:
-        known = ", ".join([*sorted(TRANSFORMERS), *sorted(DISTRIBUTIONS)])
+        known = ", ".join([*known_t, *known_k])
         raise InvalidParameter(
             f"unknown algorithm or distribution kind {unknown[0]!r} (known: {known})"
         )
-    transformers = [TRANSFORMERS[n] for n in sorted(TRANSFORMERS) if not names or n in names]
-    kinds = [DISTRIBUTIONS[n] for n in sorted(DISTRIBUTIONS) if not names or n in names]
+    transformers = [t for t in full["transformers"] if not names or t["name"] in names]
+    kinds = [k for k in full["distributions"] if not names or k["name"] in names]
     if args.json:
-        json_dump(
-            {
-                "transformers": [
-                    {
-                        "name": t.name,
-                        "summary": t.summary,
-                        "source": t.source,
-                        "module": t.build.__module__,
-                        "inputs": {"min": t.inputs[0], "max": t.inputs[1]},
-                        "params": [describe_param(p) for p in t.params],
-                    }
-                    for t in transformers
-                ],
-                "distributions": [
-                    {
-                        "name": k.name,
-                        "summary": k.summary,
-                        "source": k.source,
-                        "params": [describe_param(p) for p in k.params],
-                    }
-                    for k in kinds
-                ],
-            }
-        )
+        json_dump({"transformers": transformers, "distributions": kinds})
         return EXIT_OK
     blocks = []
     if transformers:
         blocks.append(f'Transformers ({len(transformers)}; spec files: algorithm = "NAME"):\n')
         for t in transformers:
-            lines = [f"{t.name}  {t.summary}"]
-            lines.append(f"  source:  {t.source}")
-            lines.append(f"  module:  {t.build.__module__}")
-            lines.append(f"  inputs:  {_inputs(t)}")
-            lines.extend(_param_lines(t.params))
+            lines = [f"{t['name']}  {t['summary']}"]
+            lines.append(f"  source:  {t['source']}")
+            lines.append(f"  module:  {t['module']}")
+            lines.append(f"  inputs:  {_inputs(t['inputs'])}")
+            lines.extend(_param_lines(t["params"]))
             blocks.append("\n".join(lines) + "\n")
     if kinds:
         blocks.append(f'Distribution kinds ({len(kinds)}; spec files: distribution = "NAME"):\n')
         for k in kinds:
-            lines = [f"{k.name}  {k.summary}", f"  source:  {k.source}"]
-            lines.extend(_param_lines(k.params))
+            lines = [f"{k['name']}  {k['summary']}", f"  source:  {k['source']}"]
+            lines.extend(_param_lines(k["params"]))
             blocks.append("\n".join(lines) + "\n")
     print("\n".join(blocks).rstrip())
     return EXIT_OK
 
 
-def _param_lines(params: Any) -> list[str]:
+def _param_lines(params: list[dict[str, Any]]) -> list[str]:
     if not params:
         return ["  params:  none"]
     lines = ["  params:"]
-    width = max(len(p.name) for p in params)
+    width = max(len(p["name"]) for p in params)
     for p in params:
-        if p.required:
+        if p["required"]:
             default = "required"
-        elif p.default is None:
+        elif p["default"] is None:
             default = "optional"
         else:
-            default = f"default {_default_text(p.default)!r}"
-        lines.append(f"    {p.name.ljust(width)}  ({default}) {p.doc}".rstrip())
+            default = f"default {p['default']!r}"
+        lines.append(f"    {p['name'].ljust(width)}  ({default}) {p['doc']}".rstrip())
     return lines
 
 

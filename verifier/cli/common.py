@@ -729,3 +729,17 @@ def number_text(x: Any) -> str:
         except VerifierError:
             return text
     return str(x)
+
+
+#: Listings generated from the engine's registries and shipped as package data
+#: (:mod:`verifier.cli.static` writes them; a test keeps them current), so that
+#: ``verifier algorithms`` and ``verifier schema`` answer without importing sympy.
+STATIC_DATA = Path(__file__).parent / "data"
+STATIC_NAMES = ("algorithms", "schema")
+
+
+def load_static(name: str) -> Any:
+    """The generated listing ``name`` (``"algorithms"`` or ``"schema"``)."""
+    if name not in STATIC_NAMES:
+        raise ValueError(f"unknown listing {name!r}")
+    return json.loads((STATIC_DATA / f"{name}.json").read_text(encoding="utf-8"))

@@ -174,6 +174,8 @@ def test_composition_exact_beside_both_accountants():
     assert sp.simplify(six.exact_at_delta - want) == 0
     assert six.exact_pure == sp.log(3**6)
     assert six.accountant is not None and six.accountant >= float(six.exact_at_delta)
+    record = six.to_dict()
+    assert "pld_accountant_epsilon" in record and "pld_of_exact_epsilon" not in record
 
 
 def test_the_pld_accountant_drops_the_count_of_a_randomized_response_event():

@@ -117,6 +117,10 @@ class CompareRow:
     pld: float | None
     published: dict[str, sp.Expr] = field(default_factory=dict)
     verdict: Verdict = Verdict.HOLDS
+    #: where ``pld`` comes from: dp_accounting's PLD of the exact output distributions
+    #: (``"export"``, JSON key ``pld_of_exact_epsilon``) or its PLD accountant on the
+    #: algorithm's own event (``"accountant"``, JSON key ``pld_accountant_epsilon``)
+    pld_source: str = "export"
 
     @property
     def ratio(self) -> float | None:
@@ -138,7 +142,11 @@ class CompareRow:
             "accountant_epsilon": self.accountant,
             "accountant_event": self.accountant_event,
             "ratio": self.ratio,
-            "pld_of_exact_epsilon": self.pld,
+            (
+                "pld_accountant_epsilon"
+                if self.pld_source == "accountant"
+                else "pld_of_exact_epsilon"
+            ): self.pld,
             "published": {k: num(v) for k, v in self.published.items()},
             "verdict": self.verdict.value,
         }
@@ -435,7 +443,9 @@ def _composition(
                 f"RandomizedResponseDpEvent(noise_parameter={rr_event.noise_parameter!r}, "
                 f"num_buckets=2), k)"
             )
-        row = CompareRow(m, {"eps0": e0, "k": k}, pure, at_delta, rdp, text, pld)
+        row = CompareRow(
+            m, {"eps0": e0, "k": k}, pure, at_delta, rdp, text, pld, pld_source="accountant"
+        )
         row.verdict = combine_verdicts([_check(at_delta, rdp), _check(at_delta, pld)])
         rows.append(row)
     notes = [

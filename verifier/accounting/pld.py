@@ -310,9 +310,7 @@ class PrivacyLoss:
             if hi is not sp.oo and hi == lo:
                 continue
             a, b = sums[k]
-            pieces.append(
-                ProfileSegment(sp.log(lo), sp.oo if hi is sp.oo else sp.log(hi), sp.nsimplify(a), b)
-            )
+            pieces.append(ProfileSegment(sp.log(lo), sp.oo if hi is sp.oo else sp.log(hi), a, b))
         return pieces[::-1]
 
     def tradeoff(self) -> list[tuple[sp.Expr, sp.Expr]]:

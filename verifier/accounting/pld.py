@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -65,6 +65,7 @@ __all__ = [
     "ProfileSegment",
     "Accountant",
     "epsilon_of",
+    "worst_pair",
     "check_tradeoff",
     "MAX_ATOMS",
 ]
@@ -82,6 +83,40 @@ def _le(a: sp.Expr, b: sp.Expr, precision: Precision, what: str) -> bool:
     if v is Verdict.UNDECIDED:
         raise Undecidable(f"could not decide {what} ({a} <= {b}) at the precision limit")
     return v is Verdict.HOLDS
+
+
+def _sort_by_ratio(
+    items: Iterable[Any],
+    precision: Precision,
+    *,
+    descending: bool,
+    masses: Callable[[Any], tuple[sp.Expr, sp.Expr]] = lambda x: x,
+) -> list[Any]:
+    """``items`` sorted by likelihood ratio ``p/q`` of their ``masses`` (``q = 0`` is the
+    ratio ``oo``), each comparison exact: ``p_a/q_a <= p_b/q_b`` iff ``p_a q_b <= p_b
+    q_a`` (cross-multiplied: no division, and ``q = 0`` needs no special case)."""
+
+    def cmp(a: Any, b: Any) -> int:
+        (pa, qa), (pb, qb) = masses(a), masses(b)
+        return -1 if _le(pa * qb, pb * qa, precision, "two likelihood ratios") else 1
+
+    out = sorted(items, key=functools.cmp_to_key(cmp))
+    return out[::-1] if descending else out
+
+
+def worst_pair(
+    values: list[sp.Expr], pairs: list[Pair], precision: Precision, what: str
+) -> tuple[sp.Expr, Pair]:
+    """The largest of ``values`` (one per ordered pair; ``oo`` wins at once) and the
+    pair attaining it; :class:`~verifier.errors.Undecidable` when the maximum cannot be
+    certified."""
+    for v, pr in zip(values, pairs, strict=True):
+        if v is sp.oo:
+            return v, pr
+    i, certified = exact_max(values, precision)
+    if not certified:
+        raise Undecidable(f"could not decide which pair attains {what}")
+    return values[i], pairs[i]
 
 
 @dataclass(frozen=True)
@@ -272,17 +307,9 @@ class PrivacyLoss:
 
     def _sorted(self, descending: bool) -> list[LossAtom]:
         """The atoms by likelihood ratio (``oo`` the largest), each comparison exact."""
-        what = "two likelihood ratios"
-
-        def cmp(a: LossAtom, b: LossAtom) -> int:
-            if a.ratio is sp.oo or b.ratio is sp.oo:
-                ka, kb = a.ratio is sp.oo, b.ratio is sp.oo
-                return 0 if ka == kb else (1 if ka else -1)
-            # a <= b iff p_a q_b <= p_b q_a (cross-multiplied: no division)
-            return -1 if _le(a.p * b.q, b.p * a.q, self.precision, what) else 1
-
-        out = sorted(self.atoms, key=functools.cmp_to_key(cmp))
-        return out[::-1] if descending else out
+        return _sort_by_ratio(
+            self.atoms, self.precision, descending=descending, masses=lambda a: (a.p, a.q)
+        )
 
     def profile(self) -> list[ProfileSegment]:
         """The privacy profile ``δ(ε)`` for every ``ε >= 0`` as exact pieces, from
@@ -370,11 +397,7 @@ def epsilon_of(
     if not _le(m_inf, dl, precision, "the mass without a counterpart"):
         return sp.oo
 
-    def by_ratio(a: tuple[sp.Expr, sp.Expr], b: tuple[sp.Expr, sp.Expr]) -> int:
-        # decreasing p/q: a before b iff p_a q_b >= p_b q_a
-        return -1 if _le(b[0] * a[1], a[0] * b[1], precision, "two likelihood ratios") else 1
-
-    finite.sort(key=functools.cmp_to_key(by_ratio))
+    finite = _sort_by_ratio(finite, precision, descending=True)
     acc_p, acc_q = m_inf, sp.Integer(0)
     for k, (p, q) in enumerate(finite):
         acc_p, acc_q = acc_p + p, acc_q + q
@@ -447,23 +470,14 @@ class Accountant:
         self._require()
         pairs = list(self._losses)
         vals = [self._losses[p].delta(epsilon) for p in pairs]
-        i, certified = exact_max(vals, self.precision)
-        if not certified:
-            raise Undecidable("could not decide which pair attains delta(epsilon)")
-        return vals[i], pairs[i]
+        return worst_pair(vals, pairs, self.precision, "delta(epsilon)")
 
     def epsilon(self, *, delta: Any) -> tuple[sp.Expr, Pair]:
         """The least ε with the composition (ε, δ)-DP, and a pair attaining it."""
         self._require()
         pairs = list(self._losses)
         vals = [self._losses[p].epsilon(delta) for p in pairs]
-        if any(v is sp.oo for v in vals):
-            i = next(i for i, v in enumerate(vals) if v is sp.oo)
-            return sp.oo, pairs[i]
-        i, certified = exact_max(vals, self.precision)
-        if not certified:
-            raise Undecidable("could not decide which pair attains epsilon(delta)")
-        return vals[i], pairs[i]
+        return worst_pair(vals, pairs, self.precision, "epsilon(delta)")
 
 
 def check_tradeoff(

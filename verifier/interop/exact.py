@@ -33,9 +33,9 @@ from typing import Any
 
 import sympy as sp
 
-from ..accounting.pld import epsilon_of
-from ..arithmetic import DEFAULT_PRECISION, Precision, exact_max
-from ..errors import InvalidParameter, Undecidable
+from ..accounting.pld import epsilon_of, worst_pair
+from ..arithmetic import DEFAULT_PRECISION, Precision
+from ..errors import InvalidParameter
 from ..mechanism import Dataset, FiniteMechanism, Output
 
 __all__ = ["epsilon_for_delta", "pair_epsilon_for_delta", "exact_float"]
@@ -89,10 +89,4 @@ def epsilon_for_delta(
         P = {o: mech.p(d, o) for o in mech.outputs}
         Q = {o: mech.p(d2, o) for o in mech.outputs}
         vals.append(pair_epsilon_for_delta(P, Q, delta, precision))
-    if any(v is sp.oo for v in vals):
-        i = next(i for i, v in enumerate(vals) if v is sp.oo)
-        return sp.oo, prs[i]
-    i, certified = exact_max(vals, precision)
-    if not certified:
-        raise Undecidable(f"could not decide which pair of {mech.name} attains epsilon(delta)")
-    return vals[i], prs[i]
+    return worst_pair(vals, prs, precision, f"epsilon(delta) of {mech.name}")

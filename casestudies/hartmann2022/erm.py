@@ -625,7 +625,7 @@ def laplace_step(title: str) -> CheckResult:
 class Alg5:
     """One instance of Algorithm 5 (module docstring): training set, its neighbour
     (record ``k`` replaced), test set (``(k, y)``: covariate ``k/2``) and its neighbour,
-    ``Λ``, ``ε_1``, ``ε_2``."""
+    and ``Λ`` (the privacy parameters are decided over a box)."""
 
     train: tuple[Record, ...]
     k: int
@@ -634,8 +634,6 @@ class Alg5:
     j: int
     new_test: tuple[int, int]
     lam: Fraction
-    eps1: Fraction
-    eps2: Fraction
 
     @property
     def n(self) -> int:
@@ -737,54 +735,108 @@ def lemma21_test(inst: Alg5) -> list[CheckResult]:
     )
 
 
-def alg5_cells(inst: Alg5, e_bot: Any, e_rel: Any, tag: str) -> CheckResult:
-    """Algorithm 5 is ``({⊥}: e_bot, R: e_rel)``-ODP on this instance (module
-    docstring): every ratio of the output space, bounded through the Laplace step by
-    ``ε_2 · (error shift)/a`` or by Algorithm 4's ``β |Δ|``."""
-    e1, e2 = (
-        R(inst.eps1.numerator, inst.eps1.denominator),
-        R(inst.eps2.numerator, inst.eps2.denominator),
-    )
+#: The privacy parameters of Theorem 17 and Corollary 18: every cell's log-ratio is
+#: ``ε_k`` times a shift that does not depend on ``ε``, so each cell is decided for every
+#: ``ε > 0`` (:func:`_within`); only ``max(ε_1, ε_2) >= ε_k`` is decided over a box.
+E1, E2 = sp.symbols("epsilon_1 epsilon_2", positive=True)
+#: ``ε_2 = λ ε_1`` with ``λ ∈ [0, 1]``: Corollary 18's region ``ε_2 <= ε_1``.
+LAM = sp.Symbol("lambda", nonnegative=True)
+EPS_RANGE = (R(1, 1000), 1000)
+
+
+def _within(lhs: sp.Expr, budget: Any, title: str, over: Any) -> list[CheckResult]:
+    """``±lhs <= budget`` for a positive ``budget`` that ``lhs`` is a multiple of, decided
+    as ``±lhs/budget <= 1``: the budget cancels (exact algebra), so the verdict holds for
+    every value of the privacy parameters."""
+    return _two_ways(lhs / budget, 1, f"{title}, divided by the budget", over)
+
+
+def alg5_cells(inst: Alg5, e1: Any, e2: Any, tag: str) -> CheckResult:
+    """Every ratio of Algorithm 5's output space on this instance (module docstring),
+    each against the budget of its own noise: the released ``θ`` with a training record
+    replaced costs Algorithm 4's ``β |Δ| <= ε_1``; every other cell costs, through the
+    Laplace step, ``ε_2 · (error shift)/a <= ε_2``.  ``e1``, ``e2`` are positive
+    expressions (symbols), which cancel from each cell (:func:`_within`)."""
     a = inst.a()
     lo, hi = inst.delta_range()
     beta = inst.n * R(inst.lam.numerator, inst.lam.denominator) * e1 / 2
     shift_train = test_error(inst.test) - test_error(inst.test, DELTA)
     shift_test = test_error(inst.test) - test_error(inst.test2())
-    parts = []
     # released theta, training record replaced: Laplace densities centred at w1, w2
-    parts.append(
-        check_le(
-            beta * sp.Abs(DELTA),
-            e_rel,
-            f"{tag}: R, training record: beta |w1 - w2| <= e(R)",
-            over=(DELTA, lo, hi),
-        )
-    )
-    # released theta, test record replaced: F_L(tau - e)/F_L(tau - e') <= e^(eps_2 |e - e'|/a)
-    parts += _two_ways(
+    parts = _within(
+        beta * sp.Abs(DELTA),
+        e1,
+        f"{tag}: R, training record: beta |w1 - w2| <= eps_1",
+        (DELTA, lo, hi),
+    )[:1]
+    # a test record replaced (released theta and bot alike):
+    # F_L(tau - e)/F_L(tau - e') and S_L(tau - e)/S_L(tau - e') <= e^(eps_2 |e - e'|/a)
+    parts += _within(
         e2 * shift_test / a,
-        e_rel,
-        f"{tag}: R, test record: eps_2 |err_T - err_T'|/a <= e(R)",
-        (V, 0, 1),
-    )
-    # bottom, test record replaced
-    parts += _two_ways(
-        e2 * shift_test / a,
-        e_bot,
-        f"{tag}: bot, test record: eps_2 |err_T - err_T'|/a <= e(bot)",
+        e2,
+        f"{tag}: R and bot, test record: eps_2 |err_T - err_T'|/a <= eps_2",
         (V, 0, 1),
     )
     # bottom, training record replaced: shared noise b, theta = w1 + b and w2 + b
-    parts += _two_ways(
+    parts += _within(
         e2 * shift_train / a,
-        e_bot,
-        f"{tag}: bot, training record: eps_2 |err(w1 + b) - err(w2 + b)|/a <= e(bot)",
+        e2,
+        f"{tag}: bot, training record: eps_2 |err(w1 + b) - err(w2 + b)|/a <= eps_2",
         {V: (0, 1), DELTA: (lo, hi)},
     )
     return given(
-        f"{tag}: Algorithm 5 is ({{bot}}: {e_bot}, R: {e_rel})-ODP",
+        f"{tag}: every cell of Algorithm 5 within its own budget",
         laplace_step(tag),
         conjunction(f"{tag}: every ratio of the output space", parts),
+    )
+
+
+def alg5_every_d(e1: Any, e2: Any) -> CheckResult:
+    """Algorithm 5's cells in every dimension ``d``, for every training and test set: a
+    released ``θ`` with a training record replaced costs ``β ||Δ||`` with ``β = nΛε_1/2``
+    and ``||Δ|| = ρ · 2/(nΛ)``, ``ρ ∈ [0, 1]`` (Theorem 16, searched by
+    ``hartmann2022.theorem16.erm_sensitivity``), i.e. ``ρ ε_1``; a replaced test record
+    moves ``m · err`` by ``|2σ(θᵀx) - 1 - y| - |2σ(θᵀx') - 1 - y'|`` (margins ``s, s' ∈
+    [0, 1]``) and ``a = 2/(mκ)`` with ``κ ∈ [0, 1]`` (``a >= 2/m``); a replaced training
+    record moves the error under a shared noise ``b`` by at most ``2(e^{ρD_0} - 1) <=
+    2(e^{D_0} - 1) <= a``, ``D_0 = 2/(nΛ)`` (Lemma 21 (1) in every dimension, decided
+    with it), i.e. by ``μ a`` with ``μ ∈ [0, 1]``.  Each cell within its own budget
+    (``e1``, ``e2`` cancel, :func:`_within`)."""
+    nl = sp.Symbol("n_Lambda", positive=True)
+    rho, kap, mu = sp.symbols("rho kappa mu", nonnegative=True)
+    parts = _within(
+        (nl * e1 / 2) * (rho * 2 / nl),
+        e1,
+        "every d: R, training record: beta ||w1 - w2|| <= eps_1",
+        (rho, 0, 1),
+    )[:1]
+    # beyond D0 = 4 the bound 2(e^D0 - 1) exceeds 2, which bounds any shift
+    parts.append(
+        check_le(
+            2 * (sp.exp(rho * DD) - 1),
+            2 * (sp.exp(DD) - 1),
+            "every d: 2(e^(rho D0) - 1) <= 2(e^D0 - 1)",
+            over={rho: (0, 1), DD: (0, 4)},
+        )
+    )
+    parts += _within(
+        e2 * mu, e2, "every d: bot, training record: eps_2 (mu a)/a <= eps_2", (mu, 0, 1)
+    )[:1]
+    for y in (1, -1):
+        for y2 in (1, -1):
+            parts += _within(
+                e2 * (_term(SG, y) - _term(SG2, y2)) * kap / 2,
+                e2,
+                f"every d: R and bot, test label {y:+d} -> {y2:+d}: eps_2 |err_T - err_T'|/a <= eps_2",
+                {SG: (0, 1), SG2: (0, 1), kap: (0, 1)},
+            )
+    return given(
+        "every dimension: Lemma 21's shifts and the Laplace step",
+        conjunction(
+            "Lemma 21 in every dimension",
+            [*lemma21_test_every_d(), *lemma21_training_every_d(), laplace_step("every d")],
+        ),
+        conjunction("every dimension: every cell within its budget", parts),
     )
 
 
@@ -797,14 +849,7 @@ TEST = ((2, 1), (-1, -1), (1, 1))
 def alg5_instances() -> list[Alg5]:
     """Algorithm 5's instances: ``n = 4``, ``m = 3``, ``Λ = 2`` (then ``a = 2/m``:
     ``2(e^{1/4} - 1) ≈ 0.568 < 2/3``) and ``Λ = 1/2`` (``a = 2(e - 1)``)."""
-    out = []
-    for lam, e1, e2 in ((F(2), F(1, 2), F(1)), (F(1, 2), F(1), F(1, 2))):
-        out.append(Alg5(TRAIN, 0, (F(-1), -1), TEST, 0, (2, -1), lam, e1, e2))
-    return out
-
-
-def _e(x: Fraction) -> sp.Rational:
-    return R(x.numerator, x.denominator)
+    return [Alg5(TRAIN, 0, (F(-1), -1), TEST, 0, (2, -1), lam) for lam in (F(2), F(1, 2))]
 
 
 @claim(
@@ -884,8 +929,6 @@ LEMMA21_NEAR = Alg5(
     0,
     (2, -1),
     F(64),
-    F(1),
-    F(1),
 )
 
 
@@ -893,8 +936,8 @@ def _t17_tightness() -> Tightness:
     return Tightness(
         "approached",
         1.0,
-        "Lambda = 2 (a = 2/m), eps_1 = 1/2 < eps_2 = 1: the cell R costs max(eps_1, eps_2) = eps_2 "
-        "through the test record at x = 1 whose label flips",
+        "Lambda = 2 (a = 2/m), eps_1 <= eps_2: the cell R costs max(eps_1, eps_2) = eps_2 through "
+        "the test record at x = 1 whose label flips",
         family="theta -> +-oo (v -> 1 or 0): the release density ratio F_L(tau - err_T)/F_L(tau - err_T') "
         "tends to e^(eps_2 (2/m)/a) = e^(eps_2) for tau <= 0",
         limit="the error shift is exactly 2/m = a at v = 1 (equality in the closed range), below it "
@@ -903,26 +946,40 @@ def _t17_tightness() -> Tightness:
     )
 
 
+#: What Theorem 17 and Corollary 18 are decided over (the coverage table repeats it).
+ALG5_DOMAIN = (
+    "every eps_1, eps_2 > 0 (each cell's log-ratio over its own budget eps_k does not depend on "
+    f"eps; max(eps_1, eps_2) >= eps_k over the box [{EPS_RANGE[0]}, {EPS_RANGE[1]}]^2), every "
+    "threshold tau (the Laplace step); in every dimension through the margins sigma(theta^T x) in [0, 1] (Lemma 21's "
+    "boxes, with Theorem 16's |w1 - w2| <= 2/(n Lambda), searched by "
+    "hartmann2022.theorem16.erm_sensitivity); and Algorithm 5 itself, with the logistic "
+    "minimisers certified, on one-dimensional instances for every theta"
+)
+
+
 @claim(
     id="hartmann2022.theorem17",
-    source=f"{SRC}, §6.1, Theorem 17 and Algorithm 5 (App. D), in one dimension",
+    source=f"{SRC}, §6.1, Theorem 17 and Algorithm 5 (App. D)",
     statement="Algorithm 5 (logistic regression by Algorithm 4, released only if err + Lap(a/eps_2) <= "
     "tau) is ({bot}: eps_2, R: max(eps_1, eps_2), 0)-ODP for neighbours differing in one training or "
-    "one test record: every ratio of its output space (each released theta, the bot event), every "
-    "threshold tau, decided through Lemma 21's shifts and the Laplace step",
+    "one test record: every ratio of its output space (each released theta, the bot event), "
+    "decided over " + ALG5_DOMAIN,
     expected="holds",
-    instances="d = 1, n = 4 training records, m = 3 test records with covariates in {0, +-1/2, +-1}; "
-    "(Lambda, eps_1, eps_2) in {(2, 1/2, 1), (1/2, 1, 1/2)}; a training record replaced and a test "
-    "label flipped",
+    instances="d = 1, n = 4 training records, m = 3 test records with covariates in {0, +-1/2, +-1}, "
+    "Lambda in {2, 1/2} (a = 2/m and a = 2(e - 1)); a training record replaced and a test label "
+    "flipped",
     tightness=_t17_tightness,
 )
 def theorem17() -> CheckResult:
-    parts = []
+    rel = sp.Max(E1, E2)
+    parts = [alg5_every_d(E1, E2)]
     for inst in alg5_instances():
-        e1, e2 = _e(inst.eps1), _e(inst.eps2)
-        parts.append(
-            alg5_cells(inst, e2, sp.Max(e1, e2), f"Lambda = {inst.lam}, eps_1 = {e1}, eps_2 = {e2}")
-        )
+        parts.append(alg5_cells(inst, E1, E2, f"d = 1, Lambda = {inst.lam}"))
+    box = {E1: EPS_RANGE, E2: EPS_RANGE}
+    parts += [
+        check_le(E1, rel, "eps_1 <= max(eps_1, eps_2) = e(R)", over=box),
+        check_le(E2, rel, "eps_2 <= max(eps_1, eps_2) = e(R)", over=box),
+    ]
     return conjunction("Theorem 17", parts)
 
 
@@ -930,14 +987,14 @@ def theorem17() -> CheckResult:
     id="hartmann2022.corollary18",
     source=f"{SRC}, §6.1, Corollary 18",
     statement="with eps_2 <= eps_1 Algorithm 5 is ({bot}: eps_2, R: eps_1, 0)-ODP: the whole budget eps_1 "
-    "pays for the released model, a rejected one costs only eps_2 (decided as for Theorem 17)",
+    "pays for the released model, a rejected one costs only eps_2 (decided as for Theorem 17, with "
+    "eps_2 = lambda eps_1 for every lambda in [0, 1])",
     expected="holds",
-    instances="the instances of Theorem 17 with eps_2 <= eps_1: (Lambda, eps_1, eps_2) in {(1/2, 1, 1/2), "
-    "(2, 1, 1)}",
+    instances="the instances of Theorem 17",
     tightness=Tightness(
         "approached",
         1.0,
-        "Lambda = 2, eps_1 = eps_2 = 1: the cell R through the flipped test label",
+        "Lambda = 2, eps_1 = eps_2: the cell R through the flipped test label",
         family="theta -> +-oo (v -> 1 or 0), as for Theorem 17",
         limit="the error shift is exactly 2/m = a at v = 1 (closed range); with eps_2 < eps_1 the cell "
         "R of the logistic model is loose (beta |w1 - w2| < eps_1: Theorem 16 is not attained by "
@@ -945,11 +1002,13 @@ def theorem17() -> CheckResult:
     ),
 )
 def corollary18() -> CheckResult:
-    parts = []
-    insts = [alg5_instances()[1], replace(alg5_instances()[0], eps1=F(1), eps2=F(1))]
-    for inst in insts:
-        e1, e2 = _e(inst.eps1), _e(inst.eps2)
-        parts.append(alg5_cells(inst, e2, e1, f"Lambda = {inst.lam}, eps_1 = {e1}, eps_2 = {e2}"))
+    e2 = LAM * E1
+    parts = [alg5_every_d(E1, e2)]
+    for inst in alg5_instances():
+        parts.append(alg5_cells(inst, E1, e2, f"d = 1, Lambda = {inst.lam}"))
+    parts.append(
+        check_le(e2, E1, "eps_2 = lambda eps_1 <= eps_1 = e(R)", over={E1: EPS_RANGE, LAM: (0, 1)})
+    )
     return conjunction("Corollary 18", parts)
 
 

@@ -297,3 +297,24 @@ def test_rr_pairs_and_brute_force_agree_on_three_steps():
     inst = rr_instance(a, d, stops, b)
     assert S.rr_optimum(a, d, stops, b) == S.brute_force_optimum(inst)
     assert list(itertools.islice(S._prefixes(inst.steps, 1), 5)) == [(0,), (1,), (2,), (3,)]
+
+
+def test_algorithm5_decisions_see_a_smaller_a_and_a_tightened_budget():
+    # Theorem 17's cells hold with a = max(2/m, 2(e^(2/(n Lambda)) - 1)) ...
+    from casestudies.hartmann2022.erm import E1, E2, alg5_cells, alg5_instances
+    from verifier.claims.registry import registered_claim
+    from verifier.claims.tighten import tightened
+
+    inst = alg5_instances()[0]
+    assert alg5_cells(inst, E1, E2, "a").holds
+
+    # ... and fail at a 1% smaller a: the flipped test label moves the error by 2/m = a
+    class SmallerA(type(inst)):  # type: ignore[misc]
+        def a(self):
+            return super().a() * sp.Rational(99, 100)
+
+    smaller = SmallerA(**{f: getattr(inst, f) for f in inst.__dataclass_fields__})
+    assert alg5_cells(smaller, E1, E2, "0.99 a").violated
+    # both claims' own decisions refute their budgets shaved by 1%
+    for cid in ("hartmann2022.theorem17", "hartmann2022.corollary18"):
+        assert tightened(registered_claim(cid).run()).verdict.value == "violated"

@@ -38,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 import sympy as sp
 
 from verifier.boxes import BoxBudget, _decide_cached, decide_on_box, sub_boxes_on
-from verifier.executors import ExecutorRunner, dask_runner
+from verifier.runtime.executors import ExecutorRunner, dask_runner
 from verifier.search import get_searchable, search
 
 QUICK = "--quick" in sys.argv

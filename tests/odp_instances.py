@@ -1,4 +1,4 @@
-"""Mechanisms and moves shared by the tests of :mod:`verifier.odp` and of
+"""Mechanisms and moves shared by the tests of :mod:`verifier.odp.guarantees` and of
 Hartmann et al. 2022's theory (:mod:`casestudies.hartmann2022.theory`)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sympy as sp
 from verifier.instances import randomized_response
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
-from verifier.odp import Move, ODPGuarantee, Partition
+from verifier.odp.guarantees import Move, ODPGuarantee, Partition
 
 R = sp.Rational
 

@@ -35,7 +35,7 @@ pytest.importorskip(
 
 from verifier import cli  # noqa: E402
 from verifier.errors import InvalidParameter  # noqa: E402
-from verifier.executors import DaskRunner, dask_runner  # noqa: E402
+from verifier.runtime.executors import DaskRunner, dask_runner  # noqa: E402
 from verifier.search import SearchConfig, search  # noqa: E402
 
 #: The first violation sits in batch 12 (ordering across workers matters).

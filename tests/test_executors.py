@@ -1,4 +1,4 @@
-"""The executor layer (verifier.executors) without dask: ordered results with a
+"""The executor layer (verifier.runtime.executors) without dask: ordered results with a
 bounded number of tasks in flight, early stops that cancel, results that hold
 closures and large exact values, claims decided in parallel by id, and the errors of
 the ``--dask``/``--workers`` options.  The dask runs are in tests/test_dask.py."""
@@ -15,10 +15,10 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 import sympy as sp
 
-from verifier import executors
+from verifier.runtime import executors
 from verifier.claims import load_casestudies
 from verifier.errors import InvalidParameter
-from verifier.executors import (
+from verifier.runtime.executors import (
     DaskTarget,
     ExecutorRunner,
     as_runner,

@@ -1,4 +1,4 @@
-"""Output differential privacy (:mod:`verifier.odp`, Hartmann et al. 2022):
+"""Output differential privacy (:mod:`verifier.odp.guarantees`, Hartmann et al. 2022):
 partitions, guarantees, the two readings of Def 2, subset DP, ex-post DP as the
 singleton case, and the composition experiment's moves and charges, with exact
 values derived by hand."""
@@ -13,7 +13,7 @@ from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.instances import random_mechanism, randomized_response
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
-from verifier.odp import (
+from verifier.odp.guarantees import (
     Move,
     ODPGuarantee,
     Partition,

@@ -1,4 +1,4 @@
-"""Propose-test-release as ODP (:mod:`verifier.odp_ptr`, Hartmann et al. 2022):
+"""Propose-test-release as ODP (:mod:`verifier.odp.ptr`, Hartmann et al. 2022):
 distance to instability, the PTR function and the Dwork-Lei cascade, exact values by
 hand and against a seeded simulation."""
 
@@ -10,7 +10,7 @@ import sympy as sp
 from casestudies.hartmann2022.theory import lemma10_guarantee
 from verifier.errors import InvalidMechanism
 from verifier.neighbours import path
-from verifier.odp_ptr import BOTTOM, distance_to_instability, ptr_cascade, ptr_delta0, ptr_function
+from verifier.odp.ptr import BOTTOM, distance_to_instability, ptr_cascade, ptr_delta0, ptr_function
 
 R = sp.Rational
 

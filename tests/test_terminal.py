@@ -7,7 +7,7 @@ import argparse
 import io
 
 from verifier.cli.common import progress_wanted
-from verifier.terminal import is_terminal, progress_display, task, text_table
+from verifier.runtime.terminal import is_terminal, progress_display, task, text_table
 
 LONG = "exp(eps_1/2)/(exp(eps_1) + exp(eps_2) + 1) + 3*log(2)/(1 + exp(-eps_1))"
 

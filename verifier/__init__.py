@@ -7,6 +7,13 @@ every verdict is *holds*, *violated* or *undecided*, never a float compared with
 tolerance.
 """
 
+import functools
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import types
+import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
@@ -101,11 +108,64 @@ _LAZY: dict[str, str] = {
 }
 
 
+#: Engine modules that moved into packages (old dotted path -> new one).  Importing an
+#: old path still works for this release and emits a :class:`DeprecationWarning`
+#: naming the new one; the old paths go in the next release.
+_MOVED: dict[str, str] = {
+    "verifier.executors": "verifier.runtime.executors",
+    "verifier.terminal": "verifier.runtime.terminal",
+    "verifier.odp_ptr": "verifier.odp.ptr",
+}
+
+
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Import hook for :data:`_MOVED`: an old path is a thin module forwarding every
+    attribute to the module at its new path (classes and functions are the same
+    objects, so ``isinstance`` and pickling are unaffected)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname not in _MOVED:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        new = _MOVED[spec.name]
+        warnings.warn(
+            f"{spec.name} moved to {new}: import it from there "
+            "(the old path is removed in the next release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        target = importlib.import_module(new)
+        module = types.ModuleType(spec.name, target.__doc__)
+        module.__getattr__ = functools.partial(getattr, target)  # type: ignore[method-assign]
+        module.__dir__ = target.__dir__  # type: ignore[method-assign]
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        return None
+
+
+sys.meta_path.append(_MovedModules())
+
+
+def _forward(package: str, module: str) -> Any:
+    """A module-level ``__getattr__`` (PEP 562) for a package whose public names live in
+    its submodule ``module``: ``verifier.odp.guarantees.Move`` is ``verifier.odp.guarantees.guarantees.Move``,
+    imported on first use."""
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(importlib.import_module(f"{package}.{module}"), name)
+
+    return __getattr__
+
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'verifier' has no attribute {name!r}")
-    import importlib
 
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value

@@ -85,8 +85,8 @@ task with an equal share of the sub-boxes left (the first pass is discarded; its
 sub-boxes count in ``boxes``); in rounds, the pieces that ran out of sub-boxes are
 settled again from their start with equal shares of what is left, until the budget
 is spent.  The tasks run here or, inside :func:`sub_boxes_on`,
-on a :class:`verifier.executors.Runner` — local worker processes or a dask cluster —
-a bounded window at a time (:func:`verifier.executors.ordered_map`), their findings
+on a :class:`verifier.runtime.executors.Runner` — local worker processes or a dask cluster —
+a bounded window at a time (:func:`verifier.runtime.executors.ordered_map`), their findings
 merged in piece order as they stream back.  A piece is a pure function of its
 arguments, so the verdict, the failing and undecided sub-boxes and the witness are
 the same with any runner and any number of workers (only a time budget that runs out
@@ -178,9 +178,9 @@ from .arithmetic import (
     exact,
 )
 from .errors import InvalidParameter, UnsupportedExpression, VerifierError
-from .executors import Runner, ordered_map, portable_dumps, portable_loads
 from .precision import interval_context
-from .terminal import task
+from .runtime.executors import Runner, ordered_map, portable_dumps, portable_loads
+from .runtime.terminal import task
 
 __all__ = [
     "Box",
@@ -2185,7 +2185,7 @@ _RUNNER: contextvars.ContextVar[Runner | None] = contextvars.ContextVar(
 @contextlib.contextmanager
 def sub_boxes_on(runner: Runner | None) -> Iterator[None]:
     """Decide the pieces of the box decisions made inside the ``with`` block as tasks
-    on ``runner`` (:mod:`verifier.executors`: local worker processes or a dask
+    on ``runner`` (:mod:`verifier.runtime.executors`: local worker processes or a dask
     cluster; ``None``: in this process).  The decisions are the same with any runner
     and any number of workers (module docstring, "Pieces")."""
     token = _RUNNER.set(runner)

@@ -29,7 +29,7 @@ from .arithmetic import (
 )
 from .errors import VerifierError
 from .precision import interval_context
-from .terminal import text_table
+from .runtime.terminal import text_table
 
 __all__ = [
     "Finding",

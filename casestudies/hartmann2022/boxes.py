@@ -13,7 +13,7 @@ and Theorem 7 says it is ``(ε_g, 0)``-DP.  Decided for every ``(ε_1, ε_g) ∈
 [3/2, 3]`` (so ``ε_g - ε_1 >= 1/2``), with each move's guarantee (the premise) decided over
 the same box; the bound is attained everywhere, at ``(⊥, 1)`` and at ``(1, 1)``
 (ratios exactly ``e^{ε_g}``).  The registered point claims unfold the same game through
-:func:`verifier.odp.odp_composition`, whose adversary compares budgets exactly; here
+:func:`verifier.odp.guarantees.odp_composition`, whose adversary compares budgets exactly; here
 the budgets are symbols, so the two-round transcript is written out.
 """
 
@@ -26,7 +26,7 @@ import sympy as sp
 from casestudies import claim
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
-from verifier.odp_ptr import BOTTOM
+from verifier.odp.ptr import BOTTOM
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult, given
 

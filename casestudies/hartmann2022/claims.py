@@ -2,7 +2,7 @@
 Improving differential privacy composition via a posteriori bounds" — output
 differential privacy (ODP).
 
-What is checked (definitions and reconstruction in :mod:`verifier.odp`; the paper's
+What is checked (definitions and reconstruction in :mod:`verifier.odp.guarantees`; the paper's
 Def 2, Lemmas 3–10 and Theorem 7):
 
 * Lemmas 3, 4 and 6 as implications on seeded random mechanisms and partitions and on
@@ -17,7 +17,7 @@ Def 2, Lemmas 3–10 and Theorem 7):
   threshold budget ε1, each ⊤ costs ``ε2/c``); the budget it saves next to the DP
   accounting ``ε = ε1 + ε2``.
 * Lemma 10 (PTR): the Dwork–Lei cascade of two PTR functions is
-  ``({⊥}: 2ε, R: 3ε, δ)``-ODP (:mod:`verifier.odp_ptr`).
+  ``({⊥}: 2ε, R: 3ε, δ)``-ODP (:mod:`verifier.odp.ptr`).
 * Theorem 7 (Alg. 1): the composition experiment unfolded exactly against finite
   adversaries (SVT then randomized response with whatever budget the SVT output
   left; PTR then randomized response with δ; the toy mechanism of the paper's
@@ -71,7 +71,7 @@ from verifier.claims.steps import Step, decide_steps
 from verifier.instances import random_mechanism, randomized_response
 from verifier.mechanism import FiniteMechanism, Output
 from verifier.neighbours import pair, path
-from verifier.odp import (
+from verifier.odp.guarantees import (
     Move,
     ODPGuarantee,
     Partition,
@@ -83,7 +83,7 @@ from verifier.odp import (
     realized_odp,
     singleton_subset_charge,
 )
-from verifier.odp_ptr import (
+from verifier.odp.ptr import (
     BOTTOM,
     ptr_cascade,
     ptr_function,
@@ -688,7 +688,7 @@ def toy_game(e1: Any, rounds: int = 4) -> FiniteMechanism:
     """The views of Alg. 1 with budget ``(2 eps1, 0)`` against the adversary that replays
     the toy mechanism while an answer still fits: a ⊥ is charged 0 and an answer eps1
     (its cell), so the game stops after two answers or ``rounds`` rounds (written out
-    for a symbolic eps1; at eps1 = log 3 it is :func:`verifier.odp.odp_composition`'s
+    for a symbolic eps1; at eps1 = log 3 it is :func:`verifier.odp.guarantees.odp_composition`'s
     transcript, tests/casestudies/hartmann2022)."""
     toy = _toy(e1)
     dists: dict[Any, dict[Any, sp.Expr]] = {"D": {}, "D'": {}}

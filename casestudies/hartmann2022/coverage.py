@@ -94,7 +94,7 @@ COVERAGE = PaperCoverage.of(
             "(S, e, delta)-subset differential privacy",
             claims=("hartmann2022.lemma6",),
             status="whole",
-            reason="decided exactly (verifier.odp.check_subset_dp); the premises of Lemma 6's search",
+            reason="decided exactly (verifier.odp.guarantees.check_subset_dp); the premises of Lemma 6's search",
         ),
         S(
             "Lemma 6",
@@ -164,7 +164,7 @@ COVERAGE = PaperCoverage.of(
             claims=("hartmann2022.ptr.function",),
             status="whole",
             reason="PTR functions with geometric test and release noise, computed exactly "
-            "(verifier.odp_ptr), searched over statistics on paths, thresholds and eps",
+            "(verifier.odp.ptr), searched over statistics on paths, thresholds and eps",
         ),
         S(
             "Lemma 10",

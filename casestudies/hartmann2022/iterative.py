@@ -45,7 +45,7 @@ from verifier.claims import Tightness
 from verifier.instances import random_mechanism, random_rational_distribution
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
-from verifier.odp import ODPGuarantee, Partition, check_odp
+from verifier.odp.guarantees import ODPGuarantee, Partition, check_odp
 from verifier.privacy import hockey_stick, pure_epsilon
 from verifier.results import CheckResult, conjunction, given
 

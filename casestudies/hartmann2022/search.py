@@ -42,7 +42,7 @@ import sympy as sp
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
 from verifier.claims import SearchSpec
 from verifier.neighbours import pair, path
-from verifier.odp_ptr import ptr_cascade, ptr_function
+from verifier.odp.ptr import ptr_cascade, ptr_function
 from verifier.search.certificates import (
     derived_outputs,
     deterministic_mechanism,
@@ -1740,7 +1740,7 @@ class PtrSpace(InstanceSpace):
 
 @functools.lru_cache(maxsize=512)
 def ptr_mechanisms(inst: PtrInst) -> tuple[Any, Any, Any]:
-    """``(f1, f2, cascade)`` on the path (:mod:`verifier.odp_ptr`)."""
+    """``(f1, f2, cascade)`` on the path (:mod:`verifier.odp.ptr`)."""
     L = len(inst.h1) - 1
     g = path(L)
     lo = min(*inst.h1, *inst.h2) - 2

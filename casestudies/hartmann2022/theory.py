@@ -1,7 +1,7 @@
 """Hartmann et al. 2022: Lemmas 3, 4, 6 and 10 and Theorem 7 as functions.
 
 The ODP machinery (partitions, guarantees, subset DP, the composition experiment of
-Alg. 1, the PTR cascade) is the library's (:mod:`verifier.odp`, :mod:`verifier.odp_ptr`);
+Alg. 1, the PTR cascade) is the library's (:mod:`verifier.odp.guarantees`, :mod:`verifier.odp.ptr`);
 what carries a statement number lives here.
 """
 
@@ -14,8 +14,8 @@ import sympy as sp
 
 from verifier.arithmetic import DEFAULT_PRECISION, Precision, exact
 from verifier.mechanism import FiniteMechanism
-from verifier.odp import CompositionRun, ODPGuarantee, Partition, check_odp
-from verifier.odp_ptr import bottom_partition, ptr_delta0
+from verifier.odp.guarantees import CompositionRun, ODPGuarantee, Partition, check_odp
+from verifier.odp.ptr import bottom_partition, ptr_delta0
 from verifier.privacy import check_approx_dp, check_pure_dp
 from verifier.results import CheckResult, conjunction, implication
 

@@ -29,7 +29,7 @@ from verifier.errors import (
     EXIT_VIOLATED,
     InvalidParameter,
 )
-from verifier.terminal import progress_display
+from verifier.runtime.terminal import progress_display
 
 __all__ = ["COMMAND", "configure", "run"]
 

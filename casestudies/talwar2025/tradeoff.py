@@ -67,7 +67,7 @@ from verifier.certified import certified_ceil
 from verifier.errors import InvalidParameter
 from verifier.precision import interval_context
 from verifier.results import CheckResult, Finding
-from verifier.terminal import task, text_table
+from verifier.runtime.terminal import task, text_table
 
 from .theory import theorem7_bound, theorem9_bound
 

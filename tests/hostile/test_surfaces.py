@@ -406,7 +406,7 @@ def test_a_local_dask_cluster_keeps_its_scratch_space_private(tmp_path, monkeypa
     pytest.importorskip("distributed")
     import tempfile
 
-    from verifier.executors import dask_runner
+    from verifier.runtime.executors import dask_runner
 
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))

@@ -39,8 +39,8 @@ import sympy as sp  # noqa: F401  (used by the doctest)
 
 from ..boxes import sub_boxes_on
 from ..errors import InvalidParameter, UnknownClaim
-from ..executors import Runner, ordered_map
 from ..results import CheckResult
+from ..runtime.executors import Runner, ordered_map
 from .coverage import PaperCoverage
 from .model import Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
 
@@ -192,7 +192,7 @@ class Registry:
 
     def run(self, claims: Iterable[Claim], *, runner: Runner | None = None) -> list[ClaimOutcome]:
         """Decide each claim on its registered instances, in this process or, with a
-        ``runner`` (:mod:`verifier.executors`: local processes, a dask cluster), in
+        ``runner`` (:mod:`verifier.runtime.executors`: local processes, a dask cluster), in
         parallel: the claims about points travel as their ids and are found again
         through the entry points in the worker (:func:`decide_registered`); a claim
         over a box is decided here, one after the other, its box decisions split into

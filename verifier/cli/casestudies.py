@@ -206,9 +206,9 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
     """Decide ``claims`` (serially, on local processes or on dask), with a progress bar
     on a terminal; Ctrl-C stops the run and keeps the outcomes decided so far
     (returned with ``True``)."""
-    from ..executors import open_runner
+    from ..runtime.executors import open_runner
+    from ..runtime.terminal import progress_display, task
     from ..search.decide import outcomes as decided
-    from ..terminal import progress_display, task
 
     outcomes: list[Any] = []
     with (

@@ -275,8 +275,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``verifier check``; return the exit code.  On a terminal, a claim over a box
     shows a progress bar of its inequalities while it is decided."""
     from ..boxes import DEFAULT_BUDGET, box_budget, sub_boxes_on
-    from ..executors import open_runner
-    from ..terminal import progress_display
+    from ..runtime.executors import open_runner
+    from ..runtime.terminal import progress_display
 
     budget = dataclasses.replace(
         DEFAULT_BUDGET, max_parameters=limits_from(args).max_box_parameters

@@ -43,7 +43,7 @@ from ..errors import (
     InvalidParameter,
     VerifierError,
 )
-from ..executors import MAX_WORKERS, WORKERS_CEILING
+from ..runtime.executors import MAX_WORKERS, WORKERS_CEILING
 
 __all__ = [
     "Command",
@@ -72,7 +72,7 @@ __all__ = [
 
 def add_max_workers_option(p: argparse.ArgumentParser) -> None:
     """``--max-workers N``: raise the cap on local worker processes (``--workers``,
-    ``-j``, ``--dask local:N``; default :data:`~verifier.executors.MAX_WORKERS`)."""
+    ``-j``, ``--dask local:N``; default :data:`~verifier.runtime.executors.MAX_WORKERS`)."""
     p.add_argument(
         "--max-workers",
         type=int_option(1, WORKERS_CEILING),
@@ -214,7 +214,7 @@ def add_progress_option(p: argparse.ArgumentParser) -> None:
 def progress_wanted(args: argparse.Namespace) -> bool:
     """Whether to draw progress bars: standard error is a terminal, the output is not
     JSON, and ``--no-progress`` was not given."""
-    from ..terminal import is_terminal
+    from ..runtime.terminal import is_terminal
 
     return (
         is_terminal(sys.stderr)

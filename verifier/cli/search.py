@@ -31,7 +31,7 @@ from ..errors import (
     EXIT_VIOLATED,
     InvalidParameter,
 )
-from ..terminal import Task, progress_display, task
+from ..runtime.terminal import Task, progress_display, task
 from .common import (
     MAX_WORKERS,
     WORKERS_CEILING,
@@ -142,7 +142,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 class SearchProgress:
     """The search's progress reports (instances tried, best ratio so far) drawn as a
-    :func:`verifier.terminal.task` bar."""
+    :func:`verifier.runtime.terminal.task` bar."""
 
     def __init__(self, bar: Task) -> None:
         self.bar = bar
@@ -219,7 +219,7 @@ def _resolve(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier search``; return the exit code."""
-    from ..executors import open_runner
+    from ..runtime.executors import open_runner
     from ..search import search
     from ..search.engine import SearchConfig, read_checkpoint
     from ..spec.io import file_stem

@@ -9,7 +9,7 @@ from typing import Any
 from ..claims.model import ClaimOutcome
 from ..claims.scope import SCOPE_KINDS
 from ..results import label
-from ..terminal import text_table
+from ..runtime.terminal import text_table
 
 __all__ = [
     "where_attained",
@@ -43,7 +43,7 @@ def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
     """Text table: claim, kind, source, expected, verdict, worst slack and where it is
     (output and ordered pair), time; for a claim over a box, the verdict says so and
     names the undecided share when any.  On a terminal long cells fold onto further
-    lines (:func:`verifier.terminal.text_table`); a row is one line in a file or pipe."""
+    lines (:func:`verifier.runtime.terminal.text_table`); a row is one line in a file or pipe."""
     head = ("claim", "kind", "source", "expected", "verdict", "worst slack", "at", "time", "")
     rows = []
     for o in outcomes:

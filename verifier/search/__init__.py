@@ -13,7 +13,7 @@ came: the largest realized/claimed ratio and the instance attaining it.
 
 Searches are reproducible (the seed fixes the work partition; results do not depend
 on the number of workers), parallel (any :class:`concurrent.futures.Executor`, or a
-dask cluster: :mod:`verifier.executors`) and durable (atomic checkpoints; ``resume=``).
+dask cluster: :mod:`verifier.runtime.executors`) and durable (atomic checkpoints; ``resume=``).
 
 >>> from verifier.search import search
 >>> r = search("liu_talwar2019.B1.best_of_k_eps", instances=60, seed=1, seconds=None)

@@ -28,7 +28,7 @@ from ..claims.model import Claim, ClaimOutcome
 from ..claims.registry import registered_claim
 from ..claims.scope import SearchRecord
 from ..errors import InvalidParameter, VerifierError
-from ..executors import Runner, ordered_map
+from ..runtime.executors import Runner, ordered_map
 
 __all__ = ["SEARCH_SEED", "decide", "decide_registered_claim", "outcomes"]
 

@@ -42,7 +42,7 @@ from random import Random
 from typing import Any
 
 from ..errors import InvalidParameter, SpecError
-from ..executors import Runner, as_runner
+from ..runtime.executors import Runner, as_runner
 from . import checkpoints
 from .certificates import atomic_write, write_certificate
 from .core import (
@@ -561,8 +561,8 @@ def search(
         Local worker processes when no ``executor`` is given (1: in this process).
     executor : concurrent.futures.Executor, distributed.Client or Runner, optional
         Runs the batches (a ``ProcessPoolExecutor``, a ``ThreadPoolExecutor``, a
-        ``distributed.Client``, a :class:`verifier.executors.Runner` such as
-        :func:`verifier.executors.dask_runner` gives), at most twice its number of
+        ``distributed.Client``, a :class:`verifier.runtime.executors.Runner` such as
+        :func:`verifier.runtime.executors.dask_runner` gives), at most twice its number of
         workers at a time.  The claim must then be a registered id, a spec-file
         claim (the file at the same path on the workers), or picklable.
     config : SearchConfig, optional

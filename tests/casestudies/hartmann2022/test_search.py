@@ -28,8 +28,8 @@ from casestudies.hartmann2022.erm import (
 from casestudies.hartmann2022.iterative import rr_argmax_rule, rr_instance
 from casestudies.hartmann2022.table1 import k_min
 from verifier.claims import Claim, SearchSpec
-from verifier.odp import Move, ODPGuarantee, Partition, odp_composition
-from verifier.odp_ptr import BOTTOM
+from verifier.odp.guarantees import Move, ODPGuarantee, Partition, odp_composition
+from verifier.odp.ptr import BOTTOM
 from verifier.search.engine import search
 
 

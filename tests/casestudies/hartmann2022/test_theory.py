@@ -10,7 +10,7 @@ import sympy as sp
 from casestudies.hartmann2022.theory import check_theorem7, lemma3, lemma4, lemma6
 from verifier.mechanism import FiniteMechanism
 from verifier.neighbours import pair
-from verifier.odp import (
+from verifier.odp.guarantees import (
     Move,
     ODPGuarantee,
     Partition,

@@ -38,10 +38,10 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from .arithmetic import exact
-from .errors import InvalidMechanism, InvalidParameter
-from .mechanism import FiniteMechanism
-from .odp import ODPGuarantee, Partition
+from ..arithmetic import exact
+from ..errors import InvalidMechanism, InvalidParameter
+from ..mechanism import FiniteMechanism
+from .guarantees import ODPGuarantee, Partition
 
 __all__ = [
     "BOTTOM",

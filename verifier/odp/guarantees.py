@@ -59,7 +59,7 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic import (
+from ..arithmetic import (
     DEFAULT_PRECISION,
     Precision,
     Sign,
@@ -70,15 +70,15 @@ from .arithmetic import (
     exact,
     exact_max,
 )
-from .errors import InvalidMechanism, InvalidParameter
-from .mechanism import Dataset, FiniteMechanism, Output, natural_order
-from .neighbours import pair as pair_graph
-from .privacy import (
+from ..errors import InvalidMechanism, InvalidParameter
+from ..mechanism import Dataset, FiniteMechanism, Output, natural_order
+from ..neighbours import pair as pair_graph
+from ..privacy import (
     check_ex_post,
     hockey_stick,
     realized_ex_post_epsilon,
 )
-from .results import CheckResult, Finding
+from ..results import CheckResult, Finding
 
 __all__ = [
     "Partition",

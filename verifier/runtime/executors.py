@@ -48,7 +48,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .errors import InvalidParameter
+from ..errors import InvalidParameter
 
 __all__ = [
     "DASK_EXTRA",
@@ -270,7 +270,7 @@ def as_runner(executor: Any, workers: int = 1) -> Runner | None:
         return DaskRunner(executor)
     raise InvalidParameter(
         f"cannot run tasks on {type(executor).__name__}: give a concurrent.futures.Executor, "
-        f"a distributed.Client or a verifier.executors.Runner"
+        f"a distributed.Client or a verifier.runtime.executors.Runner"
     )
 
 

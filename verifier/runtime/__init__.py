@@ -1,0 +1,8 @@
+"""Where work runs and how it shows itself.
+
+* :mod:`.executors` — independent tasks in this process, local worker processes or a
+  dask cluster (:class:`~verifier.runtime.executors.Runner`), results sent portably;
+* :mod:`.terminal` — tables and progress displays for a person at a terminal.
+
+Imports only :mod:`verifier.errors`; every other package may import this one.
+"""

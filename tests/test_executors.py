@@ -15,9 +15,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 import sympy as sp
 
-from verifier.runtime import executors
 from verifier.claims import load_casestudies
 from verifier.errors import InvalidParameter
+from verifier.runtime import executors
 from verifier.runtime.executors import (
     DaskTarget,
     ExecutorRunner,

@@ -207,7 +207,7 @@ def bench_engines(count: int = 300) -> None:
 def bench_exact_route() -> None:
     from verifier.algorithms.ghazi import hyperparameter_tuning
     from verifier.boxes import decide_on_box
-    from verifier.instances import randomized_response
+    from verifier.mechanism.instances import randomized_response
 
     e1, e2, ep = sp.symbols("eps_1 eps_2 eps_prime", positive=True)
     A = hyperparameter_tuning(

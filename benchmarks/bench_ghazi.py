@@ -24,8 +24,8 @@ import sympy as sp
 
 from casestudies.ghazi2025.theory import theorem11_bound, theorem12_copies, theorem12_failure
 from verifier.algorithms.ghazi import hyperparameter_tuning, hyperparameter_tuning_enclosures
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import check_ex_post
 
 R = sp.Rational

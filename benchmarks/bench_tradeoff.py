@@ -32,7 +32,7 @@ from verifier.constructions.lower_bounds import (
     theorem7_instance,
     theorem9_instance,
 )
-from verifier.neighbours import hamming_cube
+from verifier.mechanism.neighbours import hamming_cube
 from verifier.privacy import pure_epsilon
 
 R = sp.Rational

@@ -84,8 +84,8 @@ def wall(f: Callable[[], Any]) -> tuple[float, Any]:
 def kary_rr(k: int, ratio: Any) -> Any:
     """k-ary randomized response on ``D ~ D'``, ``log(ratio)``-DP: output 0 favoured
     at ``D``, output ``k - 1`` at ``D'``."""
-    from verifier.mechanism import FiniteMechanism
-    from verifier.neighbours import pair
+    from verifier.mechanism.model import FiniteMechanism
+    from verifier.mechanism.neighbours import pair
 
     D = {o: (ratio if o == 0 else 1) / (ratio + k - 1) for o in range(k)}
     Dp = {o: (ratio if o == k - 1 else 1) / (ratio + k - 1) for o in range(k)}
@@ -500,7 +500,7 @@ def copies(quick: bool) -> Figure:
 
     import verifier.algorithms.ghazi as ghazi
     from verifier.arithmetic import enclose
-    from verifier.instances import randomized_response
+    from verifier.mechanism.instances import randomized_response
     from verifier.privacy import pure_epsilon
 
     def run(T: int) -> Any:

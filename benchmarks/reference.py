@@ -27,8 +27,8 @@ from verifier.algorithms.ghazi import (
     copy_counts,
 )
 from verifier.algorithms.ghazi_series import ExpPoly, Factor, Prior, expand, make_basis
-from verifier.compose import same_neighbour_graph
-from verifier.mechanism import Dataset, FiniteMechanism, Output
+from verifier.mechanism.compose import same_neighbour_graph
+from verifier.mechanism.model import Dataset, FiniteMechanism, Output
 
 __all__ = ["alg3_termwise"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from verifier.instances import randomized_response
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.odp.guarantees import Move, ODPGuarantee, Partition
 
 R = sp.Rational

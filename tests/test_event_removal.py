@@ -13,8 +13,8 @@ import pytest
 import sympy as sp
 
 from verifier.errors import InvalidParameter
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import check_pure_off_event, event_removal
 
 R = sp.Rational

@@ -7,11 +7,18 @@ import networkx as nx
 import pytest
 import sympy as sp
 
-from verifier.compose import best_index, events, independent, indicator, postprocess, repeat
 from verifier.errors import InvalidMechanism, InvalidParameter
-from verifier.instances import random_mechanism, randomized_response, truncated_geometric
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import (
+from verifier.mechanism.compose import (
+    best_index,
+    events,
+    independent,
+    indicator,
+    postprocess,
+    repeat,
+)
+from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import (
     add_remove,
     hamming_cube,
     lump_by_distance,
@@ -165,7 +172,7 @@ def test_catalogue_mechanisms_are_valid_distributions():
 
 
 def test_mixture_is_exact_convex_combination():
-    from verifier.compose import mixture
+    from verifier.mechanism.compose import mixture
 
     a = coin(H, R(1, 3), name="a")
     b = FiniteMechanism(pair(), {"D": {2: 1}, "D'": {0: 1}}, [0, 2], name="b")

@@ -10,9 +10,9 @@ import sympy as sp
 
 from verifier.arithmetic import Verdict
 from verifier.errors import InvalidMechanism, InvalidParameter
-from verifier.instances import random_mechanism, randomized_response
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.odp.guarantees import (
     Move,
     ODPGuarantee,

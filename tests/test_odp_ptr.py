@@ -9,7 +9,7 @@ import sympy as sp
 
 from casestudies.hartmann2022.theory import lemma10_guarantee
 from verifier.errors import InvalidMechanism
-from verifier.neighbours import path
+from verifier.mechanism.neighbours import path
 from verifier.odp.ptr import BOTTOM, distance_to_instability, ptr_cascade, ptr_delta0, ptr_function
 
 R = sp.Rational

@@ -33,7 +33,7 @@ from verifier.algorithms.talwar import a_lt, hybrid
 from verifier.arithmetic import Enclosure, approx, decide_le, decide_sign, enclose, format_number
 from verifier.certified import certified_floor
 from verifier.errors import InvalidParameter
-from verifier.instances import randomized_response
+from verifier.mechanism.instances import randomized_response
 from verifier.precision import interval_context, real_context
 from verifier.ranges import decide_on_interval
 from verifier.search import screens

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from verifier.arithmetic import Verdict
 from verifier.errors import InvalidParameter, UnboundSymbol
-from verifier.instances import random_mechanism, randomized_response, truncated_geometric
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair, pairs_at_distance
+from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair, pairs_at_distance
 from verifier.privacy import (
     check_approx_dp,
     check_ex_post,

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
     from .arithmetic import Precision, Verdict, decide_le, enclose, exact
     from .claims import REGISTRY, Claim, load_casestudies
-    from .compose import best_index, events, independent, indicator, postprocess, repeat
     from .errors import (
         InvalidMechanism,
         InvalidParameter,
@@ -28,9 +27,10 @@ if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
         UnsupportedExpression,
         VerifierError,
     )
-    from .instances import random_mechanism, randomized_response, truncated_geometric
-    from .mechanism import FiniteMechanism
-    from .neighbours import (
+    from .mechanism.compose import best_index, events, independent, indicator, postprocess, repeat
+    from .mechanism.instances import random_mechanism, randomized_response, truncated_geometric
+    from .mechanism.model import FiniteMechanism
+    from .mechanism.neighbours import (
         add_remove,
         hamming_cube,
         lumped_hamming_cube,
@@ -69,28 +69,28 @@ _LAZY: dict[str, str] = {
     "REGISTRY": "claims",
     "Claim": "claims",
     "load_casestudies": "claims",
-    "best_index": "compose",
-    "events": "compose",
-    "independent": "compose",
-    "indicator": "compose",
-    "postprocess": "compose",
-    "repeat": "compose",
+    "best_index": "mechanism.compose",
+    "events": "mechanism.compose",
+    "independent": "mechanism.compose",
+    "indicator": "mechanism.compose",
+    "postprocess": "mechanism.compose",
+    "repeat": "mechanism.compose",
     "InvalidMechanism": "errors",
     "InvalidParameter": "errors",
     "SpecError": "errors",
     "UnboundSymbol": "errors",
     "UnsupportedExpression": "errors",
     "VerifierError": "errors",
-    "random_mechanism": "instances",
-    "randomized_response": "instances",
-    "truncated_geometric": "instances",
-    "FiniteMechanism": "mechanism",
-    "add_remove": "neighbours",
-    "hamming_cube": "neighbours",
-    "lumped_hamming_cube": "neighbours",
-    "pair": "neighbours",
-    "pairs_at_distance": "neighbours",
-    "path": "neighbours",
+    "random_mechanism": "mechanism.instances",
+    "randomized_response": "mechanism.instances",
+    "truncated_geometric": "mechanism.instances",
+    "FiniteMechanism": "mechanism.model",
+    "add_remove": "mechanism.neighbours",
+    "hamming_cube": "mechanism.neighbours",
+    "lumped_hamming_cube": "mechanism.neighbours",
+    "pair": "mechanism.neighbours",
+    "pairs_at_distance": "mechanism.neighbours",
+    "path": "mechanism.neighbours",
     "check_approx_dp": "privacy",
     "check_ex_post": "privacy",
     "check_ex_post_approx": "privacy",
@@ -115,6 +115,9 @@ _MOVED: dict[str, str] = {
     "verifier.executors": "verifier.runtime.executors",
     "verifier.terminal": "verifier.runtime.terminal",
     "verifier.odp_ptr": "verifier.odp.ptr",
+    "verifier.neighbours": "verifier.mechanism.neighbours",
+    "verifier.instances": "verifier.mechanism.instances",
+    "verifier.compose": "verifier.mechanism.compose",
 }
 
 

@@ -29,8 +29,8 @@ and undecided sub-boxes, a witness point) and the checkers that take ``over`` al
 take a ``budget`` (:class:`verifier.boxes.BoxBudget`).
 
 >>> import sympy as sp
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> e = sp.Rational(1, 2)
 >>> p = sp.exp(e) / (1 + sp.exp(e))
 >>> rr = FiniteMechanism(pair(), {"D": {1: p, 0: 1 - p}, "D'": {1: 1 - p, 0: p}})
@@ -63,7 +63,7 @@ from .arithmetic import (
 )
 from .boxes import Box, BoxBudget, decide_on_box
 from .errors import InvalidParameter, UnboundSymbol
-from .mechanism import Dataset, FiniteMechanism, Output
+from .mechanism.model import Dataset, FiniteMechanism, Output
 from .ranges import ParameterRange
 from .results import CheckResult, Finding, Subject
 

@@ -7,7 +7,7 @@ Strategies (all values exact: ``fractions.Fraction`` or sympy rationals):
 * :func:`pair_mechs` — :class:`~verifier.search.spaces.PairMech`: a mechanism on a
   neighbouring pair that is *exactly* ``log(a)``-DP (every likelihood ratio in
   ``[1/a, a]``), with extreme points (ratios at ``a^{±1}``) drawn often;
-* :func:`dp_pairs` — the same as a :class:`~verifier.mechanism.FiniteMechanism`;
+* :func:`dp_pairs` — the same as a :class:`~verifier.mechanism.model.FiniteMechanism`;
 * :func:`sensitivity_tables` — integer function tables of sensitivity 1 on a pair
   (Ghazi et al.'s Algorithm 1 input);
 * :func:`query_vector_pairs` — neighbouring query-answer vectors.
@@ -44,8 +44,8 @@ except ImportError as err:  # pragma: no cover - hypothesis is a test dependency
 import sympy as sp
 
 from .claims import Claim
-from .mechanism import FiniteMechanism
-from .neighbours import pair
+from .mechanism.model import FiniteMechanism
+from .mechanism.neighbours import pair
 from .search import SearchResult, get_searchable, search, spec_searchable
 from .search.spaces import PURE_BUDGETS, PairMech, QueryPair, project
 
@@ -118,7 +118,7 @@ def dp_pairs(
     extreme: float = 0.5,
     datasets: tuple[str, str] = ("D", "D'"),
 ) -> FiniteMechanism:
-    """:func:`pair_mechs` as a :class:`~verifier.mechanism.FiniteMechanism` on the
+    """:func:`pair_mechs` as a :class:`~verifier.mechanism.model.FiniteMechanism` on the
     pair ``datasets`` with outputs ``0..m-1``; it is exactly ``log(a)``-DP:
     ``check_pure_dp(m, log(a))`` holds, attained when a ratio is extreme."""
     pm = draw(pair_mechs(a, outputs, extreme))

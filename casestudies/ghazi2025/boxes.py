@@ -39,9 +39,9 @@ from verifier.algorithms.ghazi import (
     hyperparameter_tuning,
 )
 from verifier.certified import check_le
-from verifier.instances import randomized_response
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import add_remove, pair
+from verifier.mechanism.instances import randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import add_remove, pair
 from verifier.privacy import (
     check_ex_post,
     check_ex_post_approx,

@@ -102,10 +102,14 @@ from verifier.algorithms.ghazi import (
 from verifier.algorithms.ghazi_filter import AdversaryNode, random_adversary
 from verifier.arithmetic import Verdict, approx, combine_verdicts, decide_le
 from verifier.certified import check_eq, check_le
-from verifier.instances import random_mechanism, random_rational_distribution, randomized_response
 from verifier.interop.compare import register_published_bound
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import add_remove, pair, path
+from verifier.mechanism.instances import (
+    random_mechanism,
+    random_rational_distribution,
+    randomized_response,
+)
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import add_remove, pair, path
 from verifier.privacy import (
     check_ex_post,
     check_ex_post_approx,

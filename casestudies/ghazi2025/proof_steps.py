@@ -63,8 +63,8 @@ from verifier.algorithms.ghazi import (
     hyperparameter_tuning,
 )
 from verifier.claims.steps import Step, decide_steps
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import add_remove, pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import add_remove, pair
 from verifier.results import CheckResult
 from verifier.search.inequalities import GridSpace, inequality_search
 
@@ -822,7 +822,7 @@ def _alg2_printed(i: int) -> list[Step]:
     (favouring ``D``) followed by a mechanism always at ``τ = 1`` (budget ``ε_2``), at the
     output ``(1, i+1)`` and the pair ``D -> D'``, over the box of budgets: ``A(1, i) <=
     e^{2ε_i + ε'} Q'_i(1) Σ_{m>=1} Geom(m) x_i^m Π_{j≠i}(1 - x_j^m Q'_j(O_{>=τ}))``."""
-    from verifier.instances import randomized_response
+    from verifier.mechanism.instances import randomized_response
 
     mechs = [randomized_response(E1), _const_at_tau()]
     eps = [E1, E2]
@@ -982,7 +982,7 @@ def _final_line_without_eps_prime() -> list[Step]:
     """The last line of the proof of Theorem 11 without the factor ``e^{ε'}``:
     ``A(1, 1) <= e^{2ε_1} A'(1, 1)`` for Algorithm 3 on ``RR(ε_1)`` and a later
     ``RR(ε_2)`` favouring ``D'``, over a box where the competitor's budget is high."""
-    from verifier.instances import randomized_response
+    from verifier.mechanism.instances import randomized_response
 
     from .boxes import COMPETITOR
 

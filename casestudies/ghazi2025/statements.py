@@ -21,9 +21,9 @@ from verifier.arithmetic import Verdict, combine_verdicts
 from verifier.certified import check_le
 from verifier.claims import Tightness
 from verifier.claims.steps import Step, decide_steps
-from verifier.instances import random_mechanism, randomized_response
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import (
     check_ex_post,
     check_ex_post_approx,

@@ -32,7 +32,7 @@ from verifier.algorithms.ghazi_series import CertifiedSum
 from verifier.arithmetic import Sign, approx, decide_sign, exact
 from verifier.certified import certified_ceil
 from verifier.errors import InvalidParameter
-from verifier.mechanism import Dataset, FiniteMechanism, Output
+from verifier.mechanism.model import Dataset, FiniteMechanism, Output
 from verifier.privacy import check_alpha, check_rdp
 from verifier.results import CheckResult, implication
 

@@ -148,8 +148,8 @@ def theorem12_worst_instance(alpha: Any) -> Any:
     """One mechanism with ``Pr[M(D) >= 1] = α`` exactly (the same on ``D'``): the
     premise of Ghazi et al. 2025, Theorem 12 holds with equality through ``M`` and no
     other mechanism helps, the worst case of the failure probability."""
-    from verifier.mechanism import FiniteMechanism
-    from verifier.neighbours import pair
+    from verifier.mechanism.model import FiniteMechanism
+    from verifier.mechanism.neighbours import pair
 
     a = sp.sympify(alpha)
     table = {0: 1 - a, 1: a}

@@ -24,8 +24,8 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.odp.ptr import BOTTOM
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult, given

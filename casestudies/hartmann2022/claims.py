@@ -68,9 +68,9 @@ from verifier.arithmetic import Verdict, combine_verdicts, decide_le, exact
 from verifier.certified import check_eq
 from verifier.claims import Tightness
 from verifier.claims.steps import Step, decide_steps
-from verifier.instances import random_mechanism, randomized_response
-from verifier.mechanism import FiniteMechanism, Output
-from verifier.neighbours import pair, path
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.model import FiniteMechanism, Output
+from verifier.mechanism.neighbours import pair, path
 from verifier.odp.guarantees import (
     Move,
     ODPGuarantee,

@@ -42,9 +42,9 @@ import sympy as sp
 from casestudies import claim
 from verifier.certified import check_all_le
 from verifier.claims import Tightness
-from verifier.instances import random_mechanism, random_rational_distribution
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import random_mechanism, random_rational_distribution
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.odp.guarantees import ODPGuarantee, Partition, check_odp
 from verifier.privacy import hockey_stick, pure_epsilon
 from verifier.results import CheckResult, conjunction, given

@@ -130,7 +130,7 @@ def lemma20_odp_sum() -> CheckResult:
     search=S.theorem7_search("hartmann2022.theorem7.step.continuations", continuation=True),
 )
 def theorem7_continuations() -> CheckResult:
-    from verifier.instances import randomized_response
+    from verifier.mechanism.instances import randomized_response
     from verifier.privacy import check_pure_dp
 
     # the continuation after an answer of the toy mechanism of §1 (e(S) = log 3) with

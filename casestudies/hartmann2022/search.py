@@ -41,7 +41,7 @@ import sympy as sp
 
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
 from verifier.claims import SearchSpec
-from verifier.neighbours import pair, path
+from verifier.mechanism.neighbours import pair, path
 from verifier.odp.ptr import ptr_cascade, ptr_function
 from verifier.search.certificates import (
     derived_outputs,

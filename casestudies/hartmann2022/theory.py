@@ -13,7 +13,7 @@ from typing import Any
 import sympy as sp
 
 from verifier.arithmetic import DEFAULT_PRECISION, Precision, exact
-from verifier.mechanism import FiniteMechanism
+from verifier.mechanism.model import FiniteMechanism
 from verifier.odp.guarantees import CompositionRun, ODPGuarantee, Partition, check_odp
 from verifier.odp.ptr import bottom_partition, ptr_delta0
 from verifier.privacy import check_approx_dp, check_pure_dp

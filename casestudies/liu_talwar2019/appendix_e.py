@@ -36,9 +36,9 @@ import sympy as sp
 from casestudies import REGISTRY, claim
 from verifier.algorithms.liu_talwar import random_stopping_hard
 from verifier.claims import Claim
-from verifier.instances import random_rational_distribution
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import random_rational_distribution
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import check_approx_dp, check_ex_post_approx, check_pure_off_event
 from verifier.results import CheckResult, conjunction, implication
 

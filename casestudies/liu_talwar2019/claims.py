@@ -6,7 +6,7 @@ App. B and D (the other modules of the package register the rest: :mod:`.stateme
 App. B.1: outputting the best of K candidates is only Kε-DP, and that is tight.  The
 instance: candidate 0 always scores 0.9; each of the K other candidates scores 0.8 or
 0.95; the algorithm outputs the index of the best (ties to the higher index, as in
-:func:`verifier.compose.best_index`).  "Index 0 wins" needs all K others at 0.8.
+:func:`verifier.mechanism.compose.best_index`).  "Index 0 wins" needs all K others at 0.8.
 
 Finding: as printed, the candidates are *not* ε-DP.  On ``d1`` they score 0.95 w.p.
 1/2 and on ``d1'`` w.p. ``1 - e^ε/2`` (the printed ``(1-e^ε)/2`` is a typo), so the
@@ -46,7 +46,6 @@ from verifier.algorithms.liu_talwar import (
     uniform_selection,
 )
 from verifier.certified import check_eq, check_le
-from verifier.compose import postprocess
 from verifier.constructions.packing import (
     dominance,
     packing_bound,
@@ -54,8 +53,9 @@ from verifier.constructions.packing import (
     weak_usefulness,
 )
 from verifier.interop.compare import register_published_bound
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.compose import postprocess
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import (
     check_approx_dp,
     check_distributions,
@@ -479,7 +479,7 @@ def _thm12_members(Q: FiniteMechanism) -> list[FiniteMechanism]:
 def _thm12_instances() -> list[tuple[FiniteMechanism, int, int]]:
     """(Q = uniform selection over K scored mechanisms, tau, K) with some M_i having
     Pr[q >= tau] >= 1/2 at every dataset."""
-    from verifier.instances import random_mechanism, randomized_response
+    from verifier.mechanism.instances import random_mechanism, randomized_response
 
     a = scored(randomized_response(sp.log(2)), [0, 1], "RR(log 2)")
     b = scored(random_mechanism(pair(), 3, seed=31, denominator=10), [0, 2, 3], "random3[31]")

@@ -21,10 +21,10 @@ import sympy as sp
 
 from verifier.algorithms import best_of
 from verifier.algorithms.liu_talwar import ranking, uniform_selection
-from verifier.compose import best_index, independent, mixture, postprocess
-from verifier.instances import random_mechanism, randomized_response
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair, path
+from verifier.mechanism.compose import best_index, independent, mixture, postprocess
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair, path
 from verifier.privacy import delta, pure_epsilon
 
 __all__ = [
@@ -103,7 +103,7 @@ def rr_candidate(eps: Any, name: str = "RR candidate") -> FiniteMechanism:
 
 def best_of_k(K: int, cand: FiniteMechanism) -> FiniteMechanism:
     """Index of the best of one sample of candidate 0 (always 0.9) and K candidates
-    (App. B.1; ties to the higher index, :func:`verifier.compose.best_index`)."""
+    (App. B.1; ties to the higher index, :func:`verifier.mechanism.compose.best_index`)."""
     fixed = FiniteMechanism(cand.graph, {"d1": {MID: 1}, "d1'": {MID: 1}}, [MID], name="cand0")
     return postprocess(
         independent(fixed, *([cand] * K)), best_index(lambda s: s), name=f"best-of-{K + 1}"

@@ -30,8 +30,8 @@ from casestudies import claim
 from verifier.algorithms.liu_talwar import BOTTOM, random_stopping, thresholding
 from verifier.algorithms.liu_talwar import thresholding_expected_iterations as _expected
 from verifier.claims.steps import Step, decide_steps
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.results import CheckResult
 
 from .instances import SOURCE, R
@@ -699,7 +699,7 @@ def thm32_ratio() -> CheckResult:
     kind="proof-step",
 )
 def b1_probabilities() -> CheckResult:
-    from verifier.compose import best_index, independent, postprocess
+    from verifier.mechanism.compose import best_index, independent, postprocess
 
     from .instances import HIGH, LOW, MID
 

@@ -614,8 +614,8 @@ def _bottom_screen(inst: Any) -> float:
     bound."""
     from verifier.algorithms.liu_talwar import BOTTOM, thresholding
     from verifier.arithmetic import approx
-    from verifier.mechanism import FiniteMechanism
-    from verifier.neighbours import pair
+    from verifier.mechanism.model import FiniteMechanism
+    from verifier.mechanism.neighbours import pair
 
     p, g, e0, T = _bottom_values(inst)
     Q = FiniteMechanism(pair(), {"D": {0: 1 - p, 1: p}, "D'": {0: 1 - p, 1: p}}, [0, 1])

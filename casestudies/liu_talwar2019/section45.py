@@ -53,7 +53,7 @@ from verifier.arithmetic import Verdict, decide_le
 from verifier.certified import check_eq, check_le
 from verifier.claims import Tightness
 from verifier.claims.steps import Step, decide_steps
-from verifier.mechanism import FiniteMechanism
+from verifier.mechanism.model import FiniteMechanism
 from verifier.privacy import check_approx_dp, check_pure_dp
 from verifier.results import CheckResult, conjunction, given
 

@@ -28,9 +28,9 @@ import sympy as sp
 from casestudies import claim
 from verifier.arithmetic import Verdict, decide_le
 from verifier.certified import check_all_le, check_eq, check_le
-from verifier.instances import random_mechanism, random_rational_distribution
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import random_mechanism, random_rational_distribution
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult, conjunction
 

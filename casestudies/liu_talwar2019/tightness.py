@@ -24,8 +24,8 @@ from verifier.algorithms.liu_talwar import thresholding
 from verifier.arithmetic import approx
 from verifier.claims import Tightness
 from verifier.errors import ConstructionFailed
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 
 R = sp.Rational
 A_SYM = sp.Symbol("a", positive=True)

@@ -24,7 +24,7 @@ import sympy as sp
 
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
 from verifier.claims import SearchSpec
-from verifier.neighbours import pair
+from verifier.mechanism.neighbours import pair
 from verifier.search import screens
 from verifier.search.certificates import (
     claim_entry,

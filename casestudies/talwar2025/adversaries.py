@@ -41,7 +41,7 @@ import sympy as sp
 from verifier.algorithms.liu_talwar import ranking
 from verifier.algorithms.talwar import HALF, OracleAlgorithm, a_max
 from verifier.errors import InvalidParameter
-from verifier.mechanism import FiniteMechanism
+from verifier.mechanism.model import FiniteMechanism
 
 R = sp.Rational
 

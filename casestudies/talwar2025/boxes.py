@@ -30,9 +30,9 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.certified import check_le
-from verifier.compose import events, indicator
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pairs_at_distance, path
+from verifier.mechanism.compose import events, indicator
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pairs_at_distance, path
 from verifier.privacy import check_approx_dp, check_distributions, check_pure_dp
 from verifier.results import CheckResult, conjunction, given
 
@@ -46,7 +46,7 @@ GAMMA, C = sp.symbols("gamma c", positive=True)
 
 
 def tgeom2(eps: Any) -> dict[int, dict[int, sp.Expr]]:
-    """``TGeom_2`` with ``x = e^{-ε}`` (:func:`verifier.instances.truncated_geometric`)."""
+    """``TGeom_2`` with ``x = e^{-ε}`` (:func:`verifier.mechanism.instances.truncated_geometric`)."""
     x = sp.exp(-eps)
     return {
         k: {

@@ -59,7 +59,7 @@ def _rational_distribution(k: int, rng: random.Random, den: int = 60) -> list[Fr
 
 def _tgeom(n: int, x: Fraction) -> list[list[Fraction]]:
     """``TGeom_n(x)``: row ``k`` is the distribution at true value ``k`` on ``0..n``
-    (:func:`verifier.instances.truncated_geometric`)."""
+    (:func:`verifier.mechanism.instances.truncated_geometric`)."""
     rows = []
     for k in range(n + 1):
         row = []
@@ -561,8 +561,8 @@ def _rdp_space() -> GridSpace:
 def _rdp_decide(space: GridSpace, inst: GridPoint) -> Any:
     import sympy as sp
 
-    from verifier.mechanism import FiniteMechanism
-    from verifier.neighbours import path
+    from verifier.mechanism.model import FiniteMechanism
+    from verifier.mechanism.neighbours import path
 
     from .theory import rdp_chain
 

@@ -29,8 +29,8 @@ from verifier.algorithms.talwar import (
 )
 from verifier.certified import check_eq, check_le
 from verifier.claims import SearchSpec
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import check_approx_dp, check_pure_dp, delta, pure_epsilon
 from verifier.results import CheckResult, conjunction
 from verifier.search.inequalities import GridPoint, GridSpace

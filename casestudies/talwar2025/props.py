@@ -15,8 +15,8 @@ from casestudies import claim
 from verifier.arithmetic import Verdict, combine_verdicts, decide_le
 from verifier.claims.steps import Step, decide_steps
 from verifier.constructions.extension import extend
-from verifier.instances import random_mechanism, randomized_response, truncated_geometric
-from verifier.neighbours import hamming_cube, pairs_at_distance, path
+from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
+from verifier.mechanism.neighbours import hamming_cube, pairs_at_distance, path
 from verifier.privacy import check_approx_dp, check_pure_dp, pure_epsilon, rdp_epsilon
 from verifier.results import CheckResult, Finding, conjunction
 

@@ -78,8 +78,8 @@ def prop3() -> CheckResult:
             )
     # the 1/(2K) attained: the best setting has half its mass at its median, the others none
     # above it
-    from verifier.mechanism import FiniteMechanism
-    from verifier.neighbours import pair
+    from verifier.mechanism.model import FiniteMechanism
+    from verifier.mechanism.neighbours import pair
 
     half = {0: R(1, 2), 1: R(1, 2)}
     low = {0: sp.Integer(1)}

@@ -33,11 +33,11 @@ from verifier.algorithms.liu_talwar import value_of
 from verifier.algorithms.talwar import OracleAlgorithm, failure_probability
 from verifier.arithmetic import DEFAULT_PRECISION, Precision, exact
 from verifier.certified import check_eq, check_le
-from verifier.compose import events
 from verifier.constructions.lower_bounds import HardInstance
 from verifier.errors import InvalidParameter
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pairs_at_distance
+from verifier.mechanism.compose import events
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pairs_at_distance
 from verifier.privacy import check_pure_dp, check_rdp, rdp_epsilon
 from verifier.results import CheckResult, conjunction
 

@@ -33,8 +33,8 @@ from typing import Any
 import sympy as sp
 
 from verifier.claims import Tightness
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 
 R = sp.Rational
 

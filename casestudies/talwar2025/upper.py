@@ -22,7 +22,7 @@ from verifier.algorithms.talwar import (
     repetition_algorithms,
 )
 from verifier.certified import check_eq, check_le
-from verifier.instances import randomized_response
+from verifier.mechanism.instances import randomized_response
 from verifier.privacy import check_approx_dp, check_pure_dp, delta, pure_epsilon
 from verifier.results import CheckResult, conjunction, given
 from verifier.search.inequalities import GridPoint, GridSpace

@@ -13,12 +13,12 @@ import sympy as sp
 
 from verifier.accounting import MAX_ATOMS, Accountant, PrivacyLoss, check_tradeoff
 from verifier.arithmetic import Verdict, decide_le
-from verifier.compose import independent, repeat
 from verifier.errors import InvalidMechanism, InvalidParameter
-from verifier.instances import randomized_response
 from verifier.interop.exact import epsilon_for_delta
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.compose import independent, repeat
+from verifier.mechanism.instances import randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import delta as product_delta
 
 R = sp.Rational

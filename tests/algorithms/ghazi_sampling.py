@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from verifier.instances import random_mechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import random_mechanism
+from verifier.mechanism.neighbours import pair
 
 
 def geom(rng: random.Random, p: float) -> int:

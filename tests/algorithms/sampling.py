@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable
 import mpmath
 
 from verifier.algorithms.liu_talwar import ranking
-from verifier.mechanism import FiniteMechanism
+from verifier.mechanism.model import FiniteMechanism
 
 
 def draw(dist: dict[Hashable, float], rng: random.Random) -> Hashable:

@@ -36,9 +36,9 @@ from verifier.algorithms.ghazi import (
 )
 from verifier.arithmetic import Verdict, approx, decide_eq, enclose
 from verifier.errors import InvalidMechanism, InvalidParameter
-from verifier.instances import random_mechanism, randomized_response
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import add_remove, pair, path
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import add_remove, pair, path
 from verifier.privacy import check_ex_post, delta, realized_ex_post_epsilon, renyi_divergence
 from verifier.ranges import decide_on_interval
 

@@ -18,8 +18,8 @@ import sympy as sp
 import verifier.algorithms.ghazi as ghazi
 from verifier.algorithms.ghazi_series import IntPoly, Prior, RationalMoments, make_basis
 from verifier.arithmetic import enclose
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import pure_epsilon
 
 R = sp.Rational
@@ -154,7 +154,7 @@ def closed_form(monkeypatch: pytest.MonkeyPatch, *args, **kwargs) -> FiniteMecha
 
 @pytest.mark.parametrize("copies", [[2], [5], [3, 2]])
 def test_series_form_encloses_the_closed_form(monkeypatch, copies):
-    from verifier.instances import randomized_response
+    from verifier.mechanism.instances import randomized_response
 
     ms = [randomized_response(1), randomized_response(R(1, 2))][: len(copies)]
     eps = [1, R(1, 2)][: len(copies)]
@@ -175,7 +175,7 @@ def test_series_form_encloses_the_closed_form(monkeypatch, copies):
 
 
 def test_series_form_costs_the_same_for_a_trillion_copies():
-    from verifier.instances import randomized_response
+    from verifier.mechanism.instances import randomized_response
 
     A = ghazi.hyperparameter_tuning([randomized_response(1)], [1], R(1, 10), copies=[10**12])
     r = pure_epsilon(A)

@@ -28,9 +28,9 @@ from verifier.algorithms.liu_talwar import (
     value_of,
 )
 from verifier.errors import InvalidMechanism, InvalidParameter
-from verifier.instances import random_mechanism, randomized_response
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 
 from .sampling import check_sampler, draw, float_dist, rank_key
 

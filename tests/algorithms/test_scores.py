@@ -11,8 +11,8 @@ import sympy as sp
 from verifier.algorithms import TRANSFORMERS
 from verifier.algorithms.scores import numeric_score
 from verifier.errors import InvalidParameter
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.spec import loads_spec
 
 R = sp.Rational

@@ -22,9 +22,9 @@ from verifier.algorithms.talwar import (
 )
 from verifier.certified import check_eq
 from verifier.errors import InvalidParameter
-from verifier.instances import random_mechanism, randomized_response
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 
 from .sampling import check_sampler, chi2_pvalue, draw, float_dist, rank_key
 

@@ -13,7 +13,7 @@ from verifier.boxes import BoxBudget
 from verifier.certified import check_le
 from verifier.claims import Claim, Registry
 from verifier.errors import InvalidParameter
-from verifier.instances import randomized_response
+from verifier.mechanism.instances import randomized_response
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult
 

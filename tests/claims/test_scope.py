@@ -12,8 +12,8 @@ from verifier.certified import check_eq, check_le
 from verifier.claims import Claim, ClaimOutcome, Scope, SearchRecord, scope_of
 from verifier.claims.steps import Step, decide_steps
 from verifier.claims.tighten import tightened
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import check_pure_dp
 from verifier.results import conjunction, implication
 

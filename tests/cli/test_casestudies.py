@@ -127,8 +127,8 @@ def test_ctrl_c_prints_what_was_decided_and_how_to_continue(monkeypatch, capsys)
 
 
 def test_the_table_says_where_the_worst_slack_is(monkeypatch, capsys):
-    from verifier.mechanism import FiniteMechanism
-    from verifier.neighbours import pair
+    from verifier.mechanism.model import FiniteMechanism
+    from verifier.mechanism.neighbours import pair
     from verifier.privacy import check_pure_dp
 
     half, quarter = sp.Rational(1, 2), sp.Rational(1, 4)

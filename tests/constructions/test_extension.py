@@ -11,8 +11,8 @@ import sympy as sp
 from verifier.constructions.extension import ExtensionFailed, extend, extend_on_lumped_cube
 from verifier.constructions.lower_bounds import BAD, GOOD
 from verifier.errors import InvalidParameter
-from verifier.instances import random_mechanism, randomized_response
-from verifier.neighbours import hamming_cube, path
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.neighbours import hamming_cube, path
 from verifier.privacy import check_pure_dp, pure_epsilon
 
 R = sp.Rational

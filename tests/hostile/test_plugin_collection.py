@@ -15,7 +15,7 @@ import pytest
 # imported here, before pytester's in-process runs snapshot sys.modules: a module
 # imported inside a run is dropped after it and imported anew by the next run, while
 # the package's lazily cached names would still point at the first run's objects
-import verifier.mechanism  # noqa: F401
+import verifier.mechanism.model  # noqa: F401
 import verifier.spec.distributions  # noqa: F401
 import verifier.spec.read  # noqa: F401
 

@@ -16,8 +16,8 @@ from verifier.algorithms.liu_talwar import SCORES
 from verifier.algorithms.repeat_select import repeat_and_select
 from verifier.arithmetic import Verdict, decide_eq, decide_le
 from verifier.errors import InvalidParameter, MissingDependency
-from verifier.instances import randomized_response
 from verifier.interop.exact import epsilon_for_delta, exact_float
+from verifier.mechanism.instances import randomized_response
 
 dpa = pytest.importorskip(
     "dp_accounting", reason="dp_accounting is not installed (pip install 'verifier[interop]')"
@@ -89,7 +89,7 @@ def test_the_exported_pld_bounds_the_exact_epsilon_and_is_close(delta):
 
 
 def test_export_needs_a_pair():
-    from verifier.instances import truncated_geometric
+    from verifier.mechanism.instances import truncated_geometric
 
     with pytest.raises(InvalidParameter, match="neighbouring pairs"):
         to_pld(truncated_geometric(3, R(1, 2)))
@@ -164,9 +164,9 @@ def test_missing_dependency_names_the_extra(monkeypatch, capsys):
 def test_composition_exact_beside_both_accountants():
     # k runs of randomized response (e^eps0 = 3): the exact eps(delta) from the composed
     # loss distribution equals the product mechanism's; the RDP accountant bounds it
-    from verifier.compose import repeat
-    from verifier.instances import randomized_response
     from verifier.interop.exact import epsilon_for_delta
+    from verifier.mechanism.compose import repeat
+    from verifier.mechanism.instances import randomized_response
 
     c = compare("composition", means=(1, 6))
     six = c.rows[1]

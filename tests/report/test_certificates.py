@@ -14,7 +14,7 @@ from verifier.certified import check_eq, check_le
 from verifier.claims import Claim, load_casestudies
 from verifier.cli import main
 from verifier.errors import CertificateError
-from verifier.instances import randomized_response
+from verifier.mechanism.instances import randomized_response
 from verifier.privacy import check_ex_post, check_pure_dp
 from verifier.report.certificates import (
     claim_certificate,

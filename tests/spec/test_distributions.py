@@ -199,7 +199,7 @@ def test_every_kind_builds_a_distribution_decided_exactly(kind, params):
     """The reader builds a built-in mechanism without re-deciding its sums (they are
     identities, see verifier.spec.distributions); here every probability is decided
     non-negative and every row decided to sum to exactly 1, as a typed mechanism is."""
-    from verifier.mechanism import FiniteMechanism
+    from verifier.mechanism.model import FiniteMechanism
 
     m = _mech(f'[mechanisms.m]\ngraph = "g"\ndistribution = "{kind}"\n{params}\n')
     rows = {d: {o: m.p(d, o) for o in m.outputs} for d in m.datasets}

@@ -80,7 +80,7 @@ def test_the_writer_declares_what_it_writes():
     import networkx as nx
     import sympy as sp
 
-    from verifier.mechanism import FiniteMechanism
+    from verifier.mechanism.model import FiniteMechanism
     from verifier.spec import SpecClaim, spec_to_toml
 
     g = nx.Graph()

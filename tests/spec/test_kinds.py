@@ -12,8 +12,8 @@ import sympy as sp
 from verifier import cli
 from verifier.arithmetic import Verdict
 from verifier.errors import InvalidParameter, SpecError, UnboundSymbol
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import check_ex_post_approx
 from verifier.spec import (
     CLAIM_KINDS,

@@ -9,8 +9,8 @@ import sympy as sp
 
 from verifier.arithmetic import Verdict
 from verifier.errors import InvalidParameter, SpecError, UnboundSymbol
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair, path
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair, path
 from verifier.spec import Spec, SpecClaim, loads_spec, precision_for
 
 R = sp.Rational

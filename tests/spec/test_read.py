@@ -24,7 +24,6 @@ from verifier.algorithms import (
     register_transformer,
 )
 from verifier.arithmetic import Verdict
-from verifier.compose import best_index, independent, postprocess
 from verifier.errors import (
     InvalidMechanism,
     InvalidParameter,
@@ -32,8 +31,9 @@ from verifier.errors import (
     UnboundSymbol,
     VerifierError,
 )
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.compose import best_index, independent, postprocess
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.spec import load_spec, loads_spec
 
 from .documents import EXAMPLES, RR, rr_with, verdicts

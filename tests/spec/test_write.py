@@ -13,8 +13,8 @@ import sympy as sp
 
 from verifier.arithmetic import Verdict
 from verifier.errors import InvalidParameter, SpecError
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import add_remove, pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import add_remove, pair
 from verifier.spec import (
     SpecClaim,
     certificate,

@@ -29,7 +29,7 @@ structural equality of the simplified ratio: two equal ratios that sympy writes 
 stay two atoms (the distribution is the same, only longer).
 
 >>> import sympy as sp
->>> from verifier.instances import randomized_response
+>>> from verifier.mechanism.instances import randomized_response
 >>> rr = randomized_response(sp.log(3))                 # 3/4 against 1/4
 >>> loss = PrivacyLoss.of(rr, "D", "D'")
 >>> len(loss.power(10).atoms)                            # 11 atoms, not 2^10 outputs
@@ -54,9 +54,9 @@ import sympy as sp
 
 from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
 from ..certified import check_le
-from ..compose import same_neighbour_graph
 from ..errors import InvalidParameter, Undecidable
-from ..mechanism import Dataset, FiniteMechanism, Output
+from ..mechanism.compose import same_neighbour_graph
+from ..mechanism.model import Dataset, FiniteMechanism, Output
 from ..results import CheckResult, conjunction
 
 __all__ = [
@@ -418,7 +418,7 @@ class Accountant:
     object does not apply).
 
     >>> import sympy as sp
-    >>> from verifier.instances import randomized_response
+    >>> from verifier.mechanism.instances import randomized_response
     >>> acc = Accountant().compose(randomized_response(sp.log(3)), count=3)
     >>> acc.delta(epsilon=0)[0]   # total variation: (27 - 1)/64 + (27 - 9)/64
     11/16
@@ -496,7 +496,7 @@ def check_tradeoff(
     vertices decide the claim exactly.
 
     >>> import sympy as sp
-    >>> from verifier.instances import randomized_response
+    >>> from verifier.mechanism.instances import randomized_response
     >>> a = sp.Symbol("alpha")
     >>> rr = randomized_response(sp.log(3))
     >>> # the curve's vertices: (0, 1), (1/4, 1/4), (1, 0); (1 - a)/3 touches (1/4, 1/4)

@@ -58,8 +58,8 @@ defines the algorithm, and import that module below (and name the transformer in
 Modules of this package import the registry from :mod:`.registry`, never from this
 package (which imports them).
 
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> import sympy as sp
 >>> half, third = sp.Rational(1, 2), sp.Rational(1, 3)
 >>> coin = FiniteMechanism(pair(), {"D": {0: half, 1: half}, "D'": {0: third, 1: 2 * third}})

@@ -33,7 +33,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..mechanism import FiniteMechanism
+from ..mechanism.model import FiniteMechanism
 
 __all__ = ["Estimate", "ESTIMATES", "register_estimate", "estimate", "saturating"]
 

@@ -1,4 +1,4 @@
-"""Generic transformers, built on :mod:`verifier.compose`.
+"""Generic transformers, built on :mod:`verifier.mechanism.compose`.
 
 ``independent``
     independent runs of the inputs on the same dataset; the output is the tuple
@@ -11,8 +11,8 @@
     explicit tie-breaking rule — the best-of-K selector of hyperparameter tuning
     (Liu & Talwar 2019, "Private selection from private candidates", §3).
 
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> import sympy as sp
 >>> half, third = sp.Rational(1, 2), sp.Rational(1, 3)
 >>> coin = FiniteMechanism(pair(), {"D": {0: half, 1: half}, "D'": {0: third, 1: 2 * third}})
@@ -29,9 +29,9 @@ from typing import Any
 
 import sympy as sp
 
-from ..compose import independent, repeat, same_neighbour_graph
 from ..errors import InvalidParameter
-from ..mechanism import FiniteMechanism, Output
+from ..mechanism.compose import independent, repeat, same_neighbour_graph
+from ..mechanism.model import FiniteMechanism, Output
 from .registry import Param, choice, positive_int, transformer
 from .scores import numeric_score
 
@@ -62,7 +62,7 @@ def output_score(o: Output) -> Fraction:
 
 @transformer(
     "independent",
-    source="composition of independent runs (verifier.compose.independent)",
+    source="composition of independent runs (verifier.mechanism.compose.independent)",
     inputs=(1, None),
 )
 def _independent(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
@@ -72,7 +72,7 @@ def _independent(inputs: list[FiniteMechanism], params: dict[str, Any]) -> Finit
 
 @transformer(
     "repeat",
-    source="composition of independent runs (verifier.compose.repeat)",
+    source="composition of independent runs (verifier.mechanism.compose.repeat)",
     params=[Param("n", positive_int, "number of independent runs")],
     inputs=(1, 1),
 )
@@ -135,8 +135,8 @@ def best_of(
         ``P(winner = (i, o)) = P_i(o) · Π_{j<i} P_j(score <= s) · Π_{j>i} P_j(score < s)``
 
     (``lowest_index`` swaps the strict and non-strict inequalities).  This is the
-    argmax of :func:`verifier.compose.best_index` applied to
-    :func:`verifier.compose.independent`, without enumerating the ``m^K`` tuples.
+    argmax of :func:`verifier.mechanism.compose.best_index` applied to
+    :func:`verifier.mechanism.compose.independent`, without enumerating the ``m^K`` tuples.
     """
     graph = same_neighbour_graph(runs)
     scores: list[dict[Output, Any]] = [{o: output_score(o) for o in m.outputs} for m in runs]

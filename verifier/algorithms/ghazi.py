@@ -2,7 +2,7 @@
 
 Ghazi, Kamath, Knop, Kumar, Manurangsi, Zhang 2025, "Private Hyperparameter Tuning
 with Ex-Post Guarantee".  Every builder returns a
-:class:`~verifier.mechanism.FiniteMechanism` whose probabilities are the *exact*
+:class:`~verifier.mechanism.model.FiniteMechanism` whose probabilities are the *exact*
 output distribution of the algorithm, computed from closed forms (Ghazi et al. 2025, §3–§4), never by
 simulation:
 
@@ -32,7 +32,7 @@ The realized ex-post ε of every output of Algorithm 3, as an exact table, is a
 one-liner:
 
 >>> import sympy as sp
->>> from verifier.instances import randomized_response
+>>> from verifier.mechanism.instances import randomized_response
 >>> from verifier.privacy import realized_ex_post_epsilon
 >>> rr = randomized_response(sp.log(3))                  # log 3-DP
 >>> A = hyperparameter_tuning([rr, rr], [sp.log(3), sp.log(3)], sp.log(2))
@@ -65,9 +65,9 @@ from ..arithmetic import (
     decide_sign,
     exact,
 )
-from ..compose import same_neighbour_graph
 from ..errors import InvalidMechanism, InvalidParameter, Undecidable
-from ..mechanism import Dataset, FiniteMechanism, Output
+from ..mechanism.compose import same_neighbour_graph
+from ..mechanism.model import Dataset, FiniteMechanism, Output
 from ..privacy import pure_epsilon
 from .generic import output_score
 from .ghazi_series import (
@@ -441,7 +441,7 @@ def above_threshold(
 
     Examples
     --------
-    >>> from verifier.neighbours import pair
+    >>> from verifier.mechanism.neighbours import pair
     >>> R = sp.Rational
     >>> A = above_threshold(pair(), {"D": [0], "D'": [1]}, [sp.log(2)], sp.log(2))
     >>> A.outputs
@@ -559,7 +559,7 @@ def generalized_above_threshold(
 
     ``epsilons=None`` takes each ``ε_i`` as the exact pure ε of ``M_i``.
 
-    >>> from verifier.instances import randomized_response
+    >>> from verifier.mechanism.instances import randomized_response
     >>> rr = randomized_response(sp.log(3))
     >>> A = generalized_above_threshold([rr], None, sp.log(2), 1)
     >>> A.outputs, A.p("D", (1, 1)), A.p("D", BOTTOM)

@@ -10,7 +10,7 @@ budget ``ε`` answers the request at a node iff
 the transcript so far.  The stopping rule depends only on the transcript, so the
 transcript distributions under ``b = 0`` and ``b = 1`` are finite and exact:
 :func:`filter_transcripts` enumerates them and :func:`transcript_mechanism` returns
-them as a :class:`~verifier.mechanism.FiniteMechanism` on the pair ``b=0 ~ b=1``.
+them as a :class:`~verifier.mechanism.model.FiniteMechanism` on the pair ``b=0 ~ b=1``.
 
 Theorem 16: if every request is ex-post ``(α, ε̃_i)``-RDP (Def 6:
 ``Σ_o P^{(0)}(o)^α (e^{ε̃_i(o)} P^{(1)}(o))^{1-α} <= 1``), then
@@ -43,9 +43,9 @@ import sympy as sp
 
 from ..arithmetic import Verdict, decide_le, exact, exact_max
 from ..errors import InvalidMechanism, InvalidParameter
-from ..instances import random_rational_distribution
-from ..mechanism import FiniteMechanism, Output
-from ..neighbours import pair
+from ..mechanism.instances import random_rational_distribution
+from ..mechanism.model import FiniteMechanism, Output
+from ..mechanism.neighbours import pair
 from ..privacy import check_alpha, check_ex_post_rdp, renyi_divergence
 from ..results import CheckResult, conjunction
 

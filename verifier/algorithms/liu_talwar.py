@@ -2,7 +2,7 @@
 distributions of the selection algorithms and of the naive selectors.
 
 Every function here is a *transformer*: a base mechanism ``Q`` (a
-:class:`~verifier.mechanism.FiniteMechanism` whose outputs are scored candidates)
+:class:`~verifier.mechanism.model.FiniteMechanism` whose outputs are scored candidates)
 and parameters in, the exact output mechanism out, computed from a closed form
 (never by simulation).
 
@@ -32,8 +32,8 @@ Algorithms (closed forms derived from Liu & Talwar 2019, §3 and App. B):
 * :func:`percentile_release` / :func:`distribution_percentile` — App. B.3.
 
 >>> import sympy as sp
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> R = sp.Rational
 >>> Q = FiniteMechanism(pair(), {"D": {0: R(1, 2), 1: R(1, 2)}, "D'": {0: R(2, 3), 1: R(1, 3)}})
 >>> A = random_stopping(Q, R(1, 2))
@@ -59,9 +59,9 @@ from ..arithmetic import (
     decide_sign,
     exact,
 )
-from ..compose import same_neighbour_graph
 from ..errors import InvalidMechanism, InvalidParameter
-from ..mechanism import Dataset, FiniteMechanism, Output
+from ..mechanism.compose import same_neighbour_graph
+from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .registry import Param, choice, exact_number, positive_int, probability, transformer
 from .scores import numeric_score
 
@@ -269,7 +269,7 @@ def uniform_selection(
     first, ties broken by the index and then by ``M_i``'s own order.  If
     every ``M_i`` is ε-DP so is the oracle (a mixture of ε-DP distributions).
 
-    >>> from verifier.instances import randomized_response
+    >>> from verifier.mechanism.instances import randomized_response
     >>> Q = uniform_selection([randomized_response(sp.log(3))] * 2)
     >>> Q.outputs[-1], Q.p("D", ((1, 1), 1))
     (((1, 1), 1), 3/8)

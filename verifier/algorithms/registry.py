@@ -26,7 +26,7 @@ import sympy as sp
 from ..arithmetic import Sign, decide_sign, exact
 from ..errors import InvalidParameter, VerifierError
 from ..expressions import parse_number
-from ..mechanism import FiniteMechanism
+from ..mechanism.model import FiniteMechanism
 
 __all__ = [
     "TRANSFORMERS",

@@ -24,8 +24,8 @@ negative binomial) are parameterised by a ``γ`` that solves a transcendental eq
 in the mean, so they have no exact form here.
 
 >>> import sympy as sp
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> R = sp.Rational
 >>> rr = FiniteMechanism(pair(), {"D": {0: R(1, 4), 1: R(3, 4)}, "D'": {0: R(3, 4), 1: R(1, 4)}})
 >>> A = repeat_and_select(rr, "poisson", 2)
@@ -41,7 +41,7 @@ import sympy as sp
 
 from ..arithmetic import Sign, decide_sign, exact
 from ..errors import InvalidParameter
-from ..mechanism import Dataset, FiniteMechanism, Output
+from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .liu_talwar import BOTTOM, SCORE_PARAM, SCORES, Score, random_stopping, ranking, tails
 from .registry import Param, choice, exact_number, transformer
 

@@ -42,7 +42,7 @@ import sympy as sp
 from ..arithmetic import exact
 from ..certified import certified_ceil
 from ..errors import InvalidParameter
-from ..mechanism import Dataset, FiniteMechanism, Output
+from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .liu_talwar import (
     SCORE_PARAM,
     SCORES,

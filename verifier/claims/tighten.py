@@ -18,8 +18,8 @@ every privacy bound (ε, ε̃(o), δ, a Rényi ε).
 >>> import sympy as sp
 >>> from verifier.claims import Claim
 >>> from verifier.privacy import check_pure_dp
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> h, q = sp.Rational(3, 4), sp.Rational(1, 4)
 >>> M = FiniteMechanism(pair("D", "D'"), {"D": {"y": h, "n": q}, "D'": {"y": q, "n": h}})
 >>> c = Claim(id="demo.rr", source="-", statement="RR is log 3-DP", expected="holds",

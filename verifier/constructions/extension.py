@@ -23,17 +23,17 @@ edge (:func:`verifier.privacy.check_pure_dp`) and agreement on ``B``.  Datasets 
 over groups with the multi-source distance to each group — ``B`` may hold
 thousands of classes at no cost.
 
-Lumped graphs.  On :func:`verifier.neighbours.lumped_hamming_cube` (classes by
+Lumped graphs.  On :func:`verifier.mechanism.neighbours.lumped_hamming_cube` (classes by
 distance to ``0^n``) the distance between the classes ``k`` and ``j`` in the
 quotient path is ``|k - j|``, which is also the least Hamming distance from any
 member of class ``k`` to the class ``j``; so when ``B`` is a union of classes with
 one distribution per class, ``m`` computed on the quotient equals ``m`` on the cube,
 ``p̂`` depends on a dataset only through its class, and (see
-:mod:`verifier.neighbours`) every check on the quotient is the check on the cube.
+:mod:`verifier.mechanism.neighbours`) every check on the quotient is the check on the cube.
 :func:`extend_on_lumped_cube` does this: ``{0,1}^60`` in 61 classes.
 
 >>> import sympy as sp
->>> from verifier.neighbours import path
+>>> from verifier.mechanism.neighbours import path
 >>> R = sp.Rational
 >>> ext = extend(path(4), {0: {"a": R(3, 4), "b": R(1, 4)}, 4: {"a": R(1, 4), "b": R(3, 4)}},
 ...              sp.log(2))
@@ -56,8 +56,8 @@ from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts
 from ..arithmetic import exact as _exact
 from ..certified import certified_min, identically_zero
 from ..errors import ExtensionFailed, InvalidMechanism, InvalidParameter
-from ..mechanism import FiniteMechanism, Output, natural_order
-from ..neighbours import lumped_hamming_cube
+from ..mechanism.model import FiniteMechanism, Output, natural_order
+from ..mechanism.neighbours import lumped_hamming_cube
 from ..privacy import check_epsilon, check_pure_dp
 from ..results import CheckResult, Finding, conjunction
 
@@ -302,7 +302,7 @@ def extend_on_lumped_cube(
 
     Exact for the cube (see the module docstring): the quotient distance ``|k - j|``
     between classes is the least Hamming distance from any member of class ``k`` to
-    class ``j``.  The graph is :func:`verifier.neighbours.lumped_hamming_cube`
+    class ``j``.  The graph is :func:`verifier.mechanism.neighbours.lumped_hamming_cube`
     (node attribute ``size = C(n, k)``), so nothing of size ``2^n`` is built.
     """
     for k in partial_by_class:

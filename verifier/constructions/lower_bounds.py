@@ -44,7 +44,7 @@ from ..algorithms.liu_talwar import uniform_selection
 from ..arithmetic import DEFAULT_PRECISION, Precision, exact
 from ..certified import certified_ceil, check_le
 from ..errors import InvalidParameter
-from ..mechanism import FiniteMechanism, Output
+from ..mechanism.model import FiniteMechanism, Output
 from ..privacy import check_epsilon
 from .extension import Extension, extend_on_lumped_cube
 

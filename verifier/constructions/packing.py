@@ -41,7 +41,7 @@ import sympy as sp
 from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, decide_eq, decide_le, exact
 from ..certified import certified_ceil, certified_min, check_le
 from ..errors import InvalidParameter
-from ..mechanism import FiniteMechanism
+from ..mechanism.model import FiniteMechanism
 from ..privacy import check_epsilon
 from ..results import CheckResult, Finding, conjunction
 

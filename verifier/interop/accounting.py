@@ -10,7 +10,7 @@ lets accountants (PLD, RDP) bound their privacy; this module connects both ways:
   log-probabilities are the doubles nearest to the exact ones
   (:func:`~verifier.arithmetic.approx`), far below the discretisation step.
 * **import** — :func:`from_dp_event`: the events whose mechanism has an exact
-  finite form become a :class:`~verifier.mechanism.FiniteMechanism` on the pair
+  finite form become a :class:`~verifier.mechanism.model.FiniteMechanism` on the pair
   ``D ~ D'``:
 
   ===============================  ==============================================
@@ -52,9 +52,9 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic import approx, exact
-from ..compose import independent, repeat
 from ..errors import InvalidParameter, MissingDependency
-from ..mechanism import Dataset, FiniteMechanism
+from ..mechanism.compose import independent, repeat
+from ..mechanism.model import Dataset, FiniteMechanism
 from .exact import exact_float
 from .mechanisms import clamped_discrete_laplace, replace_one_randomized_response
 

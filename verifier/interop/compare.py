@@ -48,8 +48,8 @@ import sympy as sp
 from ..arithmetic import Verdict, approx, combine_verdicts, decide_le, exact
 from ..certified import certified_ceil
 from ..errors import InvalidParameter
-from ..instances import randomized_response
-from ..mechanism import FiniteMechanism
+from ..mechanism.instances import randomized_response
+from ..mechanism.model import FiniteMechanism
 from .exact import epsilon_for_delta, exact_float
 
 __all__ = [

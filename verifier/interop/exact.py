@@ -20,7 +20,7 @@ as ``dp_accounting`` answer the same question with an upper bound:
 :mod:`verifier.interop.compare` puts the two side by side.
 
 >>> import sympy as sp
->>> from verifier.instances import randomized_response
+>>> from verifier.mechanism.instances import randomized_response
 >>> epsilon_for_delta(randomized_response(sp.log(3)), sp.Rational(1, 8))[0]
 log(5/2)
 """
@@ -36,7 +36,7 @@ import sympy as sp
 from ..accounting.pld import epsilon_of, worst_pair
 from ..arithmetic import DEFAULT_PRECISION, Precision
 from ..errors import InvalidParameter
-from ..mechanism import Dataset, FiniteMechanism, Output
+from ..mechanism.model import Dataset, FiniteMechanism, Output
 
 __all__ = ["epsilon_for_delta", "pair_epsilon_for_delta", "exact_float"]
 

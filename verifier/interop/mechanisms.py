@@ -12,8 +12,8 @@ import sympy as sp
 
 from ..arithmetic import exact
 from ..errors import InvalidParameter
-from ..mechanism import FiniteMechanism
-from ..neighbours import pair
+from ..mechanism.model import FiniteMechanism
+from ..mechanism.neighbours import pair
 
 __all__ = ["replace_one_randomized_response", "clamped_discrete_laplace"]
 

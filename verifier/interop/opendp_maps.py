@@ -44,9 +44,9 @@ import sympy as sp
 
 from ..arithmetic import Verdict, approx, decide_le
 from ..errors import InvalidParameter
-from ..instances import truncated_geometric
-from ..mechanism import FiniteMechanism
-from ..neighbours import pair
+from ..mechanism.instances import truncated_geometric
+from ..mechanism.model import FiniteMechanism
+from ..mechanism.neighbours import pair
 from .accounting import require
 from .exact import epsilon_for_delta, exact_float
 from .mechanisms import clamped_discrete_laplace

@@ -40,8 +40,8 @@ Lemma 6 (a *function* ``δ(j)`` assembled into one ``δ``) and Lemma 4 fit the
 sum reading, which is the default.
 
 >>> import sympy as sp
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> half = sp.Rational(1, 2)
 >>> toy = FiniteMechanism(pair(), {"D": {"bot": half, 0: half / 2, 1: half / 2},
 ...                               "D'": {"bot": half, 0: half * 3 / 4, 1: half / 4}})
@@ -71,8 +71,8 @@ from ..arithmetic import (
     exact_max,
 )
 from ..errors import InvalidMechanism, InvalidParameter
-from ..mechanism import Dataset, FiniteMechanism, Output, natural_order
-from ..neighbours import pair as pair_graph
+from ..mechanism.model import Dataset, FiniteMechanism, Output, natural_order
+from ..mechanism.neighbours import pair as pair_graph
 from ..privacy import (
     check_ex_post,
     hockey_stick,

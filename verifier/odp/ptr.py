@@ -40,7 +40,7 @@ import sympy as sp
 
 from ..arithmetic import exact
 from ..errors import InvalidMechanism, InvalidParameter
-from ..mechanism import FiniteMechanism
+from ..mechanism.model import FiniteMechanism
 from .guarantees import ODPGuarantee, Partition
 
 __all__ = [

@@ -57,7 +57,7 @@ from ..arithmetic import Verdict, decide_le
 from ..boxes import Box
 from ..claims.model import Claim, ClaimOutcome
 from ..errors import CertificateError, VerifierError
-from ..mechanism import FiniteMechanism
+from ..mechanism.model import FiniteMechanism
 from ..ranges import ParameterRange
 from ..results import CheckResult, Finding, Subject
 from ..spec import SpecClaim, certificate, loads_spec, spec_to_toml

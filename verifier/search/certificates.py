@@ -27,7 +27,7 @@ from typing import Any
 
 from ..arithmetic import Verdict, exact
 from ..errors import CertificateError
-from ..mechanism import Output
+from ..mechanism.model import Output
 from ..spec import (
     atomic_write,
     dataset_label,

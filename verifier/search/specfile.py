@@ -36,7 +36,7 @@ import sympy as sp
 from ..arithmetic import enclose, exact
 from ..claims import Claim, SearchSpec
 from ..errors import InvalidParameter, SpecError
-from ..mechanism import FiniteMechanism
+from ..mechanism.model import FiniteMechanism
 from ..privacy import pure_epsilon
 from ..spec import Spec, SpecClaim, dataset_label, expression_text, load_spec, output_label
 from ..spec.read import read_spec_bytes

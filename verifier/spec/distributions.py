@@ -62,7 +62,7 @@ import sympy as sp
 from ..algorithms.registry import Param, Values, exact_number
 from ..arithmetic import Sign, Verdict, decide_le, decide_sign
 from ..errors import InvalidMechanism, InvalidParameter, VerifierError
-from ..mechanism import Output
+from ..mechanism.model import Output
 
 __all__ = ["DistributionKind", "DISTRIBUTIONS", "distribution_kind"]
 

@@ -31,7 +31,7 @@ import sympy as sp
 
 from ..arithmetic import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, exact
 from ..errors import InvalidParameter, SpecError
-from ..mechanism import FiniteMechanism, Output
+from ..mechanism.model import FiniteMechanism, Output
 from ..privacy import (
     check_alpha,
     check_approx_dp,

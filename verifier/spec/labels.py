@@ -20,7 +20,7 @@ import sympy as sp
 from sympy.printing.str import StrPrinter
 
 from ..errors import VerifierError
-from ..mechanism import Dataset, Output
+from ..mechanism.model import Dataset, Output
 
 __all__ = [
     "output_label",

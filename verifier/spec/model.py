@@ -6,8 +6,8 @@ parameters, usually about one mechanism; constructing it checks every parameter,
 :func:`verifier.arithmetic.decide_le` for an ``inequality``).
 
 >>> import sympy as sp
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> p = sp.Rational(3, 4)
 >>> rr = FiniteMechanism(pair(), {"D": {1: p, 0: 1 - p}, "D'": {1: 1 - p, 0: p}}, name="rr")
 >>> claim = SpecClaim(id="rr", kind="pure_dp", mechanism=rr, epsilon=sp.log(3))
@@ -25,11 +25,11 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from .. import neighbours
 from ..arithmetic import DEFAULT_PRECISION, Precision
 from ..boxes import Box
 from ..errors import InvalidParameter, SpecError, UnboundSymbol, VerifierError
-from ..mechanism import Dataset, FiniteMechanism
+from ..mechanism import neighbours
+from ..mechanism.model import Dataset, FiniteMechanism
 from ..privacy import ParameterRange, parameter_domain
 from ..results import CheckResult
 from .kinds import BOX_KINDS, PARAMETER_NAMES, RANGE_KINDS, ClaimKind, Parameter, claim_kind

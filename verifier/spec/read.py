@@ -45,7 +45,6 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from .. import neighbours
 from ..arithmetic import Sign, Verdict, decide_le, decide_sign, exact
 from ..boxes import Box
 from ..errors import (
@@ -55,7 +54,8 @@ from ..errors import (
     UnboundSymbol,
     VerifierError,
 )
-from ..mechanism import Dataset, FiniteMechanism, Output
+from ..mechanism import neighbours
+from ..mechanism.model import Dataset, FiniteMechanism, Output
 from ..privacy import ParameterRange
 from ..ranges import check_interval_assumptions
 from .kinds import BOX_KINDS, CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter

@@ -3,13 +3,13 @@
 :func:`document_text` writes a spec document (a plain dict in the schema of the
 files) as TOML or JSON text; every spec file the verifier writes goes through it.
 :func:`spec_to_toml` / :func:`dump_spec` write a self-contained spec of one or more
-:class:`~verifier.mechanism.FiniteMechanism` objects and claims on them (exact values
+:class:`~verifier.mechanism.model.FiniteMechanism` objects and claims on them (exact values
 printed in the syntax the parser reads back), which is what certificates of
 counterexamples are (:func:`certificate`).
 
 >>> import sympy as sp
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> from verifier.spec.model import SpecClaim
 >>> m = FiniteMechanism(pair(), {"D": {0: sp.Rational(1, 3), 1: sp.Rational(2, 3)},
 ...                             "D'": {0: sp.Rational(2, 3), 1: sp.Rational(1, 3)}}, name="m")
@@ -52,7 +52,7 @@ import sympy as sp
 from ..arithmetic import Verdict, exact
 from ..boxes import Box
 from ..errors import InvalidParameter, SpecError, VerifierError
-from ..mechanism import FiniteMechanism, Output
+from ..mechanism.model import FiniteMechanism, Output
 from ..results import CheckResult, Finding
 from .io import atomic_write
 from .labels import (

@@ -14,8 +14,8 @@ from verifier.algorithms import get_transformer
 from verifier.algorithms.noise import NoisyMax, report_noisy_max
 from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue, sample_counts
 from verifier.errors import InvalidParameter
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 
 from ._support import (
     ALPHA,

@@ -35,8 +35,8 @@ from verifier.algorithms.noise.samplers import (
     sparse_vector_runner,
 )
 from verifier.errors import InvalidMechanism, InvalidParameter
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 
 from ._support import (
     ALPHA,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sympy as sp
 
 from casestudies.hartmann2022.theory import check_theorem7, lemma3, lemma4, lemma6
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.odp.guarantees import (
     Move,
     ODPGuarantee,

@@ -12,8 +12,8 @@ import sympy as sp
 from casestudies.liu_talwar2019 import events
 from verifier.arithmetic import Verdict
 from verifier.claims import load_casestudies
-from verifier.mechanism import FiniteMechanism
-from verifier.neighbours import pair
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 from verifier.privacy import check_pure_off_event, event_removal
 
 R = sp.Rational

@@ -11,8 +11,8 @@ from casestudies.liu_talwar2019 import tightness as lt
 from verifier.algorithms.liu_talwar import BOTTOM, thresholding, uniform_selection
 from verifier.arithmetic import Verdict, approx
 from verifier.claims import load_casestudies
-from verifier.compose import postprocess
 from verifier.constructions.packing import packing_instance
+from verifier.mechanism.compose import postprocess
 from verifier.privacy import pure_epsilon
 
 R = sp.Rational

@@ -21,7 +21,7 @@ from verifier.algorithms.noise import (
 )
 from verifier.claims import load_casestudies
 from verifier.claims.tighten import tightened
-from verifier.neighbours import pair
+from verifier.mechanism.neighbours import pair
 from verifier.search.core import load_document
 from verifier.search.spaces import QueryPair
 

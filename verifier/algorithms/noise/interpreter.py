@@ -33,7 +33,7 @@ import sympy as sp
 
 from ...arithmetic import exact
 from ...errors import InvalidMechanism, InvalidParameter
-from ...mechanism import FiniteMechanism
+from ...mechanism.model import FiniteMechanism
 from ..registry import Param, Values, choice, exact_number
 from .distributions import (
     Noise,

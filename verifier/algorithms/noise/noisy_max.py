@@ -28,7 +28,7 @@ import sympy as sp
 
 from ...arithmetic import exact
 from ...errors import InvalidParameter
-from ...mechanism import FiniteMechanism
+from ...mechanism.model import FiniteMechanism
 from ..registry import Param, boolean, choice, transformer
 from .distributions import Noise, noise_family
 from .expoly import PW

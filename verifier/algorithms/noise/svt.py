@@ -55,7 +55,7 @@ import sympy as sp
 
 from ...arithmetic import exact
 from ...errors import InvalidMechanism, InvalidParameter
-from ...mechanism import FiniteMechanism
+from ...mechanism.model import FiniteMechanism
 from ..registry import Param, boolean, choice, exact_number, positive_int, transformer
 from .distributions import NO_NOISE, Noise, noise_family
 from .expoly import PW, ExpPoly, step_below, step_from

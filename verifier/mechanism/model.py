@@ -13,7 +13,7 @@ Examples
 Randomized response on a pair of neighbouring datasets:
 
 >>> import sympy as sp
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.neighbours import pair
 >>> eps = sp.Symbol("epsilon", positive=True)
 >>> p = sp.exp(eps) / (1 + sp.exp(eps))
 >>> rr = FiniteMechanism(pair("D", "D'"), {"D": {1: p, 0: 1 - p}, "D'": {1: 1 - p, 0: p}},
@@ -32,7 +32,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from .arithmetic import (
+from ..arithmetic import (
     DEFAULT_PRECISION,
     Precision,
     Sign,
@@ -43,7 +43,7 @@ from .arithmetic import (
     format_number,
     is_exactly_zero,
 )
-from .errors import InvalidMechanism, InvalidParameter
+from ..errors import InvalidMechanism, InvalidParameter
 
 __all__ = ["FiniteMechanism", "Dataset", "Output", "natural_order", "bind_values"]
 

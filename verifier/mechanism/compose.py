@@ -9,8 +9,8 @@
   best-of-K selector is one line:
 
 >>> import sympy as sp
->>> from verifier.mechanism import FiniteMechanism
->>> from verifier.neighbours import pair
+>>> from verifier.mechanism.model import FiniteMechanism
+>>> from verifier.mechanism.neighbours import pair
 >>> half = sp.Rational(1, 2)
 >>> coin = FiniteMechanism(pair(), {"D": {0: half, 1: half}, "D'": {0: sp.Rational(1, 3), 1: sp.Rational(2, 3)}})
 >>> best = postprocess(independent(coin, coin), best_index(lambda o: o))
@@ -27,9 +27,9 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from .arithmetic import Verdict, decide_le, exact
-from .errors import InvalidMechanism, InvalidParameter
-from .mechanism import MAX_OUTPUTS, FiniteMechanism, Output, natural_order
+from ..arithmetic import Verdict, decide_le, exact
+from ..errors import InvalidMechanism, InvalidParameter
+from .model import MAX_OUTPUTS, FiniteMechanism, Output, natural_order
 
 __all__ = [
     "independent",

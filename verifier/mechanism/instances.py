@@ -17,9 +17,9 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from .arithmetic import exact
-from .errors import InvalidParameter
-from .mechanism import FiniteMechanism
+from ..arithmetic import exact
+from ..errors import InvalidParameter
+from .model import FiniteMechanism
 from .neighbours import pair, path
 
 __all__ = [

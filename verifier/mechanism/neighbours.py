@@ -25,7 +25,7 @@ from math import comb
 
 import networkx as nx
 
-from .errors import InvalidParameter
+from ..errors import InvalidParameter
 
 __all__ = [
     "pair",

@@ -8,7 +8,7 @@ thresholds).
 2. The enclosure engine: one compiled function (the Def 6 sum of Lemma 7 (i) on
    ``RR(ε)`` with the Rényi order ``α`` a parameter) enclosed on the same sub-boxes by
    mpmath's interval primitives at an explicit precision (what :mod:`verifier.boxes`
-   uses), by mpmath interval contexts (:func:`verifier.precision.interval_context`),
+   uses), by mpmath interval contexts (:func:`verifier.arithmetic.precision.interval_context`),
    and by python-flint's ``arb`` ball arithmetic when it is installed.  Reported: the
    time ratios and the mean width ratio of the enclosures.
 3. The exact route against branch and bound: Theorem 11 on ``RR(ε_1)``, ``RR(ε_2)`` over
@@ -40,6 +40,7 @@ from typing import Any
 
 import sympy as sp
 
+from verifier.arithmetic.precision import interval_context
 from verifier.boxes import (
     Box,
     BoxBudget,
@@ -50,7 +51,6 @@ from verifier.boxes import (
     _Search,
 )
 from verifier.claims import load_casestudies
-from verifier.precision import interval_context
 
 R = sp.Rational
 

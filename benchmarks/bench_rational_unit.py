@@ -37,7 +37,7 @@ from verifier.algorithms.noise import (
     to_sympy,
 )
 from verifier.algorithms.noise.svt import SparseVector
-from verifier.arithmetic import Verdict, decide_eq
+from verifier.arithmetic.exact import Verdict, decide_eq
 
 R = sp.Rational
 EPS = R(1, 10)

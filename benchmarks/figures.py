@@ -499,7 +499,7 @@ def copies(quick: bool) -> Figure:
     from unittest import mock
 
     import verifier.algorithms.ghazi as ghazi
-    from verifier.arithmetic import enclose
+    from verifier.arithmetic.exact import enclose
     from verifier.mechanism.instances import randomized_response
     from verifier.privacy import pure_epsilon
 
@@ -564,7 +564,7 @@ def tightened_refuted(quick: bool) -> Figure:
     box or range) must be refuted: the share refuted, and each miss by id (a miss is a
     decider that cannot see the tightening; every one is explained in its case study's
     NOTES.md).  ``--quick``: the first 20 such theorems."""
-    from verifier.arithmetic import Verdict
+    from verifier.arithmetic.exact import Verdict
     from verifier.claims import load_casestudies
     from verifier.claims.tighten import tightened
 

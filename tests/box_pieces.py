@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.boxes import Box, BoxBudget, BoxDecision, _decide_cached, decide_on_box
 
 x, y = sp.symbols("x y", nonnegative=True)

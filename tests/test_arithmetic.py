@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.arithmetic import (
+from verifier.arithmetic.exact import (
     Precision,
     Sign,
     Verdict,

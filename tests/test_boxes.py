@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.boxes import (
     Box,
     BoxBudget,

@@ -1,5 +1,5 @@
 """Soundness of box decisions (:mod:`verifier.boxes`) on every construct of the
-expression grammar (:mod:`verifier.expressions`): random expressions and random boxes
+expression grammar (:mod:`verifier.arithmetic.expressions`): random expressions and random boxes
 (straddling 0, tiny, wide), every verdict checked against exact evaluation at rational
 points of the box; and one deterministic regression test per construct that the box
 engine used to get wrong."""
@@ -14,10 +14,10 @@ import sympy as sp
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
+from verifier.arithmetic.expressions import parse_expression
 from verifier.boxes import Box, BoxBudget, decide_on_box, identically_zero
 from verifier.errors import InvalidParameter, UnsupportedExpression, VerifierError
-from verifier.expressions import parse_expression
 
 R = sp.Rational
 x, y = sp.symbols("x y", real=True)

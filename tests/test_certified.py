@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.certified import (
     certified_ceil,
     certified_floor,

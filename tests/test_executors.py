@@ -105,7 +105,7 @@ def test_claims_decided_in_processes_match_the_serial_outcomes():
 
 
 def test_only_registered_claims_travel_by_id():
-    from verifier.arithmetic import Verdict
+    from verifier.arithmetic.exact import Verdict
     from verifier.claims import Registry
     from verifier.results import CheckResult
 

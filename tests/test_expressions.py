@@ -1,4 +1,4 @@
-"""Tests of verifier.expressions: the safe parser of numeric expressions in specs."""
+"""Tests of verifier.arithmetic.expressions: the safe parser of numeric expressions in specs."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import sympy as sp
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from verifier.errors import SpecError, UnboundSymbol, VerifierError
-from verifier.expressions import (
+from verifier.arithmetic.expressions import (
     ALLOWED_FUNCTIONS,
     CONSTANTS,
     MAX_DEPTH,
@@ -24,6 +23,7 @@ from verifier.expressions import (
     parse_number,
     validate_symbol_name,
 )
+from verifier.errors import SpecError, UnboundSymbol, VerifierError
 
 x = sp.Symbol("x", positive=True)
 y = sp.Symbol("y", positive=True)

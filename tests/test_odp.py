@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.mechanism.instances import random_mechanism, randomized_response
 from verifier.mechanism.model import FiniteMechanism

@@ -1,4 +1,4 @@
-"""Working precision without process globals (verifier.precision).
+"""Working precision without process globals (verifier.arithmetic.precision).
 
 Every certified evaluation takes an mpmath context private to its thread and call,
 so the same decisions give the same verdicts and the same enclosures (to the last
@@ -27,14 +27,22 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
 from casestudies.talwar2025.tradeoff import hard_instance_profile
-from verifier import arithmetic, ranges
+from verifier import ranges
 from verifier.algorithms.ghazi import hyperparameter_tuning_enclosures
 from verifier.algorithms.talwar import a_lt, hybrid
-from verifier.arithmetic import Enclosure, approx, decide_le, decide_sign, enclose, format_number
+from verifier.arithmetic import exact as arithmetic
+from verifier.arithmetic.exact import (
+    Enclosure,
+    approx,
+    decide_le,
+    decide_sign,
+    enclose,
+    format_number,
+)
+from verifier.arithmetic.precision import interval_context, real_context
 from verifier.certified import certified_floor
 from verifier.errors import InvalidParameter
 from verifier.mechanism.instances import randomized_response
-from verifier.precision import interval_context, real_context
 from verifier.ranges import decide_on_interval
 from verifier.search import screens
 
@@ -113,7 +121,7 @@ def _interleave(first: Callable[[Callable[[], None]], Any], second: Callable[[],
 
 
 def test_control_the_global_interval_context_is_shared_between_threads():
-    # CONTROL (the pattern this package used before verifier.precision): save
+    # CONTROL (the pattern this package used before verifier.arithmetic.precision): save
     # mpmath.iv.prec, set it, compute, restore.  A second thread doing the same in
     # between changes the first thread's working precision under its feet.
     iv = mpmath.iv
@@ -378,7 +386,7 @@ def test_no_source_sets_a_global_precision():
         for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if _GLOBAL_PRECISION.search(line)
     ]
-    assert hits == [], "use verifier.precision instead:\n" + "\n".join(hits)
+    assert hits == [], "use verifier.arithmetic.precision instead:\n" + "\n".join(hits)
 
 
 # ---------------------------------------------------------------------------
@@ -403,6 +411,6 @@ def test_integer_parts_beyond_double_precision():
     # floor used to round enclosure ends to 53 bits, answering 2^80 here
     x = sp.Integer(2) ** 80 + 1 + sp.sqrt(2) / 10
     assert certified_floor(x) == 2**80 + 1
-    from verifier.expressions import parse_expression
+    from verifier.arithmetic.expressions import parse_expression
 
     assert parse_expression("floor(2^80 + 1 + sqrt(2)/10)") == 2**80 + 1

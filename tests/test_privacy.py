@@ -14,7 +14,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.errors import InvalidParameter, UnboundSymbol
 from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
 from verifier.mechanism.model import FiniteMechanism
@@ -220,7 +220,7 @@ def test_log_ratio_of_large_probabilities_is_unevaluated_and_exact():
     (randomized response: log(p/q) = eps)."""
     import mpmath
 
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
     from verifier.privacy import _log_ratio
 
     r = sp.Integer(400) ** sp.Rational(1, 12)
@@ -245,7 +245,7 @@ def test_renyi_divergence_of_large_probabilities_is_exact():
     of it."""
     import mpmath
 
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
     from verifier.privacy import renyi_divergence
 
     r = sp.Integer(400) ** sp.Rational(1, 12)

@@ -9,7 +9,7 @@ import random
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.errors import InvalidParameter
 from verifier.laplace import check_laplace_mixtures_dp
 from verifier.products import (

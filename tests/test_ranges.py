@@ -13,7 +13,7 @@ from sympy import Rational as R
 from sympy import exp, log
 
 from verifier import ranges
-from verifier.arithmetic import Enclosure, Verdict, decide_le
+from verifier.arithmetic.exact import Enclosure, Verdict, decide_le
 from verifier.errors import InvalidParameter
 from verifier.ranges import (
     IntervalDecision,

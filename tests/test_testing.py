@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.privacy import check_pure_dp
 from verifier.search.spaces import is_dp
 from verifier.testing import (

@@ -17,7 +17,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
-    from .arithmetic import Precision, Verdict, decide_le, enclose, exact
+    from .arithmetic.exact import Precision, Verdict, decide_le, enclose, exact
     from .claims import REGISTRY, Claim, load_casestudies
     from .errors import (
         InvalidMechanism,
@@ -61,11 +61,11 @@ _LAZY: dict[str, str] = {
     "Accountant": "accounting",
     "PrivacyLoss": "accounting",
     "epsilon_for_delta": "interop.exact",
-    "Precision": "arithmetic",
-    "Verdict": "arithmetic",
-    "decide_le": "arithmetic",
-    "enclose": "arithmetic",
-    "exact": "arithmetic",
+    "Precision": "arithmetic.exact",
+    "Verdict": "arithmetic.exact",
+    "decide_le": "arithmetic.exact",
+    "enclose": "arithmetic.exact",
+    "exact": "arithmetic.exact",
     "REGISTRY": "claims",
     "Claim": "claims",
     "load_casestudies": "claims",
@@ -118,6 +118,8 @@ _MOVED: dict[str, str] = {
     "verifier.neighbours": "verifier.mechanism.neighbours",
     "verifier.instances": "verifier.mechanism.instances",
     "verifier.compose": "verifier.mechanism.compose",
+    "verifier.precision": "verifier.arithmetic.precision",
+    "verifier.expressions": "verifier.arithmetic.expressions",
 }
 
 

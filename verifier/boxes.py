@@ -24,7 +24,7 @@ Certified branch and bound on ``f = rhs - lhs``:
    certified sign, the minimum of ``f`` over the sub-box lies on one face
    (``x_i = lo_i`` when ``∂_i f >= 0``): the sub-box holds if and only if that face
    does, so the face is decided instead (one dimension fewer).  A sub-box reduced to
-   a point is decided *exactly* (:func:`verifier.arithmetic.decide_le`), which proves
+   a point is decided *exactly* (:func:`verifier.arithmetic.exact.decide_le`), which proves
    an attained bound (zero slack) at a vertex; a face on which ``f`` keeps straddling
    0 gets the exact identically-zero test of step 1, restricted to the face.
 4. **Bisection** otherwise, along the coordinate that contributes most to the width
@@ -47,7 +47,7 @@ and it is used only after both sides are certified *defined* on the whole box (n
 denominator vanishes, no logarithm of a number ``<= 0``: their interval programs are
 evaluated on the box, bisected a few times).
 
-**Constructs.**  Every function of :mod:`verifier.expressions` is enclosed soundly:
+**Constructs.**  Every function of :mod:`verifier.arithmetic.expressions` is enclosed soundly:
 ``exp``, ``log`` (of an argument certified ``> 0``), ``sqrt`` (argument ``>= 0``;
 no derivative where it reaches 0), powers (integer powers of any interval, negative
 ones of an interval certified not to contain 0, other powers of a positive base),
@@ -170,15 +170,15 @@ from mpmath.libmp import (
     to_float,
 )
 
-from .arithmetic import (
+from .arithmetic.exact import (
     Verdict,
     _NeedMorePrecision,
     _to_iv,
     decide_le,
     exact,
 )
+from .arithmetic.precision import interval_context
 from .errors import InvalidParameter, UnsupportedExpression, VerifierError
-from .precision import interval_context
 from .runtime.executors import Runner, ordered_map, portable_dumps, portable_loads
 from .runtime.terminal import task
 
@@ -752,7 +752,7 @@ def identically_zero(expr: Any, symbols: Sequence[sp.Symbol]) -> bool:
     """
     e = exact(expr)
     if not any(s in e.free_symbols for s in symbols):
-        from .arithmetic import is_exactly_zero
+        from .arithmetic.exact import is_exactly_zero
 
         return is_exactly_zero(e) is True
     form = _exp_rational([e], symbols)
@@ -855,7 +855,7 @@ def _expansion_terms(e: sp.Expr, cap: int = _MAX_EXPANSION_TERMS) -> int:
 def _coefficient_sign(p: sp.Poly) -> int:
     """+1 when every coefficient is >= 0 and the constant term > 0 (then ``p > 0``
     for all ``u >= 0``), -1 for the mirror image, 0 otherwise (exact signs)."""
-    from .arithmetic import Sign, decide_sign
+    from .arithmetic.exact import Sign, decide_sign
 
     signs = set()
     for c in p.coeffs():
@@ -895,7 +895,7 @@ def _vanishes_in_box(num: sp.Poly, shifted: _Shifted, box: Box) -> bool:
 
 def _nonnegative_coefficients(p: sp.Poly) -> bool:
     """Every coefficient of ``p`` is >= 0 (exactly): ``p >= 0`` for all ``u >= 0``."""
-    from .arithmetic import Sign, decide_sign
+    from .arithmetic.exact import Sign, decide_sign
 
     for c in p.coeffs():
         if c.is_Rational:

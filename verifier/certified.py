@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic import (
+from .arithmetic.exact import (
     DEFAULT_PRECISION,
     Precision,
     Verdict,

@@ -25,7 +25,14 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_le, exact
+from .arithmetic.exact import (
+    DEFAULT_PRECISION,
+    Precision,
+    Verdict,
+    combine_verdicts,
+    decide_le,
+    exact,
+)
 from .errors import InvalidParameter
 from .results import CheckResult, Finding
 

@@ -49,7 +49,7 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic import (
+from .arithmetic.exact import (
     DEFAULT_PRECISION,
     Precision,
     Sign,

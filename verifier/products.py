@@ -44,7 +44,7 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic import DEFAULT_PRECISION, Precision, Verdict, decide_eq, exact, exact_max
+from .arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_eq, exact, exact_max
 from .errors import InvalidParameter, Undecidable
 from .laplace import mixture_ratio_points
 

@@ -199,7 +199,7 @@ class ClaimItem(pytest.Item):
     def runtest(self) -> None:
         """Decide the claim; raise :class:`ClaimMismatch` unless its verdict is the
         expected one."""
-        from verifier.arithmetic import Verdict
+        from verifier.arithmetic.exact import Verdict
 
         result = self.claim.run()
         expected = self.claim.expected or "holds"

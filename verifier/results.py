@@ -17,7 +17,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from .arithmetic import (
+from .arithmetic.exact import (
     DEFAULT_PRECISION,
     Enclosure,
     Verdict,
@@ -27,8 +27,8 @@ from .arithmetic import (
     exact,
     format_number,
 )
+from .arithmetic.precision import interval_context
 from .errors import VerifierError
-from .precision import interval_context
 from .runtime.terminal import text_table
 
 __all__ = [
@@ -401,7 +401,7 @@ def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
 def _near_minimum(findings: list[Finding]) -> list[Finding]:
     """The findings whose slack may be the smallest, in their order: a finding whose
     slack is certainly above another one's (disjoint enclosures at the first
-    precision of :func:`~verifier.arithmetic.approx`) is dropped before the display
+    precision of :func:`~verifier.arithmetic.exact.approx`) is dropped before the display
     values (15 digits, sometimes at a high precision) are computed."""
     bounds = [(f, _slack_bounds(f, DEFAULT_PRECISION.start_bits)) for f in findings]
     if not bounds or any(e is None for _, e in bounds):

@@ -79,7 +79,7 @@ def _number(value: Any, name: str) -> dict[str, Any]:
 def export_entry(entry: SuiteEntry) -> dict[str, Any]:
     """The record of one entry: what it claims, its exact ε and verdict, per ordered
     pair, and its exact laws on its inputs (``distributions``) when it exports them."""
-    from verifier.arithmetic import decide_le, exact
+    from verifier.arithmetic.exact import decide_le, exact
     from verifier.results import measured_record
 
     rec: dict[str, Any] = {

@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy as sp
 
-from verifier.arithmetic import exact, exact_max
+from verifier.arithmetic.exact import exact, exact_max
 from verifier.certified import check_le
 from verifier.errors import Undecidable
 from verifier.products import (

@@ -21,7 +21,7 @@ document is a spec file naming the program rather than spelling its law — the 
 (:func:`verifier.algorithms.noise.argmax_laws`,
 :func:`~verifier.algorithms.noise.answer_sequence_laws`: closed forms in ``W = e^{-u}``
 with hundreds of terms on these ranges, beyond what a probability written as text may
-hold, ``verifier.expressions``) — and the claim, which ``verifier check`` decides
+hold, ``verifier.arithmetic.expressions``) — and the claim, which ``verifier check`` decides
 (NumericalSVT: its answer sequence alone, ``answers_only``, with a per-output bound
 ``ε − η Σ_{i ⊤} |q_i − q'_i|``, the supremum of its released values' independent
 Laplace ratio taken off — an ``ex_post`` claim equivalent to ε-DP; its screen is that

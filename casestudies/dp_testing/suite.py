@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import sympy as sp
 
-from verifier.arithmetic import exact
+from verifier.arithmetic.exact import exact
 from verifier.certified import check_le
 from verifier.claims import SearchSpec, Tightness
 from verifier.results import CheckResult, conjunction

@@ -2,7 +2,7 @@
 its exact ε (closed form and a float), the statistical lower bounds DP-Sniper and
 StatDP published for it (:mod:`.published`), and a flag where a published lower bound
 exceeds the exact value — decided exactly (the printed decimal, a rational, against
-the exact ε with :func:`verifier.arithmetic.decide_le`), never by comparing floats.
+the exact ε with :func:`verifier.arithmetic.exact.decide_le`), never by comparing floats.
 
 The rows follow DP-Sniper's logs (its default experiment, then the floating-point
 experiments), each joined to the suite entry of :data:`casestudies.dp_testing.claims.
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from verifier.arithmetic import Verdict, approx, decide_le, exact
+from verifier.arithmetic.exact import Verdict, approx, decide_le, exact
 
 from . import claims
 from .published import (

@@ -100,7 +100,7 @@ from verifier.algorithms.ghazi import (
     output_index,
 )
 from verifier.algorithms.ghazi_filter import AdversaryNode, random_adversary
-from verifier.arithmetic import Verdict, approx, combine_verdicts, decide_le
+from verifier.arithmetic.exact import Verdict, approx, combine_verdicts, decide_le
 from verifier.certified import check_eq, check_le
 from verifier.interop.compare import register_published_bound
 from verifier.mechanism.instances import (

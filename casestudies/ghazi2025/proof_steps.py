@@ -175,7 +175,7 @@ def proved_identity(lhs: Any, rhs: Any, bases: Sequence[sp.Symbol]) -> bool:
 def decide_chain(title: str, steps: Sequence[Step], bases: Sequence[sp.Symbol] = ()) -> CheckResult:
     """:func:`decide_steps` with the ``==`` steps first tried by :func:`proved_identity`
     (positive ``bases``): a proof is an identity for every value, as the engine's own."""
-    from verifier.arithmetic import Verdict
+    from verifier.arithmetic.exact import Verdict
     from verifier.claims.steps import decide_step
     from verifier.results import conjunction
 

@@ -17,7 +17,7 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.algorithms.ghazi import hyperparameter_tuning
-from verifier.arithmetic import Verdict, combine_verdicts
+from verifier.arithmetic.exact import Verdict, combine_verdicts
 from verifier.certified import check_le
 from verifier.claims import Tightness
 from verifier.claims.steps import Step, decide_steps

@@ -29,7 +29,7 @@ from verifier.algorithms.ghazi_filter import (
     transcript_mechanism,
 )
 from verifier.algorithms.ghazi_series import CertifiedSum
-from verifier.arithmetic import Sign, approx, decide_sign, exact
+from verifier.arithmetic.exact import Sign, approx, decide_sign, exact
 from verifier.certified import certified_ceil
 from verifier.errors import InvalidParameter
 from verifier.mechanism.model import Dataset, FiniteMechanism, Output

@@ -26,7 +26,7 @@ from typing import Any
 import sympy as sp
 
 from verifier.algorithms.ghazi import BOTTOM, generalized_above_threshold, hyperparameter_tuning
-from verifier.arithmetic import approx
+from verifier.arithmetic.exact import approx
 from verifier.claims import Tightness
 from verifier.errors import ConstructionFailed
 

@@ -64,7 +64,7 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism, query_graph
-from verifier.arithmetic import Verdict, combine_verdicts, decide_le, exact
+from verifier.arithmetic.exact import Verdict, combine_verdicts, decide_le, exact
 from verifier.certified import check_eq
 from verifier.claims import Tightness
 from verifier.claims.steps import Step, decide_steps

@@ -66,7 +66,7 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.arithmetic import Sign, decide_sign
+from verifier.arithmetic.exact import Sign, decide_sign
 from verifier.certified import check_eq, check_le
 from verifier.claims import SearchSpec, Tightness
 from verifier.laplace import check_laplace_mixtures_dp

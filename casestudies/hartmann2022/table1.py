@@ -41,7 +41,7 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.certified import check_all_le, check_le
 from verifier.claims import Tightness
 from verifier.results import CheckResult, conjunction, given

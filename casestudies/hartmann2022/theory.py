@@ -12,7 +12,7 @@ from typing import Any
 
 import sympy as sp
 
-from verifier.arithmetic import DEFAULT_PRECISION, Precision, exact
+from verifier.arithmetic.exact import DEFAULT_PRECISION, Precision, exact
 from verifier.mechanism.model import FiniteMechanism
 from verifier.odp.guarantees import CompositionRun, ODPGuarantee, Partition, check_odp
 from verifier.odp.ptr import bottom_partition, ptr_delta0

@@ -420,7 +420,7 @@ def sv_law_enclosed(
     ``N + 1`` sample counts)."""
     from mpmath.libmp import to_rational
 
-    from verifier.precision import interval_context
+    from verifier.arithmetic.precision import interval_context
 
     with interval_context(bits) as ctx:
         be = _Backend(u, ctx)

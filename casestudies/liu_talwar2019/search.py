@@ -613,7 +613,7 @@ def _bottom_screen(inst: Any) -> float:
     """Pr[⊥] of the algorithm on a two-output ``Q`` (float of the exact value) over the
     bound."""
     from verifier.algorithms.liu_talwar import BOTTOM, thresholding
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
     from verifier.mechanism.model import FiniteMechanism
     from verifier.mechanism.neighbours import pair
 

@@ -49,7 +49,7 @@ import sympy as sp
 from casestudies import claim
 from verifier.algorithms.noise import SparseVector, answer_sequence_laws, laplace
 from verifier.algorithms.noise.expoly import to_sympy
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.certified import check_eq, check_le
 from verifier.claims import Tightness
 from verifier.claims.steps import Step, decide_steps

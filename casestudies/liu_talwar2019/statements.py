@@ -26,7 +26,7 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.certified import check_all_le, check_eq, check_le
 from verifier.mechanism.instances import random_mechanism, random_rational_distribution
 from verifier.mechanism.model import FiniteMechanism

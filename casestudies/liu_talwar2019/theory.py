@@ -9,7 +9,7 @@ from typing import Any
 
 import sympy as sp
 
-from verifier.arithmetic import exact
+from verifier.arithmetic.exact import exact
 from verifier.certified import certified_ceil
 
 __all__ = ["theorem31_min_T", "theorem32_bound", "theorem34_T", "theorem35_T"]

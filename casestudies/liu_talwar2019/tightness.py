@@ -21,7 +21,7 @@ from typing import Any
 import sympy as sp
 
 from verifier.algorithms.liu_talwar import thresholding
-from verifier.arithmetic import approx
+from verifier.arithmetic.exact import approx
 from verifier.claims import Tightness
 from verifier.errors import ConstructionFailed
 from verifier.mechanism.model import FiniteMechanism
@@ -111,7 +111,7 @@ def d2_reduced(K: int, alpha: Any, eps: Any) -> dict[str, Any]:
     """The proportional selector on Theorem D.2's packing instance, reduced by symmetry:
     ``Delta``, the selector's probability of ``j`` and of each ``i != j`` along arm ``j``,
     its realized ``eps_hat`` (exact), the lower bound ``(1-α) ln K/Δ`` and ``Pr[j at D_j]``."""
-    from verifier.arithmetic import DEFAULT_PRECISION, exact_max
+    from verifier.arithmetic.exact import DEFAULT_PRECISION, exact_max
     from verifier.certified import certified_ceil
     from verifier.constructions.packing import _greedy_path
 

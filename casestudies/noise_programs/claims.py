@@ -77,7 +77,7 @@ from verifier.algorithms.noise import (
     report_noisy_max,
     svt_monotone,
 )
-from verifier.arithmetic import combine_verdicts, decide_eq, decide_le
+from verifier.arithmetic.exact import combine_verdicts, decide_eq, decide_le
 from verifier.claims import Tightness
 from verifier.privacy import check_pure_dp
 from verifier.results import CheckResult, Finding, conjunction

@@ -81,10 +81,10 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def _exact(text: str) -> Any:
-    """An ``argparse`` type: an exact number (:func:`verifier.expressions.parse_number`);
+    """An ``argparse`` type: an exact number (:func:`verifier.arithmetic.expressions.parse_number`);
     argparse names the option in the message."""
+    from verifier.arithmetic.expressions import parse_number
     from verifier.errors import VerifierError
-    from verifier.expressions import parse_number
 
     try:
         return parse_number(text, {})
@@ -98,7 +98,7 @@ PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier tradeoff``; return the exit code."""
-    from verifier.arithmetic import Verdict, combine_verdicts
+    from verifier.arithmetic.exact import Verdict, combine_verdicts
 
     from .tradeoff import DEFAULT_CS, plot_tradeoff, tradeoff
 

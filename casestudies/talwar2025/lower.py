@@ -15,7 +15,7 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.algorithms.talwar import a_lt, a_max, hybrid, metaselection_algorithms
-from verifier.arithmetic import Verdict, combine_verdicts, decide_le
+from verifier.arithmetic.exact import Verdict, combine_verdicts, decide_le
 from verifier.certified import certified_ceil, check_le
 from verifier.claims.steps import Step, decide_steps
 from verifier.constructions.lower_bounds import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from casestudies import claim
-from verifier.arithmetic import Verdict, combine_verdicts, decide_le
+from verifier.arithmetic.exact import Verdict, combine_verdicts, decide_le
 from verifier.claims.steps import Step, decide_steps
 from verifier.constructions.extension import extend
 from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric

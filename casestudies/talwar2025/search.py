@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from verifier.arithmetic import Verdict, approx
+from verifier.arithmetic.exact import Verdict, approx
 from verifier.claims import SearchSpec
 from verifier.errors import VerifierError
 from verifier.results import CheckResult, Finding

@@ -20,7 +20,7 @@ from casestudies import claim
 from verifier.algorithms.liu_talwar import uniform_selection, upper_quantile, value_of
 from verifier.algorithms.talwar import a_lt as _a_lt
 from verifier.algorithms.talwar import a_max
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.certified import certified_ceil, check_le
 from verifier.privacy import check_pure_dp, pure_epsilon
 from verifier.results import CheckResult, conjunction

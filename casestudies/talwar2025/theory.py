@@ -31,7 +31,7 @@ import sympy as sp
 
 from verifier.algorithms.liu_talwar import value_of
 from verifier.algorithms.talwar import OracleAlgorithm, failure_probability
-from verifier.arithmetic import DEFAULT_PRECISION, Precision, exact
+from verifier.arithmetic.exact import DEFAULT_PRECISION, Precision, exact
 from verifier.certified import check_eq, check_le
 from verifier.constructions.lower_bounds import HardInstance
 from verifier.errors import InvalidParameter

@@ -143,7 +143,7 @@ DELTA_POINTS = ((50, R(1, 20), R(1, 1000), R(1, 10**6)), (50, R(1, 20), R(1, 10*
 
 def delta_family_tightness() -> Tightness:
     """Theorem 11's advanced composition, approached where ``δ > 0`` matters."""
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
 
     w = sp.Symbol("w", positive=True)
     lim = sp.limit((1 - (1 - w) ** 50) / (50 * w + w**2), w, 0)
@@ -190,7 +190,7 @@ PROP2_ODDS = sp.Integer(10) ** 16
 def prop2_tightness() -> Tightness:
     """Prop. 2's factor 2, approached: RR at ``2ε`` on ``B = {0, 2}`` of the path
     ``0 - 1 - 2`` extends to ``p̂_1 = (1/2, 1/2)`` with loss ``ln((1 + e^{2ε})/2)``."""
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
 
     a = sp.Symbol("a", positive=True)
     ratio = sp.log((1 + a**2) / 2) / (2 * sp.log(a))
@@ -227,7 +227,7 @@ def prop5_quarter_tightness() -> Tightness:
 def prop6_second_tightness() -> Tightness:
     """Prop. 6's exponent ``1/e``: ``(1 - 1/α)^Δ >= 1/e`` at ``α = Δ + 1`` is approached
     as ``Δ -> ∞``."""
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
 
     D = sp.Symbol("Delta", positive=True)
     ratio = -D * sp.log(1 - 1 / (D + 1))
@@ -245,7 +245,7 @@ def prop6_second_tightness() -> Tightness:
 
 def prop6_printed_tightness() -> Tightness:
     """The printed ``/4^4`` against the derived ``/4^e``: loose by ``4^{e-4}``."""
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
 
     return Tightness(
         "loose",
@@ -260,7 +260,7 @@ def chain_final_tightness(which: str) -> Tightness:
     """The lower bound a chain claim concludes, against the registered algorithm
     (A_LT, ``T = 100``, ``γ = 1/101``, ``c = 3``): loose (the lower bounds are tight only
     up to constants in ``c``, Talwar 2025, §4)."""
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
 
     c, T, g = 3, 100, sp.Rational(1, 101)
     bound = {
@@ -329,7 +329,7 @@ THM14_NEAR = (400, 2, sp.Rational(1, 2**40))
 def meta_hybrid_tightness() -> Tightness:
     """Theorem 14's failure against ``q_{1-1/K}``: ``[γ^{1/c}(1-1/K)/(1 + γ^{1/c}(1-1/K))]^c``
     on the balanced oracle, ratio to ``γ`` tending to 1 as ``K -> ∞``, ``γ -> 0``."""
-    from verifier.arithmetic import approx
+    from verifier.arithmetic.exact import approx
 
     K, c, g = THM14_NEAR
     r = (1 - sp.Rational(1, K)) ** c / (1 + g ** sp.Rational(1, c) * (1 - sp.Rational(1, K))) ** c

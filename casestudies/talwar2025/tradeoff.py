@@ -53,7 +53,7 @@ from verifier.algorithms.talwar import (
     metaselection_algorithms,
     repetition_algorithms,
 )
-from verifier.arithmetic import (
+from verifier.arithmetic.exact import (
     DEFAULT_PRECISION,
     Enclosure,
     Precision,
@@ -63,9 +63,9 @@ from verifier.arithmetic import (
     enclose,
     exact,
 )
+from verifier.arithmetic.precision import interval_context
 from verifier.certified import certified_ceil
 from verifier.errors import InvalidParameter
-from verifier.precision import interval_context
 from verifier.results import CheckResult, Finding
 from verifier.runtime.terminal import task, text_table
 

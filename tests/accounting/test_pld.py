@@ -12,7 +12,7 @@ import pytest
 import sympy as sp
 
 from verifier.accounting import MAX_ATOMS, Accountant, PrivacyLoss, check_tradeoff
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.interop.exact import epsilon_for_delta
 from verifier.mechanism.compose import independent, repeat

@@ -34,7 +34,7 @@ from verifier.algorithms.ghazi import (
     is_monotone,
     monotone_order,
 )
-from verifier.arithmetic import Verdict, approx, decide_eq, enclose
+from verifier.arithmetic.exact import Verdict, approx, decide_eq, enclose
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.mechanism.instances import random_mechanism, randomized_response
 from verifier.mechanism.model import FiniteMechanism

@@ -21,7 +21,7 @@ from verifier.algorithms.ghazi_filter import (
     random_adversary,
     transcript_mechanism,
 )
-from verifier.arithmetic import Verdict, approx, decide_le
+from verifier.arithmetic.exact import Verdict, approx, decide_le
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.privacy import renyi_divergence
 

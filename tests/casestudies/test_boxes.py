@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.claims import load_casestudies
 
 REGISTRY = load_casestudies()
@@ -66,7 +66,7 @@ def test_theorem11_bottom_is_attained_on_the_whole_box():
     "cid", ["ghazi2025.thm11.no_factor2.box", "liu_talwar2019.thm32.two_eps.box"]
 )
 def test_negative_controls_fail_on_sub_boxes_with_an_exact_point(cid):
-    from verifier.arithmetic import decide_le
+    from verifier.arithmetic.exact import decide_le
 
     out = REGISTRY.get(cid).run()
     assert out.verdict is Verdict.VIOLATED and out.matches

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.results import CheckResult
 
 

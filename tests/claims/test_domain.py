@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.boxes import BoxBudget
 from verifier.certified import check_le
 from verifier.claims import Claim, Registry

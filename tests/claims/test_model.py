@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.claims import Claim, Registry, SearchSpec
 from verifier.errors import InvalidParameter
 from verifier.results import CheckResult

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.certified import check_eq, check_le
 from verifier.claims import Claim, ClaimOutcome, Scope, SearchRecord, scope_of
 from verifier.claims.steps import Step, decide_steps

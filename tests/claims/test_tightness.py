@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 
 from verifier import cli
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.certified import check_le
 from verifier.claims import Claim, Registry, Tightness, observed_tightness
 from verifier.cli import casestudies

@@ -8,7 +8,7 @@ import json
 import sympy as sp
 
 from verifier import cli
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.claims import Registry
 from verifier.cli import casestudies
 from verifier.results import CheckResult

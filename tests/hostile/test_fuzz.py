@@ -40,7 +40,7 @@ NUMBERS = st.sampled_from(["0", "1", "2", "1/2", "1/3", "0.25", "1e-3", "10", "3
 
 
 def expressions(depth: int = 3) -> st.SearchStrategy[str]:
-    """Text of the expression grammar of :mod:`verifier.expressions`."""
+    """Text of the expression grammar of :mod:`verifier.arithmetic.expressions`."""
     leaf = st.one_of(NUMBERS, st.sampled_from(NAMES + ["pi", "e"]))
 
     def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:

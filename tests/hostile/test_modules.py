@@ -13,7 +13,7 @@ import math
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.cli.common import float_option, int_option, output_directory, output_file, printable
 from verifier.errors import InvalidParameter, SpecError, UnsupportedExpression
 from verifier.spec import loads_spec

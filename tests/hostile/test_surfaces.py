@@ -179,7 +179,7 @@ def test_the_same_id_in_two_files_gets_a_certificate_each(results, capsys):
 def test_casestudies_certificates_never_share_a_file_or_leave_the_directory(tmp_path):
     from types import SimpleNamespace
 
-    from verifier.arithmetic import Verdict
+    from verifier.arithmetic.exact import Verdict
     from verifier.cli.casestudies import _write_certificates
 
     def outcome(cid: str, text: str) -> SimpleNamespace:

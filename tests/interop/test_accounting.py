@@ -14,7 +14,7 @@ import sympy as sp
 from verifier import cli
 from verifier.algorithms.liu_talwar import SCORES
 from verifier.algorithms.repeat_select import repeat_and_select
-from verifier.arithmetic import Verdict, decide_eq, decide_le
+from verifier.arithmetic.exact import Verdict, decide_eq, decide_le
 from verifier.errors import InvalidParameter, MissingDependency
 from verifier.interop.exact import epsilon_for_delta, exact_float
 from verifier.mechanism.instances import randomized_response

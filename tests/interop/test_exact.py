@@ -12,7 +12,7 @@ import sympy as sp
 from verifier.algorithms.ghazi import hyperparameter_tuning
 from verifier.algorithms.liu_talwar import SCORES
 from verifier.algorithms.repeat_select import count_pmf, repeat_and_select
-from verifier.arithmetic import Verdict, decide_eq, decide_le
+from verifier.arithmetic.exact import Verdict, decide_eq, decide_le
 from verifier.interop.compare import compare
 from verifier.interop.exact import epsilon_for_delta, exact_float, pair_epsilon_for_delta
 from verifier.mechanism.instances import randomized_response

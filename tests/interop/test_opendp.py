@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict, decide_eq
+from verifier.arithmetic.exact import Verdict, decide_eq
 from verifier.interop.exact import exact_float
 
 pytest.importorskip("opendp", reason="opendp is not installed (pip install 'verifier[interop]')")

@@ -9,7 +9,7 @@ import json
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict, decide_le
+from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.certified import check_eq, check_le
 from verifier.claims import Claim, load_casestudies
 from verifier.cli import main
@@ -189,7 +189,7 @@ def test_a_failing_sub_interval_where_the_inequality_holds_is_not_certified():
     # decided afresh, none fails, so no certificate (never a wrong one)
     import mpmath
 
-    from verifier.arithmetic import Enclosure
+    from verifier.arithmetic.exact import Enclosure
     from verifier.ranges import ParameterRange, SubInterval
 
     t = sp.Symbol("t")

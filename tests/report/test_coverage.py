@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.claims import PaperCoverage, Registry, Statement, load_casestudies
 from verifier.report.coverage import (
     coverage_markdown,

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.errors import InvalidParameter, SpecError
 from verifier.search import SearchConfig, encode, read_checkpoint, run_batch, search
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.spec import loads_spec
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"

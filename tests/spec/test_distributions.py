@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict, decide_eq
+from verifier.arithmetic.exact import Verdict, decide_eq
 from verifier.errors import InvalidMechanism, InvalidParameter, SpecError
 from verifier.interop.exact import epsilon_for_delta
 from verifier.spec import loads_spec

@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from verifier import cli
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.errors import InvalidParameter, SpecError, UnboundSymbol
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair

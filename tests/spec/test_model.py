@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.errors import InvalidParameter, SpecError, UnboundSymbol
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair, path

@@ -23,7 +23,7 @@ from verifier.algorithms import (
     positive_int,
     register_transformer,
 )
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.errors import (
     InvalidMechanism,
     InvalidParameter,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import sympy as sp
 
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.errors import InvalidParameter, SpecError
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import add_remove, pair

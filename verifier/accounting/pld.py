@@ -23,7 +23,7 @@ merge into one atom.
   over the pairs, with a pair attaining it.
 
 Every comparison that picks an atom or a segment is decided exactly
-(:func:`~verifier.arithmetic.decide_le`); an undecided one raises
+(:func:`~verifier.arithmetic.exact.decide_le`); an undecided one raises
 :class:`~verifier.errors.Undecidable`, never guesses.  Merging equal ratios uses exact
 structural equality of the simplified ratio: two equal ratios that sympy writes apart
 stay two atoms (the distribution is the same, only longer).
@@ -52,7 +52,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
 from ..certified import check_le
 from ..errors import InvalidParameter, Undecidable
 from ..mechanism.compose import same_neighbour_graph

@@ -59,7 +59,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import (
+from ..arithmetic.exact import (
     Enclosure,
     Sign,
     decide_sign,
@@ -959,7 +959,7 @@ def _enclosures_to_digits(
     labels = [(o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)]
     exact_rows = _alg3_rational(graph, _tables(mechs, outs), labels, rank, keys, ts, pr, basis)
     if exact_rows is not None:
-        from ..arithmetic import enclose
+        from ..arithmetic.exact import enclose
 
         out: dict[Dataset, dict[Output, Enclosure]] = {}
         for D, row in exact_rows.items():

@@ -41,7 +41,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Verdict, decide_le, exact, exact_max
+from ..arithmetic.exact import Verdict, decide_le, exact, exact_max
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism.instances import random_rational_distribution
 from ..mechanism.model import FiniteMechanism, Output

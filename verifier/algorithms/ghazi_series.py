@@ -61,9 +61,9 @@ import mpmath
 import sympy as sp
 from sympy.polys.constructor import construct_domain
 
-from ..arithmetic import Enclosure, exact
+from ..arithmetic.exact import Enclosure, exact
+from ..arithmetic.precision import interval_context, real_context
 from ..errors import InvalidParameter
-from ..precision import interval_context, real_context
 
 __all__ = [
     "Prior",
@@ -546,9 +546,9 @@ def subset_expansion(
 
 def iv_of(expr: Any, ctx: Any) -> Any:
     """An interval of the mpmath interval context ``ctx`` (see
-    :func:`verifier.precision.interval_context`) enclosing the exact value ``expr``
+    :func:`verifier.arithmetic.precision.interval_context`) enclosing the exact value ``expr``
     at the context's precision."""
-    from ..arithmetic import enclose
+    from ..arithmetic.exact import enclose
 
     e = enclose(exact(expr), ctx.prec)
     if e is None:
@@ -717,7 +717,7 @@ class SeriesExpectation(sp.Expr):
 
     def _certified_interval(self, bits: int) -> tuple[mpmath.mpf, mpmath.mpf]:
         """Ends of a certified enclosure at ``bits`` of working precision (the
-        protocol :func:`verifier.arithmetic.enclose` evaluates)."""
+        protocol :func:`verifier.arithmetic.exact.enclose` evaluates)."""
         ep, factors, leading, difference = self.args
         s = certified_expectation(
             Prior("geometric", ep),

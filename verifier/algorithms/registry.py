@@ -23,9 +23,9 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Sign, decide_sign, exact
+from ..arithmetic.exact import Sign, decide_sign, exact
+from ..arithmetic.expressions import parse_number
 from ..errors import InvalidParameter, VerifierError
-from ..expressions import parse_number
 from ..mechanism.model import FiniteMechanism
 
 __all__ = [
@@ -70,7 +70,7 @@ REQUIRED: Any = _Required()
 
 def exact_number(raw: Any, values: Values) -> sp.Expr:
     """An exact number: an int, a sympy expression, or text parsed safely by
-    :func:`verifier.expressions.parse_number` (symbols take their values)."""
+    :func:`verifier.arithmetic.expressions.parse_number` (symbols take their values)."""
     if isinstance(raw, str):
         return parse_number(raw, values)
     if isinstance(raw, float):

@@ -39,7 +39,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Sign, decide_sign, exact
+from ..arithmetic.exact import Sign, decide_sign, exact
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .liu_talwar import BOTTOM, SCORE_PARAM, SCORES, Score, random_stopping, ranking, tails

@@ -39,7 +39,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import exact
+from ..arithmetic.exact import exact
 from ..certified import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output

@@ -33,7 +33,7 @@ Ids follow one scheme everywhere: ``paper.label[.variant]`` (``ghazi2025.thm11``
 ``ghazi2025.thm11.no_factor2``, ``liu_talwar2019.thm32.two_eps``).
 
 >>> from verifier.results import CheckResult
->>> from verifier.arithmetic import decide_le
+>>> from verifier.arithmetic.exact import decide_le
 >>> import sympy as sp
 >>> c = Claim(id="demo.half", source="none", statement="1/3 <= 1/2", expected="holds",
 ...           check=lambda: CheckResult("1/3 <= 1/2",
@@ -54,7 +54,7 @@ from typing import Any, Literal, get_args
 
 import sympy as sp
 
-from ..arithmetic import Verdict, format_number
+from ..arithmetic.exact import Verdict, format_number
 from ..boxes import Box, region_fractions
 from ..errors import InvalidParameter, VerifierError
 from ..results import CheckResult, measured_record
@@ -162,7 +162,7 @@ def _ratio(f: Any) -> float | None:
     negative bound)."""
     import math
 
-    from ..arithmetic import approx
+    from ..arithmetic.exact import approx
 
     num, den = (f.claimed, f.realized) if f.lower_bound else (f.realized, f.claimed)
     for v in (num, den):

@@ -13,7 +13,7 @@ looking one up warns once (a :class:`FutureWarning` naming the new id).
 >>> @reg.claim(id="demo.trivial", source="none", statement="1/3 <= 1/2", expected="holds")
 ... def _demo():
 ...     from verifier.results import CheckResult
-...     from verifier.arithmetic import decide_le
+...     from verifier.arithmetic.exact import decide_le
 ...     return CheckResult("1/3 <= 1/2", decide_le(sp.Rational(1, 3), sp.Rational(1, 2)).verdict)
 >>> [o.matches for o in reg.run(reg.select(["demo"]))]
 [True]

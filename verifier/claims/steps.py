@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 import sympy as sp
 
-from ..arithmetic import Verdict, exact
+from ..arithmetic.exact import Verdict, exact
 from ..boxes import DEFAULT_BUDGET, Box, BoxBudget, identically_zero
 from ..certified import check_le
 from ..errors import InvalidParameter

@@ -37,7 +37,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Verdict, decide_le, exact
+from ..arithmetic.exact import Verdict, decide_le, exact
 from ..boxes import Box, decide_on_box
 from ..errors import VerifierError
 from ..results import Finding, label

@@ -242,7 +242,7 @@ def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:
     claim id -> path (or the reason there is none).  Each claim gets its own file,
     ``<stem>.certificate.toml`` with the stem of :class:`~verifier.spec.io.FileNames`
     (ids that differ only in characters a file name cannot hold never share one)."""
-    from ..arithmetic import Verdict
+    from ..arithmetic.exact import Verdict
     from ..report.certificates import write_outcome_certificate
     from ..spec.io import FileNames
 

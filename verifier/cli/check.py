@@ -60,7 +60,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..arithmetic import Verdict
+    from ..arithmetic.exact import Verdict
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -260,7 +260,7 @@ def _result_record(result: Any) -> dict[str, Any]:
 
 
 def _matches(expected: str | None, verdict: Verdict) -> bool:
-    from ..arithmetic import Verdict
+    from ..arithmetic.exact import Verdict
 
     if expected == "refuted":
         return verdict is Verdict.VIOLATED
@@ -331,7 +331,7 @@ def _run_files(args: argparse.Namespace) -> int:
 
 def _run_one(args: argparse.Namespace) -> int:
     """``verifier check`` on one file (``args.file``)."""
-    from ..arithmetic import Verdict
+    from ..arithmetic.exact import Verdict
     from ..claims.scope import result_scope
     from ..spec import certificate, dump_spec, load_spec, precision_for
     from ..spec.io import FileNames

@@ -680,7 +680,7 @@ def exact_text(x: Any) -> str:
     except ValueError:
         import sympy as sp
 
-        from ..arithmetic import approx
+        from ..arithmetic.exact import approx
 
         digits, value = "many", "?"
         if isinstance(x, sp.Rational):
@@ -710,7 +710,7 @@ def number_text(x: Any) -> str:
         return "-"
     import sympy as sp
 
-    from ..arithmetic import format_number
+    from ..arithmetic.exact import format_number
 
     if x is sp.oo:
         return "inf"

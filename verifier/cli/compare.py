@@ -74,8 +74,8 @@ MAGNITUDE = 64
 def _number(option: str, text: str, *, bounded: bool = False) -> Any:
     """``text`` as an exact number for ``option`` (errors name the option); with
     ``bounded``, within ``2^-MAGNITUDE .. 2^MAGNITUDE``."""
+    from ..arithmetic.expressions import parse_number
     from ..errors import InvalidParameter, VerifierError
-    from ..expressions import parse_number
     from ..spec.limits import magnitude_bits
 
     try:
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         eps_prime=eps_prime,
         accountants=not args.exact_only,
     )
-    from ..arithmetic import Verdict
+    from ..arithmetic.exact import Verdict
 
     v = result.verdict
     code = (

@@ -52,8 +52,8 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_eq
-from ..arithmetic import exact as _exact
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_eq
+from ..arithmetic.exact import exact as _exact
 from ..certified import certified_min, identically_zero
 from ..errors import ExtensionFailed, InvalidMechanism, InvalidParameter
 from ..mechanism.model import FiniteMechanism, Output, natural_order
@@ -253,7 +253,7 @@ def _premise(
 ) -> CheckResult:
     """``p_g(o) <= e^{ε·dist(g, g')} p_{g'}(o)`` for ordered pairs of distinct groups,
     at the least distance between their members (the binding pair)."""
-    from ..arithmetic import decide_le
+    from ..arithmetic.exact import decide_le
 
     findings: list[Finding] = []
     for i, (pi, mi) in enumerate(groups):

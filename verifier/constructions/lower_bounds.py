@@ -41,7 +41,7 @@ from typing import Any
 import sympy as sp
 
 from ..algorithms.liu_talwar import uniform_selection
-from ..arithmetic import DEFAULT_PRECISION, Precision, exact
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision, exact
 from ..certified import certified_ceil, check_le
 from ..errors import InvalidParameter
 from ..mechanism.model import FiniteMechanism, Output

@@ -38,7 +38,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import DEFAULT_PRECISION, Precision, Verdict, decide_eq, decide_le, exact
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_eq, decide_le, exact
 from ..certified import certified_ceil, certified_min, check_le
 from ..errors import InvalidParameter
 from ..mechanism.model import FiniteMechanism
@@ -167,7 +167,7 @@ def weak_usefulness(
                 lower_bound=True,
             )
         )
-    from ..arithmetic import combine_verdicts
+    from ..arithmetic.exact import combine_verdicts
 
     return CheckResult(
         f"{selector.name} is {inst.gamma}-weakly useful",

@@ -8,7 +8,7 @@ lets accountants (PLD, RDP) bound their privacy; this module connects both ways:
   ``PrivacyLossDistribution.from_two_probability_mass_functions`` (both directions,
   ``symmetric=False``; the pessimistic discretisation rounds every loss up).  The
   log-probabilities are the doubles nearest to the exact ones
-  (:func:`~verifier.arithmetic.approx`), far below the discretisation step.
+  (:func:`~verifier.arithmetic.exact.approx`), far below the discretisation step.
 * **import** — :func:`from_dp_event`: the events whose mechanism has an exact
   finite form become a :class:`~verifier.mechanism.model.FiniteMechanism` on the pair
   ``D ~ D'``:
@@ -51,7 +51,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import approx, exact
+from ..arithmetic.exact import approx, exact
 from ..errors import InvalidParameter, MissingDependency
 from ..mechanism.compose import independent, repeat
 from ..mechanism.model import Dataset, FiniteMechanism

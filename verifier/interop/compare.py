@@ -45,7 +45,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Verdict, approx, combine_verdicts, decide_le, exact
+from ..arithmetic.exact import Verdict, approx, combine_verdicts, decide_le, exact
 from ..certified import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism.instances import randomized_response

@@ -15,7 +15,7 @@ ratio and ``m_∞`` the mass ``P`` puts where ``Q`` is 0.  So the least ε with
 
 on the segment where ``δ(ε)`` crosses ``δ`` (``ε(δ) = 0`` if ``δ(0) ≤ δ``, ``∞`` if
 ``m_∞ > δ``); every comparison that picks the segment is decided exactly
-(:func:`~verifier.arithmetic.decide_le`), never in floating point.  Accountants such
+(:func:`~verifier.arithmetic.exact.decide_le`), never in floating point.  Accountants such
 as ``dp_accounting`` answer the same question with an upper bound:
 :mod:`verifier.interop.compare` puts the two side by side.
 
@@ -34,7 +34,7 @@ from typing import Any
 import sympy as sp
 
 from ..accounting.pld import epsilon_of, worst_pair
-from ..arithmetic import DEFAULT_PRECISION, Precision
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output
 

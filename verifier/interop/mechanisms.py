@@ -10,7 +10,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import exact
+from ..arithmetic.exact import exact
 from ..errors import InvalidParameter
 from ..mechanism.model import FiniteMechanism
 from ..mechanism.neighbours import pair

@@ -42,7 +42,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Verdict, approx, decide_le
+from ..arithmetic.exact import Verdict, approx, decide_le
 from ..errors import InvalidParameter
 from ..mechanism.instances import truncated_geometric
 from ..mechanism.model import FiniteMechanism

@@ -8,7 +8,7 @@ per dataset.
   truncated geometric mechanism, seeded random mechanisms);
 * :mod:`.compose` — exact enumerators: independent runs and post-processing.
 
-Imports the exact arithmetic (:mod:`verifier.arithmetic`) and nothing above it.
+Imports the exact arithmetic (:mod:`verifier.arithmetic.exact`) and nothing above it.
 ``verifier.mechanism.X`` is ``verifier.mechanism.model.X`` (the module of this name
 before 0.2).
 """

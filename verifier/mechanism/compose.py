@@ -27,7 +27,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import Verdict, decide_le, exact
+from ..arithmetic.exact import Verdict, decide_le, exact
 from ..errors import InvalidMechanism, InvalidParameter
 from .model import MAX_OUTPUTS, FiniteMechanism, Output, natural_order
 

@@ -17,7 +17,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import exact
+from ..arithmetic.exact import exact
 from ..errors import InvalidParameter
 from .model import FiniteMechanism
 from .neighbours import pair, path

@@ -32,7 +32,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import (
+from ..arithmetic.exact import (
     DEFAULT_PRECISION,
     Precision,
     Sign,

@@ -38,7 +38,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import exact
+from ..arithmetic.exact import exact
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism.model import FiniteMechanism
 from .guarantees import ODPGuarantee, Partition

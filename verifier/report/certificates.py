@@ -53,7 +53,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Verdict, decide_le
+from ..arithmetic.exact import Verdict, decide_le
 from ..boxes import Box
 from ..claims.model import Claim, ClaimOutcome
 from ..errors import CertificateError, VerifierError

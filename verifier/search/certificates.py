@@ -25,7 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..arithmetic import Verdict, exact
+from ..arithmetic.exact import Verdict, exact
 from ..errors import CertificateError
 from ..mechanism.model import Output
 from ..spec import (

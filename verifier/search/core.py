@@ -39,7 +39,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import Verdict, approx, combine_verdicts
+from ..arithmetic.exact import Verdict, approx, combine_verdicts
 from ..claims import Claim, SearchSpec, load_casestudies
 from ..errors import InvalidParameter, UnknownClaim, VerifierError
 from ..results import CheckResult, Finding

@@ -30,7 +30,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import approx
+from ..arithmetic.exact import approx
 from ..claims import SearchSpec
 from ..errors import InvalidParameter
 from .certificates import expr_text, skeleton_document

@@ -19,7 +19,7 @@ from typing import Any, cast
 import numpy as np
 from mpmath.libmp import dps_to_prec
 
-from ..precision import real_context
+from ..arithmetic.precision import real_context
 from .core import TOLERANCE
 
 __all__ = [

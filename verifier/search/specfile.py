@@ -33,7 +33,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic import enclose, exact
+from ..arithmetic.exact import enclose, exact
 from ..claims import Claim, SearchSpec
 from ..errors import InvalidParameter, SpecError
 from ..mechanism.model import FiniteMechanism

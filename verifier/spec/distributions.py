@@ -60,7 +60,7 @@ import networkx as nx
 import sympy as sp
 
 from ..algorithms.registry import Param, Values, exact_number
-from ..arithmetic import Sign, Verdict, decide_le, decide_sign
+from ..arithmetic.exact import Sign, Verdict, decide_le, decide_sign
 from ..errors import InvalidMechanism, InvalidParameter, VerifierError
 from ..mechanism.model import Output
 

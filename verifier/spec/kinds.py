@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
-from ..arithmetic import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, exact
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, exact
 from ..errors import InvalidParameter, SpecError
 from ..mechanism.model import FiniteMechanism, Output
 from ..privacy import (

@@ -64,7 +64,7 @@ def dataset_label(d: Dataset) -> str:
 
 
 class _SpecPrinter(StrPrinter):
-    """sympy's ``str`` printer with the spelling of :mod:`verifier.expressions`:
+    """sympy's ``str`` printer with the spelling of :mod:`verifier.arithmetic.expressions`:
     ``e`` for Euler's number, ``min``/``max``/``abs``/``ceil`` in lower case."""
 
     def _print_Exp1(self, expr: Any) -> str:
@@ -87,7 +87,7 @@ class _SpecPrinter(StrPrinter):
 
 
 def expression_text(expr: sp.Expr) -> str:
-    """``expr`` in the syntax of :mod:`verifier.expressions` (not checked here).
+    """``expr`` in the syntax of :mod:`verifier.arithmetic.expressions` (not checked here).
 
     >>> x = sp.Symbol("x")
     >>> expression_text(sp.E / 2 + sp.Abs(x)), expression_text(sp.Max(x, sp.Rational(1, 3)))

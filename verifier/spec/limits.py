@@ -3,7 +3,7 @@ computed.
 
 A spec file is input from anyone, and an accepted file must not be able to exhaust
 time or memory.  The expression parser bounds every single number
-(:mod:`verifier.expressions`); this module bounds what a file as a whole asks for:
+(:mod:`verifier.arithmetic.expressions`); this module bounds what a file as a whole asks for:
 
 * ``max_file_bytes`` -- the size of the file, checked with ``stat`` before reading
   (only regular files are read: never a device, a pipe or a directory);
@@ -38,7 +38,7 @@ from ..errors import InvalidParameter, VerifierError
 if TYPE_CHECKING:
     import sympy as sp
 
-#: ``verifier.arithmetic.MAX_EXP_ARGUMENT_BITS``, the largest magnitude (in bits) of an
+#: ``verifier.arithmetic.exact.MAX_EXP_ARGUMENT_BITS``, the largest magnitude (in bits) of an
 #: argument of ``exp`` that the certified evaluator encloses (the same number; a test
 #: checks it): kept here so that the command line's options are built without importing
 #: the arithmetic (sympy, mpmath).
@@ -89,7 +89,7 @@ class Limits:
         (default 500,000: about a second).
     max_exponent : int
         Largest ``N`` such that a privacy parameter or range end may reach ``2^N`` in
-        absolute value (default 256; at most ``verifier.arithmetic.MAX_EXP_ARGUMENT_BITS``).
+        absolute value (default 256; at most ``verifier.arithmetic.exact.MAX_EXP_ARGUMENT_BITS``).
     max_box_parameters : int
         Most parameters of a box (``over = { a = [lo, hi], ... }``; default 8, at most
         32); checking the file's claims uses it as
@@ -143,7 +143,7 @@ def magnitude_bits(value: sp.Expr) -> int | None:
     import mpmath
     import sympy as sp
 
-    from ..arithmetic import enclose
+    from ..arithmetic.exact import enclose
 
     if not isinstance(value, sp.Expr) or value.free_symbols:
         return None

@@ -3,7 +3,7 @@
 A claim is one kind of :data:`~verifier.spec.kinds.CLAIM_KINDS` with that kind's
 parameters, usually about one mechanism; constructing it checks every parameter, and
 :meth:`SpecClaim.run` decides it exactly with :mod:`verifier.privacy` (or
-:func:`verifier.arithmetic.decide_le` for an ``inequality``).
+:func:`verifier.arithmetic.exact.decide_le` for an ``inequality``).
 
 >>> import sympy as sp
 >>> from verifier.mechanism.model import FiniteMechanism
@@ -25,7 +25,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import DEFAULT_PRECISION, Precision
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision
 from ..boxes import Box
 from ..errors import InvalidParameter, SpecError, UnboundSymbol, VerifierError
 from ..mechanism import neighbours

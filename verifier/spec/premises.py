@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..arithmetic import Verdict
+from ..arithmetic.exact import Verdict
 from ..errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, SpecError
 from .labels import location
 

@@ -1,7 +1,7 @@
 """Reading spec files: :func:`load_spec` and :func:`loads_spec`.
 
 Reading is strict: unknown keys are errors, numbers are exact (strings parsed by the
-whitelisting parser of :mod:`verifier.expressions`, or integers; floats are
+whitelisting parser of :mod:`verifier.arithmetic.expressions`, or integers; floats are
 refused), and every problem raises a :class:`~verifier.errors.VerifierError`
 subclass whose message starts with the location in the file, e.g.
 ``mechanisms.rr.distributions.D: the distribution at dataset 'D' sums to 9/10 ≈ 0.9, not 1``.
@@ -45,7 +45,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import Sign, Verdict, decide_le, decide_sign, exact
+from ..arithmetic.exact import Sign, Verdict, decide_le, decide_sign, exact
 from ..boxes import Box
 from ..errors import (
     InvalidMechanism,
@@ -401,7 +401,7 @@ class _Loader:
         ``substitute`` are replaced by their values *during* parsing, so that the
         parser's size limits apply to the values too (``2^n`` with ``n = 10^9`` is
         refused instead of computed)."""
-        from ..expressions import parse_expression
+        from ..arithmetic.expressions import parse_expression
 
         if isinstance(raw, bool) or not isinstance(raw, (str, int)):
             raise SpecError(
@@ -478,7 +478,7 @@ class _Loader:
 
     # -- symbols --------------------------------------------------------------
     def _load_symbols(self, table: dict[str, Any]) -> None:
-        from ..expressions import validate_symbol_name
+        from ..arithmetic.expressions import validate_symbol_name
 
         for name, entry in table.items():
             where = location("symbols", name)

@@ -49,7 +49,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic import Verdict, exact
+from ..arithmetic.exact import Verdict, exact
 from ..boxes import Box
 from ..errors import InvalidParameter, SpecError, VerifierError
 from ..mechanism.model import FiniteMechanism, Output
@@ -116,7 +116,7 @@ class _Writer:
 
     def text(self, e: Any) -> str | int:
         """Exact text of ``e`` that the parser reads back to the same value."""
-        from ..expressions import parse_expression
+        from ..arithmetic.expressions import parse_expression
 
         value = exact(e)
         if value.is_Integer and abs(int(value)) < 2**63:
@@ -223,7 +223,7 @@ class _Writer:
         return out
 
     def symbol_table(self) -> dict[str, Any]:
-        from ..expressions import validate_symbol_name
+        from ..arithmetic.expressions import validate_symbol_name
 
         out: dict[str, Any] = {}
         for name in sorted(self.symbols):

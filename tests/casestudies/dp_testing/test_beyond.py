@@ -24,7 +24,7 @@ from verifier.algorithms.noise import (
     report_noisy_max,
 )
 from verifier.algorithms.noise.expoly import to_sympy
-from verifier.arithmetic import approx
+from verifier.arithmetic.exact import approx
 from verifier.claims import load_casestudies
 from verifier.claims.tighten import tightened
 from verifier.search.core import load_document

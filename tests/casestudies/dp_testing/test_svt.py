@@ -25,7 +25,7 @@ from casestudies.dp_testing.svt import (
 )
 from verifier.algorithms.noise import BOT, TOP, answer_sequence_laws, lyu_svt, numerical_svt
 from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue, chi_square_pvalue
-from verifier.arithmetic import approx
+from verifier.arithmetic.exact import approx
 
 R = sp.Rational
 ALPHA = 1e-4

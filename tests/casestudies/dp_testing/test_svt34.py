@@ -20,7 +20,7 @@ from verifier.algorithms.noise import BOT, TOP, answer_sequence_laws, lyu_svt
 from verifier.algorithms.noise.distributions import laplace_survival
 from verifier.algorithms.noise.expoly import CONTINUOUS
 from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue, chi_square_pvalue
-from verifier.arithmetic import decide_le
+from verifier.arithmetic.exact import decide_le
 from verifier.results import Verdict
 
 from .test_released_value import _value_at

@@ -24,7 +24,7 @@ from casestudies.ghazi2025.theory import (
 )
 from verifier.algorithms.ghazi import BOTTOM, hyperparameter_tuning
 from verifier.algorithms.ghazi_filter import AdversaryNode, check_node_claims, random_adversary
-from verifier.arithmetic import Verdict, approx, decide_eq, decide_le, enclose
+from verifier.arithmetic.exact import Verdict, approx, decide_eq, decide_le, enclose
 from verifier.certified import certified_ceil
 from verifier.mechanism.instances import randomized_response
 from verifier.privacy import check_ex_post_rdp

@@ -13,7 +13,7 @@ from casestudies.ghazi2025.tightness import (
     competitor_ratio,
     lemma7_ii_family,
 )
-from verifier.arithmetic import Verdict, approx
+from verifier.arithmetic.exact import Verdict, approx
 from verifier.claims import load_casestudies
 
 

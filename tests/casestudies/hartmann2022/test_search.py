@@ -238,7 +238,7 @@ def test_toy_game_is_the_composition_transcript():
     move = Move(toy, ("D", "D'"), g, "toy")
 
     def adversary(view, er, dr):
-        from verifier.arithmetic import Verdict, decide_le
+        from verifier.arithmetic.exact import Verdict, decide_le
 
         return move if decide_le(e1, er).verdict is Verdict.HOLDS else None
 

@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import sympy as sp
 
 from casestudies.liu_talwar2019 import events
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.claims import load_casestudies
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair

@@ -9,7 +9,7 @@ import sympy as sp
 
 from casestudies.liu_talwar2019 import tightness as lt
 from verifier.algorithms.liu_talwar import BOTTOM, thresholding, uniform_selection
-from verifier.arithmetic import Verdict, approx
+from verifier.arithmetic.exact import Verdict, approx
 from verifier.claims import load_casestudies
 from verifier.constructions.packing import packing_instance
 from verifier.mechanism.compose import postprocess

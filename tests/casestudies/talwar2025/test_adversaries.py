@@ -11,7 +11,7 @@ import sympy as sp
 
 from casestudies.talwar2025.adversaries import blind_probe, neighbour_probe
 from verifier.algorithms.talwar import a_max
-from verifier.arithmetic import Verdict, approx
+from verifier.arithmetic.exact import Verdict, approx
 from verifier.claims import load_casestudies
 from verifier.constructions.lower_bounds import BAD, GOOD, theorem9_instance
 

@@ -28,7 +28,7 @@ from casestudies.talwar2025.search import result_ratio
 from casestudies.talwar2025.steps import TAU, S, U, exponent_bound, ln_bT
 from casestudies.talwar2025.tightness import rr_composition
 from verifier.algorithms.talwar import a_lt, failure_probability
-from verifier.arithmetic import Verdict, approx
+from verifier.arithmetic.exact import Verdict, approx
 from verifier.claims import Claim
 from verifier.claims.steps import Step, decide_steps
 from verifier.privacy import delta
@@ -219,7 +219,7 @@ def test_delta_matters_documents_realize_the_additive_term() -> None:
     """On the family, the exact realized delta of the document's target is at least
     Pr_D[top] = 1 - (1 - w)^T (D' never gives the top score), decided exactly; the
     ratio the search reports is the target's, realized / (T w + w^2), below 1."""
-    from verifier.arithmetic import decide_le
+    from verifier.arithmetic.exact import decide_le
     from verifier.search import get_searchable
 
     c = get_searchable(_FAMILY)

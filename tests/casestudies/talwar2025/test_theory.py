@@ -7,7 +7,7 @@ import sympy as sp
 
 from casestudies.talwar2025.theory import lower_bound_chain, theorem9_counting
 from verifier.algorithms.talwar import a_lt
-from verifier.arithmetic import Verdict
+from verifier.arithmetic.exact import Verdict
 from verifier.constructions.lower_bounds import theorem7_instance
 
 R = sp.Rational

@@ -11,7 +11,7 @@ from casestudies.talwar2025.tightness import (
     advanced_composition_tightness,
     rr_composition,
 )
-from verifier.arithmetic import Verdict, approx
+from verifier.arithmetic.exact import Verdict, approx
 from verifier.claims import load_casestudies
 from verifier.privacy import check_approx_dp
 

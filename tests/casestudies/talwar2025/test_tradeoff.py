@@ -17,7 +17,7 @@ from casestudies.talwar2025.tradeoff import (
     tradeoff,
 )
 from verifier.algorithms.talwar import a_lt, a_max, hybrid
-from verifier.arithmetic import Verdict, decide_le, enclose
+from verifier.arithmetic.exact import Verdict, decide_le, enclose
 from verifier.constructions.lower_bounds import theorem7_instance, theorem10_instance
 from verifier.errors import InvalidParameter
 from verifier.privacy import pure_epsilon

@@ -25,7 +25,14 @@ from typing import Any
 
 import sympy as sp
 
-from ...arithmetic import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_le, exact
+from ...arithmetic.exact import (
+    DEFAULT_PRECISION,
+    Precision,
+    Verdict,
+    combine_verdicts,
+    decide_le,
+    exact,
+)
 from ...errors import InvalidParameter
 from ...privacy import check_pure_dp, realized_ex_post_epsilon
 from ...results import CheckResult, Finding, conjunction

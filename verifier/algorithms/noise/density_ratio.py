@@ -58,8 +58,8 @@ from typing import Any
 
 import sympy as sp
 
+from ...arithmetic.precision import interval_context
 from ...errors import InvalidParameter
-from ...precision import interval_context
 from .checks import max_log_ratio
 from .expoly import PW, Laurent
 

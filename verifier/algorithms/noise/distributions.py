@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import sympy as sp
 
-from ...arithmetic import exact
+from ...arithmetic.exact import exact
 from ...errors import InvalidParameter
 from .expoly import PW, ExpPoly, Ring
 

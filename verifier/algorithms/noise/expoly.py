@@ -48,8 +48,8 @@ import sympy as sp
 from sympy import QQ
 from sympy.polys.fields import field
 
+from ...arithmetic.precision import interval_context
 from ...errors import InvalidParameter
-from ...precision import interval_context
 
 __all__ = [
     "Ring",

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import networkx as nx
 import sympy as sp
 
-from ...arithmetic import exact
+from ...arithmetic.exact import exact
 from ...errors import InvalidMechanism, InvalidParameter
 from ...mechanism.model import FiniteMechanism
 from ..registry import Param, Values, choice, exact_number

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import sympy as sp
 
-from ...arithmetic import exact
+from ...arithmetic.exact import exact
 from ...errors import InvalidParameter
 from ...mechanism.model import FiniteMechanism
 from ..registry import Param, boolean, choice, transformer

@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 import sympy as sp
 
-from ...arithmetic import exact
+from ...arithmetic.exact import exact
 from ...errors import InvalidMechanism, InvalidParameter
 from ...mechanism.model import FiniteMechanism
 from ..registry import Param, boolean, choice, exact_number, positive_int, transformer

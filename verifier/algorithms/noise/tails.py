@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ...arithmetic import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, enclose
+from ...arithmetic.exact import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, enclose
 from ...errors import InvalidParameter
 from .expoly import ExpPoly, to_sympy
 

@@ -26,7 +26,7 @@ Rules for the numbers a context makes (``ctx.mpf(...)``, ``ctx.exp(x)``, ...):
   it was given (never with ``mpmath.iv`` or ``mpmath.mpf``);
 * they must not outlive the ``with`` block: the context goes back to the pool and
   the next call sets another precision.  Turn results into exact values first
-  (:meth:`verifier.arithmetic.Enclosure.from_iv`, ``float``, raw endpoints).
+  (:meth:`verifier.arithmetic.exact.Enclosure.from_iv`, ``float``, raw endpoints).
 
 Examples
 --------
@@ -48,7 +48,7 @@ from typing import Any
 from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
-from .errors import InvalidParameter
+from ..errors import InvalidParameter
 
 __all__ = ["interval_context", "real_context"]
 

@@ -87,8 +87,8 @@ from typing import Any, NamedTuple, NoReturn
 
 import sympy as sp
 
-from .arithmetic import enclose, is_exactly_zero
-from .errors import SpecError, UnboundSymbol, VerifierError
+from ..errors import SpecError, UnboundSymbol, VerifierError
+from .exact import enclose, is_exactly_zero
 
 __all__ = [
     "ALLOWED_FUNCTIONS",

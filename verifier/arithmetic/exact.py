@@ -7,7 +7,7 @@ One interface over two ways of evaluating a sympy expression:
   algebraic numbers);
 * **certified** — an mpmath interval that provably contains the value, computed by
   :func:`enclose` with outward rounding at a chosen precision, in an interval
-  context private to the call (:func:`verifier.precision.interval_context`: no
+  context private to the call (:func:`verifier.arithmetic.precision.interval_context`: no
   process-global precision is read or set, so threads cannot disturb each other).
 
 Comparisons are three-valued (:class:`Verdict`): ``HOLDS``, ``VIOLATED`` or
@@ -43,7 +43,7 @@ import mpmath
 import sympy as sp
 from mpmath.libmp import from_int, from_rational, round_ceiling, round_floor
 
-from .errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
+from ..errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
 from .precision import interval_context, real_context
 
 __all__ = [
@@ -158,7 +158,7 @@ def exact(value: Any) -> sp.Expr:
     Accepts sympy expressions, ``int``, :class:`fractions.Fraction` and ``bool``.
     Python floats are refused: ``0.1`` is not one tenth, and a verifier that
     silently accepted it would certify a different mechanism from the one meant.
-    Strings are refused too: parse them with :mod:`verifier.expressions`.
+    Strings are refused too: parse them with :mod:`verifier.arithmetic.expressions`.
 
     >>> exact(Fraction(1, 3))
     1/3

@@ -576,6 +576,13 @@ def _range(what: str, lo: float | None, hi: float | None) -> str:
 # ---------------------------------------------------------------------------
 
 
+def _nameable(raw: str | os.PathLike[str], where: str) -> None:
+    """Refuse a path that no file system can name: one with a NUL character (the
+    operating system's calls would raise ``ValueError: embedded null byte``)."""
+    if "\x00" in os.fspath(raw):
+        raise InvalidParameter(f"{where}: a path cannot contain a NUL character")
+
+
 def output_file(raw: str | os.PathLike[str], option: str) -> Path:
     """Check that ``raw`` can be written as a file (for ``option``, e.g. ``--out``)
     before any work starts: not a directory, a special file or a symbolic link that
@@ -587,6 +594,7 @@ def output_file(raw: str | os.PathLike[str], option: str) -> Path:
     """
     p = Path(raw)
     where = f"{option} {printable(str(raw), newlines=False)}"
+    _nameable(raw, where)
     if str(raw) == "" or p.name in ("", ".", ".."):
         raise InvalidParameter(f"{where}: not a file name")
     try:
@@ -645,6 +653,7 @@ def output_directory(raw: str | os.PathLike[str], option: str) -> Path:
     :class:`~verifier.errors.InvalidParameter` naming the option and the problem."""
     d = Path(raw)
     where = f"{option} {printable(str(raw), newlines=False)}"
+    _nameable(raw, where)
     try:
         d.mkdir(parents=True, exist_ok=True)
     except OSError as err:

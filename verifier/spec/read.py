@@ -46,7 +46,9 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic.exact import Sign, Verdict, decide_le, decide_sign, exact
-from ..boxes import Box
+from ..checks.boxes import Box
+from ..checks.privacy import ParameterRange
+from ..checks.ranges import check_interval_assumptions
 from ..errors import (
     InvalidMechanism,
     InvalidParameter,
@@ -56,8 +58,6 @@ from ..errors import (
 )
 from ..mechanism import neighbours
 from ..mechanism.model import Dataset, FiniteMechanism, Output
-from ..privacy import ParameterRange
-from ..ranges import check_interval_assumptions
 from .kinds import BOX_KINDS, CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
 from .labels import dataset_label, located, location, output_label
 from .limits import DEFAULT_LIMITS, Limits, count_text, magnitude_bits
@@ -176,6 +176,8 @@ def read_spec_bytes(
     (whose message names ``hint``, what raises the limit)."""
     limit = DEFAULT_LIMITS.max_file_bytes if max_bytes is None else max_bytes
     p = Path(path)
+    if "\x00" in os.fspath(path):
+        raise SpecError(f"{str(p)!r}: a path cannot contain a NUL character")
     try:
         st = p.stat()
     except FileNotFoundError:

@@ -28,7 +28,7 @@ from typing import Any
 import sympy as sp
 
 from verifier.algorithms.ghazi_filter import B0, B1, AdversaryNode, transcript_mechanism
-from verifier.privacy import renyi_divergence
+from verifier.checks.privacy import renyi_divergence
 from verifier.search.certificates import claim_entry, distribution_table, expr_text, frac_text
 from verifier.search.core import InstanceSpace, instance_type, iter_unique
 from verifier.search.spaces import (

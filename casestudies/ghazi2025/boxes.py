@@ -2,7 +2,7 @@
 
 Each claim builds its instance symbolically in the budgets (``ε_1, ε_2`` of the base
 mechanisms, ``ε'`` of the prior, a Rényi order ``α``, a failure probability ``δ``) and
-decides the theorem for every point of its box (:mod:`verifier.boxes`).  The boxes and
+decides the theorem for every point of its box (:mod:`verifier.checks.boxes`).  The boxes and
 what decides them:
 
 * Theorems 10 and 11 (Algorithms 2 and 3 on ``RR(ε_1)`` and ``RR(ε_2)`` favouring
@@ -38,18 +38,18 @@ from verifier.algorithms.ghazi import (
     generalized_above_threshold,
     hyperparameter_tuning,
 )
-from verifier.certified import check_le
-from verifier.mechanism.instances import randomized_response
-from verifier.mechanism.model import FiniteMechanism
-from verifier.mechanism.neighbours import add_remove, pair
-from verifier.privacy import (
+from verifier.checks.certified import check_le
+from verifier.checks.privacy import (
     check_ex_post,
     check_ex_post_approx,
     check_ex_post_rdp,
     lemma7_dp_bound,
     lemma7_rdp_bound,
 )
-from verifier.results import CheckResult, conjunction, given
+from verifier.checks.results import CheckResult, conjunction, given
+from verifier.mechanism.instances import randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import add_remove, pair
 
 from .theory import theorem8_bound, theorem9_bound, theorem10_bound, theorem11_bound
 from .tightness import lemma7_ii_family

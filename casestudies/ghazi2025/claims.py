@@ -101,16 +101,8 @@ from verifier.algorithms.ghazi import (
 )
 from verifier.algorithms.ghazi_filter import AdversaryNode, random_adversary
 from verifier.arithmetic.exact import Verdict, approx, combine_verdicts, decide_le
-from verifier.certified import check_eq, check_le
-from verifier.interop.compare import register_published_bound
-from verifier.mechanism.instances import (
-    random_mechanism,
-    random_rational_distribution,
-    randomized_response,
-)
-from verifier.mechanism.model import FiniteMechanism
-from verifier.mechanism.neighbours import add_remove, pair, path
-from verifier.privacy import (
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.privacy import (
     check_ex_post,
     check_ex_post_approx,
     check_ex_post_rdp,
@@ -122,7 +114,15 @@ from verifier.privacy import (
     realized_ex_post_epsilon,
     renyi_divergence,
 )
-from verifier.results import CheckResult, Finding, conjunction, given, implication
+from verifier.checks.results import CheckResult, Finding, conjunction, given, implication
+from verifier.interop.compare import register_published_bound
+from verifier.mechanism.instances import (
+    random_mechanism,
+    random_rational_distribution,
+    randomized_response,
+)
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import add_remove, pair, path
 
 from . import search
 from .proof_steps import (
@@ -137,6 +137,7 @@ from .theory import (
     expected_runs,
     lemma14_sides,
     lemma15_sides,
+    rr,
     theorem8_bound,
     theorem9_bound,
     theorem10_bound,
@@ -252,13 +253,6 @@ def lemma7_without_log_term() -> CheckResult:
 # ---------------------------------------------------------------------------
 # instances
 # ---------------------------------------------------------------------------
-
-
-def rr(eps: Any, favour: str = "D") -> FiniteMechanism:
-    """Randomized response ``RR(ε)`` on the pair ``D ~ D'``: output 1 w.p.
-    ``e^ε/(1+e^ε)`` at the favoured dataset, ``1/(1+e^ε)`` at the other."""
-    other = "D'" if favour == "D" else "D"
-    return randomized_response(eps, datasets=(favour, other), name=f"RR({eps})@{favour}")
 
 
 def pure_eps(m: FiniteMechanism) -> Any:

@@ -83,7 +83,7 @@ LEMMA15_STEPS = tuple(
 #: mechanism on three outputs (``ghazi2025.defs.remarks``).
 DEFS = "ghazi2025.defs.remarks"
 DEFS_WHOLE = (
-    "the definition is the checker's (verifier.privacy); the remarks made with it — with a "
+    "the definition is the checker's (verifier.checks.privacy); the remarks made with it — with a "
     "constant eps~ the ex-post and ex-ante constraints coincide, and delta = 0 reduces the "
     "approximate notion to the pure one — are proved as identities and over a box for every "
     "mechanism on three outputs (ghazi2025.defs.remarks); the literal evaluation (every event) "

@@ -62,10 +62,10 @@ from verifier.algorithms.ghazi import (
     generalized_above_threshold,
     hyperparameter_tuning,
 )
+from verifier.checks.results import CheckResult
 from verifier.claims.steps import Step, decide_steps
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import add_remove, pair
-from verifier.results import CheckResult
 from verifier.search.inequalities import GridSpace, inequality_search
 
 R = sp.Rational
@@ -158,7 +158,7 @@ def proved_identity(lhs: Any, rhs: Any, bases: Sequence[sp.Symbol]) -> bool:
     every distinct exponential must cancel to 0 — an exact proof (the rewriting is valid
     for positive quantities).  The algebra of the proofs of Lemmas 14 and 15 has powers
     ``b^{1/(α-1)}`` with a symbolic order, where the exponent is not linear in the
-    parameters and :func:`verifier.boxes.identically_zero` has no proof."""
+    parameters and :func:`verifier.checks.boxes.identically_zero` has no proof."""
     d = _exp_log_form(lhs, bases) - _exp_log_form(rhs, bases)
     num, _ = sp.fraction(sp.together(d))
     num = sp.expand(num, power_exp=False, log=False)
@@ -176,8 +176,8 @@ def decide_chain(title: str, steps: Sequence[Step], bases: Sequence[sp.Symbol] =
     """:func:`decide_steps` with the ``==`` steps first tried by :func:`proved_identity`
     (positive ``bases``): a proof is an identity for every value, as the engine's own."""
     from verifier.arithmetic.exact import Verdict
+    from verifier.checks.results import conjunction
     from verifier.claims.steps import decide_step
-    from verifier.results import conjunction
 
     results = []
     for st in steps:
@@ -1490,8 +1490,8 @@ def _grid_points(space: GridSpace, n: int, seed: int) -> list[dict[str, sp.Expr]
 def _at_points(title: str, space: GridSpace, sides: Any, n: int = 6, seed: int = 0) -> CheckResult:
     """The searched step decided exactly at ``n`` registered points of its grid (the
     premises, when the step has some, as the premise of an implication)."""
-    from verifier.certified import check_le
-    from verifier.results import conjunction, implication
+    from verifier.checks.certified import check_le
+    from verifier.checks.results import conjunction, implication
 
     parts = []
     for v in _grid_points(space, n, seed):
@@ -1725,8 +1725,8 @@ def l15_at_grid(
 ) -> CheckResult:
     """Lemma 15 (or a line of its proof) at every point of the instance grid where the
     premise (and ``where``, a further condition ``(lhs, rhs)``) holds."""
-    from verifier.certified import check_le
-    from verifier.results import conjunction, implication
+    from verifier.checks.certified import check_le
+    from verifier.checks.results import conjunction, implication
 
     parts = []
     for pt in L15_POINTS if points is None else points:

@@ -18,20 +18,20 @@ import sympy as sp
 from casestudies import claim
 from verifier.algorithms.ghazi import hyperparameter_tuning
 from verifier.arithmetic.exact import Verdict, combine_verdicts
-from verifier.certified import check_le
-from verifier.claims import Tightness
-from verifier.claims.steps import Step, decide_steps
-from verifier.mechanism.instances import random_mechanism, randomized_response
-from verifier.mechanism.model import FiniteMechanism
-from verifier.mechanism.neighbours import pair
-from verifier.privacy import (
+from verifier.checks.certified import check_le
+from verifier.checks.privacy import (
     check_ex_post,
     check_ex_post_approx,
     check_ex_post_rdp,
     check_pure_dp,
     check_rdp,
 )
-from verifier.results import CheckResult, Finding, conjunction, given
+from verifier.checks.results import CheckResult, Finding, conjunction, given
+from verifier.claims import Tightness
+from verifier.claims.steps import Step, decide_steps
+from verifier.mechanism.instances import random_mechanism, randomized_response
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 
 F = Fraction
 G = Fraction
@@ -415,10 +415,10 @@ def tnb_best_of(Q: FiniteMechanism, eta: Any, gamma: Any) -> FiniteMechanism:
 
 
 def _ps_bases() -> list[tuple[FiniteMechanism, sp.Expr]]:
-    from .claims import rr
+    from .theory import rr
 
     m = random_mechanism(pair(), 3, seed=36, denominator=10, name="random3[36]")
-    from verifier.privacy import pure_epsilon
+    from verifier.checks.privacy import pure_epsilon
 
     return [
         (rr(sp.log(2)), sp.log(2)),

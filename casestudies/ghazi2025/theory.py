@@ -30,13 +30,15 @@ from verifier.algorithms.ghazi_filter import (
 )
 from verifier.algorithms.ghazi_series import CertifiedSum
 from verifier.arithmetic.exact import Sign, approx, decide_sign, exact
-from verifier.certified import certified_ceil
+from verifier.checks.certified import certified_ceil
+from verifier.checks.privacy import check_alpha, check_rdp
+from verifier.checks.results import CheckResult, implication
 from verifier.errors import InvalidParameter
+from verifier.mechanism.instances import randomized_response
 from verifier.mechanism.model import Dataset, FiniteMechanism, Output
-from verifier.privacy import check_alpha, check_rdp
-from verifier.results import CheckResult, implication
 
 __all__ = [
+    "rr",
     "selection_bound",
     "theorem8_bound",
     "theorem9_bound",
@@ -57,6 +59,14 @@ __all__ = [
     "lemma15_sides",
     "check_theorem16",
 ]
+
+
+def rr(eps: Any, favour: str = "D") -> FiniteMechanism:
+    """Randomized response ``RR(ε)`` on the pair ``D ~ D'``: output 1 w.p.
+    ``e^ε/(1+e^ε)`` at the favoured dataset, ``1/(1+e^ε)`` at the other (the instance
+    shared by the claims, the statements and the tightness witnesses)."""
+    other = "D'" if favour == "D" else "D"
+    return randomized_response(eps, datasets=(favour, other), name=f"RR({eps})@{favour}")
 
 
 # ---------------------------------------------------------------------------
@@ -414,7 +424,7 @@ def check_theorem16(
 ) -> CheckResult:
     """Ghazi et al. 2025, Theorem 16 on one finite adversary: if every request is
     ex-post ``(α, ε̃_i)``-RDP then ``D_α(IT^0 ‖ IT^1) <= ε`` (exact Rényi
-    divergence of the transcripts, via :func:`verifier.privacy.check_rdp`)."""
+    divergence of the transcripts, via :func:`verifier.checks.privacy.check_rdp`)."""
     a = check_alpha(alpha)
     eps = exact(budget)
     premise = check_node_claims(root, a)

@@ -36,7 +36,7 @@ L2 = sp.log(2)
 
 
 def _rr(eps: Any, favour: str) -> Any:
-    from .claims import rr
+    from .theory import rr
 
     return rr(eps, favour)
 
@@ -312,7 +312,7 @@ def theorem13_parts(A: Any, bound: Any, alpha: Any, D: str, Dp: str) -> tuple[sp
 def theorem13_single(E: Any, eps_prime: Any, alpha: Any = 2) -> tuple[Any, Any, sp.Expr, sp.Expr]:
     """Algorithm 3 (``Exp_{ε'}``) on one ``RR(log E)`` with ``ε_1`` its exact RDP ``ε`` at
     ``α`` and ``ℓ_1 = 0``: ``(A, ε̃, ε_1, τ)``."""
-    from verifier.privacy import rdp_epsilon
+    from verifier.checks.privacy import rdp_epsilon
 
     from .theory import expected_runs, theorem13_bound
 

@@ -7,13 +7,13 @@ thresholds).
    issue 12: under 10 minutes on a 2-core machine).
 2. The enclosure engine: one compiled function (the Def 6 sum of Lemma 7 (i) on
    ``RR(ε)`` with the Rényi order ``α`` a parameter) enclosed on the same sub-boxes by
-   mpmath's interval primitives at an explicit precision (what :mod:`verifier.boxes`
+   mpmath's interval primitives at an explicit precision (what :mod:`verifier.checks.boxes`
    uses), by mpmath interval contexts (:func:`verifier.arithmetic.precision.interval_context`),
    and by python-flint's ``arb`` ball arithmetic when it is installed.  Reported: the
    time ratios and the mean width ratio of the enclosures.
 3. The exact route against branch and bound: Theorem 11 on ``RR(ε_1)``, ``RR(ε_2)`` over
    its box, decided by the coefficient certificate of the exponential rewrite and by
-   interval branch and bound alone (the route :func:`verifier.boxes.decide_on_box`
+   interval branch and bound alone (the route :func:`verifier.checks.boxes.decide_on_box`
    falls back to), with the same budget.
 
 Measured on the 2-core machine (one run): the 16 registered box claims in 37 s in
@@ -22,7 +22,7 @@ arithmetic evaluates the benchmarked function 7-15 times faster than mpmath's in
 primitives, but its balls are wider (median 1.24x) and a third of them unusable on
 the wider sub-boxes (a logarithm of a ball reaching 0), and the enclosures are a small
 part of a decision (the exact rewrites and the exact checks at points dominate): no
-decisive end-to-end win, so :mod:`verifier.boxes` stays on mpmath and adds no
+decisive end-to-end win, so :mod:`verifier.checks.boxes` stays on mpmath and adds no
 dependency.  The exact route is what makes the Ghazi boxes cheap: interval branch and
 bound alone leaves Theorem 11's box open after 5000 sub-boxes.
 
@@ -41,7 +41,7 @@ from typing import Any
 import sympy as sp
 
 from verifier.arithmetic.precision import interval_context
-from verifier.boxes import (
+from verifier.checks.boxes import (
     Box,
     BoxBudget,
     SubBox,
@@ -98,7 +98,7 @@ def _sub_boxes(box: Box, count: int, seed: int = 0) -> list[SubBox]:
 
 def _run_ctx(prog: _Program, sub: SubBox, ctx: Any) -> tuple[Fraction, Fraction]:
     """The same program, value only, in an mpmath interval context."""
-    from verifier import boxes as B
+    from verifier.checks import boxes as B
 
     vals: list[Any] = []
     for op in prog.ops:
@@ -131,7 +131,7 @@ def _run_ctx(prog: _Program, sub: SubBox, ctx: Any) -> tuple[Fraction, Fraction]
 
 def _run_arb(prog: _Program, sub: SubBox, flint: Any) -> float:
     """The same program, value only, in python-flint's ball arithmetic."""
-    from verifier import boxes as B
+    from verifier.checks import boxes as B
 
     def ball(lo: Fraction, hi: Fraction) -> Any:
         a = flint.arb(flint.fmpq(lo.numerator, lo.denominator))
@@ -182,7 +182,7 @@ def bench_engines(count: int = 300) -> None:
             w_ctx.append(hi - lo)
     t_ctx = time.perf_counter() - t0
     print(f"enclosures of the Lemma 7 (i) sum on {count} sub-boxes ({len(prog.ops)} operations):")
-    print(f"  mpmath libmpi (verifier.boxes) {t_lib:.3f}s")
+    print(f"  mpmath libmpi (verifier.checks.boxes) {t_lib:.3f}s")
     print(f"  mpmath interval contexts       {t_ctx:.3f}s  (libmpi {t_ctx / t_lib:.1f}x faster)")
     try:
         import flint  # type: ignore[import-not-found]
@@ -206,7 +206,7 @@ def bench_engines(count: int = 300) -> None:
 
 def bench_exact_route() -> None:
     from verifier.algorithms.ghazi import hyperparameter_tuning
-    from verifier.boxes import decide_on_box
+    from verifier.checks.boxes import decide_on_box
     from verifier.mechanism.instances import randomized_response
 
     e1, e2, ep = sp.symbols("eps_1 eps_2 eps_prime", positive=True)

@@ -16,10 +16,10 @@ import time
 
 import sympy as sp
 
+from verifier.checks.privacy import check_pure_dp
 from verifier.mechanism.instances import random_mechanism
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import hamming_cube, lumped_hamming_cube, pair
-from verifier.privacy import check_pure_dp
 
 R = sp.Rational
 

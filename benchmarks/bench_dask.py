@@ -15,10 +15,10 @@ interleaved rounds and the best rate of each is kept.  Every run must give the s
 answer (checked and printed).
 
 The same four ways then decide one inequality over a box that splits into pieces
-(:mod:`verifier.boxes`, "Pieces"): ``2xy <= x^2 + y^2`` on ``[0, 1]^2``, hidden from
+(:mod:`verifier.checks.boxes`, "Pieces"): ``2xy <= x^2 + y^2`` on ``[0, 1]^2``, hidden from
 the exact rewrite, whose equality on the diagonal keeps branch and bound busy until
 its budget of sub-boxes is spent; printed: sub-boxes per second and the same ratios
-(the pieces run on the runner through :func:`verifier.boxes.sub_boxes_on`; the first
+(the pieces run on the runner through :func:`verifier.checks.boxes.sub_boxes_on`; the first
 depth-first pass always runs in the client).
 
 The ratios, not the absolute times, are the result: the reference machine has 2 cores
@@ -37,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import sympy as sp
 
-from verifier.boxes import BoxBudget, _decide_cached, decide_on_box, sub_boxes_on
+from verifier.checks.boxes import BoxBudget, _decide_cached, decide_on_box, sub_boxes_on
 from verifier.runtime.executors import ExecutorRunner, dask_runner
 from verifier.search import get_searchable, search
 

@@ -24,9 +24,9 @@ import sympy as sp
 
 from casestudies.ghazi2025.theory import theorem11_bound, theorem12_copies, theorem12_failure
 from verifier.algorithms.ghazi import hyperparameter_tuning, hyperparameter_tuning_enclosures
+from verifier.checks.privacy import check_ex_post
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_ex_post
 
 R = sp.Rational
 

@@ -36,7 +36,7 @@ from verifier.algorithms.noise import (
 )
 from verifier.algorithms.noise import svt as nz
 from verifier.algorithms.noise.interpreter import program_context
-from verifier.privacy import check_pure_dp
+from verifier.checks.privacy import check_pure_dp
 
 R = sp.Rational
 BASE = R(4, 5)

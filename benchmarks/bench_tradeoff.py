@@ -25,6 +25,7 @@ import sympy as sp
 from casestudies.talwar2025.theory import lower_bound_chain
 from casestudies.talwar2025.tradeoff import hard_instance_profile, tradeoff
 from verifier.algorithms.talwar import a_lt
+from verifier.checks.privacy import pure_epsilon
 from verifier.constructions.extension import extend, extend_on_lumped_cube
 from verifier.constructions.lower_bounds import (
     BAD,
@@ -33,7 +34,6 @@ from verifier.constructions.lower_bounds import (
     theorem9_instance,
 )
 from verifier.mechanism.neighbours import hamming_cube
-from verifier.privacy import pure_epsilon
 
 R = sp.Rational
 

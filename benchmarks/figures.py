@@ -500,8 +500,8 @@ def copies(quick: bool) -> Figure:
 
     import verifier.algorithms.ghazi as ghazi
     from verifier.arithmetic.exact import enclose
+    from verifier.checks.privacy import pure_epsilon
     from verifier.mechanism.instances import randomized_response
-    from verifier.privacy import pure_epsilon
 
     def run(T: int) -> Any:
         A = ghazi.hyperparameter_tuning([randomized_response(1)], [1], R(1, 10), copies=[T])

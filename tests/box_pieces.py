@@ -10,7 +10,7 @@ from fractions import Fraction
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict
-from verifier.boxes import Box, BoxBudget, BoxDecision, _decide_cached, decide_on_box
+from verifier.checks.boxes import Box, BoxBudget, BoxDecision, _decide_cached, decide_on_box
 
 x, y = sp.symbols("x y", nonnegative=True)
 BOX = Box.of({x: (0, 1), y: (0, 1)})

@@ -1,4 +1,4 @@
-"""Decisions over boxes of parameters (:mod:`verifier.boxes`): every verdict is checked
+"""Decisions over boxes of parameters (:mod:`verifier.checks.boxes`): every verdict is checked
 against an independent exact evaluation (a witness must fail exactly, a holding box
 must hold at exact sample points), and the budget/undecided bookkeeping is exact."""
 
@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict, decide_le
-from verifier.boxes import (
+from verifier.checks.boxes import (
     Box,
     BoxBudget,
     SubBox,

@@ -1,4 +1,4 @@
-"""Soundness of box decisions (:mod:`verifier.boxes`) on every construct of the
+"""Soundness of box decisions (:mod:`verifier.checks.boxes`) on every construct of the
 expression grammar (:mod:`verifier.arithmetic.expressions`): random expressions and random boxes
 (straddling 0, tiny, wide), every verdict checked against exact evaluation at rational
 points of the box; and one deterministic regression test per construct that the box
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from verifier.arithmetic.exact import Verdict, decide_le
 from verifier.arithmetic.expressions import parse_expression
-from verifier.boxes import Box, BoxBudget, decide_on_box, identically_zero
+from verifier.checks.boxes import Box, BoxBudget, decide_on_box, identically_zero
 from verifier.errors import InvalidParameter, UnsupportedExpression, VerifierError
 
 R = sp.Rational

@@ -1,4 +1,4 @@
-"""Certified integer parts and minima (:mod:`verifier.certified`) of exact
+"""Certified integer parts and minima (:mod:`verifier.checks.certified`) of exact
 expressions, including values that are exactly integers."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict
-from verifier.certified import (
+from verifier.checks.certified import (
     certified_ceil,
     certified_floor,
     certified_min,

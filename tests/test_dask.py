@@ -184,7 +184,7 @@ def test_cli_casestudies_on_a_cluster(capsys):
 
 
 def test_a_box_decision_on_a_cluster_is_the_serial_one(cluster):
-    from verifier.boxes import sub_boxes_on
+    from verifier.checks.boxes import sub_boxes_on
 
     from .box_pieces import CASES, check_by_hand, decide_fresh
 

@@ -29,7 +29,7 @@ TOPICS = [
     "hartmann2022.md",
 ]
 
-#: ``verifier.privacy.check_pure_dp``, ``casestudies.ghazi2025.theory.theorem8_bound``, ...
+#: ``verifier.checks.privacy.check_pure_dp``, ``casestudies.ghazi2025.theory.theorem8_bound``, ...
 REFERENCE = re.compile(r"`((?:verifier|casestudies)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)
@@ -103,9 +103,9 @@ def test_math_delimiters_balance(page: str):
 
 
 def test_resolve_rejects_a_missing_name():
-    assert resolve("verifier.privacy.check_pure_dp") is not None
+    assert resolve("verifier.checks.privacy.check_pure_dp") is not None
     with pytest.raises(AttributeError):
-        resolve("verifier.privacy.no_such_function")
+        resolve("verifier.checks.privacy.no_such_function")
     with pytest.raises(ImportError):
         resolve("casestudies.no_such_paper.theory")
 

@@ -57,7 +57,7 @@ def test_other_exceptions():
 
 
 def test_old_import_paths_name_the_same_classes():
-    from verifier.certified import Undecidable as U
+    from verifier.checks.certified import Undecidable as U
     from verifier.constructions.extension import ExtensionFailed as E
     from verifier.search.certificates import CertificateError as C
 

@@ -1,4 +1,4 @@
-"""verifier.privacy.event_removal: the least mass of a randomised event whose removal
+"""verifier.checks.privacy.event_removal: the least mass of a randomised event whose removal
 leaves two distributions e^eps-close (Liu & Talwar 2019, Lemma E.2), against a second
 exact method (the LP over the kept fractions solved by brute-force vertex enumeration in
 rational arithmetic) and a seeded sample of random randomised events."""
@@ -12,10 +12,10 @@ from fractions import Fraction as F
 import pytest
 import sympy as sp
 
+from verifier.checks.privacy import check_pure_off_event, event_removal
 from verifier.errors import InvalidParameter
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_pure_off_event, event_removal
 
 R = sp.Rational
 

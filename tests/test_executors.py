@@ -106,8 +106,8 @@ def test_claims_decided_in_processes_match_the_serial_outcomes():
 
 def test_only_registered_claims_travel_by_id():
     from verifier.arithmetic.exact import Verdict
+    from verifier.checks.results import CheckResult
     from verifier.claims import Registry
-    from verifier.results import CheckResult
 
     reg = Registry()
 
@@ -170,7 +170,7 @@ def test_a_box_decision_in_pieces_is_the_same_on_two_processes():
     """The pieces of a box decision run as tasks on 2 local processes (only inside
     sub_boxes_on) and give the decision made in this process: verdict, failing and
     undecided sub-boxes, witness, counts."""
-    from verifier.boxes import sub_boxes_on
+    from verifier.checks.boxes import sub_boxes_on
 
     from .box_pieces import CASES, check_by_hand, decide_fresh
 
@@ -215,7 +215,7 @@ def check_box_spec(tmp_path, capsys, *extra: str) -> str:
     only 1/1000 along eps_2 = 1 inside the box: more sub-boxes than the first pass,
     so the box is split into pieces.  Exit 0; the printed document."""
     from verifier import cli
-    from verifier.boxes import DEFAULT_BUDGET, _decide_cached
+    from verifier.checks.boxes import DEFAULT_BUDGET, _decide_cached
 
     spec = tmp_path / "narrow.toml"
     spec.write_text(SPEC_NARROW)

@@ -1,16 +1,16 @@
-"""Exact DP of mixtures of Laplace densities (:mod:`verifier.laplace`)."""
+"""Exact DP of mixtures of Laplace densities (:mod:`verifier.algorithms.noise.mixtures`)."""
 
 from __future__ import annotations
 
 import pytest
 import sympy as sp
 
-from verifier.errors import InvalidParameter
-from verifier.laplace import (
+from verifier.algorithms.noise.mixtures import (
     check_laplace_mixtures_dp,
     laplace_mixture_density,
     mixture_ratio_points,
 )
+from verifier.errors import InvalidParameter
 
 R = sp.Rational
 

@@ -9,6 +9,7 @@ import pytest
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict
+from verifier.checks.privacy import check_ex_post, realized_ex_post_epsilon
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.mechanism.instances import random_mechanism, randomized_response
 from verifier.mechanism.model import FiniteMechanism
@@ -23,7 +24,6 @@ from verifier.odp.guarantees import (
     realized_odp,
     singleton_subset_charge,
 )
-from verifier.privacy import check_ex_post, realized_ex_post_epsilon
 
 from .odp_instances import rr_move, toy_mechanism
 

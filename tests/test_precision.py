@@ -27,7 +27,6 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
 from casestudies.talwar2025.tradeoff import hard_instance_profile
-from verifier import ranges
 from verifier.algorithms.ghazi import hyperparameter_tuning_enclosures
 from verifier.algorithms.talwar import a_lt, hybrid
 from verifier.arithmetic import exact as arithmetic
@@ -40,10 +39,11 @@ from verifier.arithmetic.exact import (
     format_number,
 )
 from verifier.arithmetic.precision import interval_context, real_context
-from verifier.certified import certified_floor
+from verifier.checks import ranges
+from verifier.checks.certified import certified_floor
+from verifier.checks.ranges import decide_on_interval
 from verifier.errors import InvalidParameter
 from verifier.mechanism.instances import randomized_response
-from verifier.ranges import decide_on_interval
 from verifier.search import screens
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,11 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier.arithmetic.exact import Verdict
-from verifier.errors import InvalidParameter, UnboundSymbol
-from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
-from verifier.mechanism.model import FiniteMechanism
-from verifier.mechanism.neighbours import pair, pairs_at_distance
-from verifier.privacy import (
+from verifier.checks.privacy import (
     check_approx_dp,
     check_ex_post,
     check_ex_post_approx,
@@ -36,6 +32,10 @@ from verifier.privacy import (
     realized_ex_post_epsilon,
     renyi_divergence,
 )
+from verifier.errors import InvalidParameter, UnboundSymbol
+from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair, pairs_at_distance
 
 R = sp.Rational
 P = {"a": R(1, 2), "b": R(1, 3), "c": R(1, 6)}
@@ -221,7 +221,7 @@ def test_log_ratio_of_large_probabilities_is_unevaluated_and_exact():
     import mpmath
 
     from verifier.arithmetic.exact import approx
-    from verifier.privacy import _log_ratio
+    from verifier.checks.privacy import _log_ratio
 
     r = sp.Integer(400) ** sp.Rational(1, 12)
     s3 = sp.sqrt(3)  # a common factor that sympy's division would cancel
@@ -246,7 +246,7 @@ def test_renyi_divergence_of_large_probabilities_is_exact():
     import mpmath
 
     from verifier.arithmetic.exact import approx
-    from verifier.privacy import renyi_divergence
+    from verifier.checks.privacy import renyi_divergence
 
     r = sp.Integer(400) ** sp.Rational(1, 12)
     a = sum((r**k / (k + 1 + r) for k in range(1, 9)), sp.Integer(0))

@@ -1,4 +1,4 @@
-"""Pure ε of independent products by additivity (:mod:`verifier.products`), against
+"""Pure ε of independent products by additivity (:mod:`verifier.algorithms.noise.products`), against
 brute force over the product's outputs and direct evaluations of density ratios."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ import random
 import pytest
 import sympy as sp
 
-from verifier.arithmetic.exact import Verdict, decide_le
-from verifier.errors import InvalidParameter
-from verifier.laplace import check_laplace_mixtures_dp
-from verifier.products import (
+from verifier.algorithms.noise.mixtures import check_laplace_mixtures_dp
+from verifier.algorithms.noise.products import (
     LaplaceDensity,
     component_epsilon,
     component_json,
     linear_image_epsilon,
     product_epsilon,
 )
+from verifier.arithmetic.exact import Verdict, decide_le
+from verifier.errors import InvalidParameter
 
 R = sp.Rational
 

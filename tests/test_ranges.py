@@ -1,4 +1,4 @@
-"""Deciding an inequality for every parameter value in an interval (verifier.ranges).
+"""Deciding an inequality for every parameter value in an interval (verifier.checks.ranges).
 
 Every expectation below is derived by hand in the comment next to it; exact values
 are compared exactly (``sp.simplify(x - y) == 0`` or ``==``), never with floats.
@@ -12,14 +12,14 @@ import sympy as sp
 from sympy import Rational as R
 from sympy import exp, log
 
-from verifier import ranges
 from verifier.arithmetic.exact import Enclosure, Verdict, decide_le
-from verifier.errors import InvalidParameter
-from verifier.ranges import (
+from verifier.checks import ranges
+from verifier.checks.ranges import (
     IntervalDecision,
     decide_all_on_interval,
     decide_on_interval,
 )
+from verifier.errors import InvalidParameter
 
 eps = sp.Symbol("eps")
 x = sp.Symbol("x")

@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import given, settings
 
 from verifier.arithmetic.exact import Verdict
-from verifier.privacy import check_pure_dp
+from verifier.checks.privacy import check_pure_dp
 from verifier.search.spaces import is_dp
 from verifier.testing import (
     assert_counterexample,

@@ -18,6 +18,21 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
     from .arithmetic.exact import Precision, Verdict, decide_le, enclose, exact
+    from .checks.privacy import (
+        check_approx_dp,
+        check_ex_post,
+        check_ex_post_approx,
+        check_ex_post_rdp,
+        check_lemma7,
+        check_pure_dp,
+        check_rdp,
+        delta,
+        pure_epsilon,
+        rdp_epsilon,
+        realized_ex_post_epsilon,
+        renyi_divergence,
+    )
+    from .checks.results import CheckResult, Finding
     from .claims import REGISTRY, Claim, load_casestudies
     from .errors import (
         InvalidMechanism,
@@ -38,21 +53,6 @@ if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
         pairs_at_distance,
         path,
     )
-    from .privacy import (
-        check_approx_dp,
-        check_ex_post,
-        check_ex_post_approx,
-        check_ex_post_rdp,
-        check_lemma7,
-        check_pure_dp,
-        check_rdp,
-        delta,
-        pure_epsilon,
-        rdp_epsilon,
-        realized_ex_post_epsilon,
-        renyi_divergence,
-    )
-    from .results import CheckResult, Finding
 
 #: Public names and the module of the engine that defines each: imported on first use
 #: (PEP 562), so that ``import verifier`` — and ``verifier --version`` — stays fast;
@@ -91,20 +91,20 @@ _LAZY: dict[str, str] = {
     "pair": "mechanism.neighbours",
     "pairs_at_distance": "mechanism.neighbours",
     "path": "mechanism.neighbours",
-    "check_approx_dp": "privacy",
-    "check_ex_post": "privacy",
-    "check_ex_post_approx": "privacy",
-    "check_ex_post_rdp": "privacy",
-    "check_lemma7": "privacy",
-    "check_pure_dp": "privacy",
-    "check_rdp": "privacy",
-    "delta": "privacy",
-    "pure_epsilon": "privacy",
-    "rdp_epsilon": "privacy",
-    "realized_ex_post_epsilon": "privacy",
-    "renyi_divergence": "privacy",
-    "CheckResult": "results",
-    "Finding": "results",
+    "check_approx_dp": "checks.privacy",
+    "check_ex_post": "checks.privacy",
+    "check_ex_post_approx": "checks.privacy",
+    "check_ex_post_rdp": "checks.privacy",
+    "check_lemma7": "checks.privacy",
+    "check_pure_dp": "checks.privacy",
+    "check_rdp": "checks.privacy",
+    "delta": "checks.privacy",
+    "pure_epsilon": "checks.privacy",
+    "rdp_epsilon": "checks.privacy",
+    "realized_ex_post_epsilon": "checks.privacy",
+    "renyi_divergence": "checks.privacy",
+    "CheckResult": "checks.results",
+    "Finding": "checks.results",
 }
 
 
@@ -120,6 +120,13 @@ _MOVED: dict[str, str] = {
     "verifier.compose": "verifier.mechanism.compose",
     "verifier.precision": "verifier.arithmetic.precision",
     "verifier.expressions": "verifier.arithmetic.expressions",
+    "verifier.results": "verifier.checks.results",
+    "verifier.ranges": "verifier.checks.ranges",
+    "verifier.boxes": "verifier.checks.boxes",
+    "verifier.certified": "verifier.checks.certified",
+    "verifier.privacy": "verifier.checks.privacy",
+    "verifier.laplace": "verifier.algorithms.noise.mixtures",
+    "verifier.products": "verifier.algorithms.noise.products",
 }
 
 

@@ -70,7 +70,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def _number(value: Any, name: str) -> dict[str, Any]:
-    from verifier.results import measured_record
+    from verifier.checks.results import measured_record
 
     rec = measured_record({name: value})
     return {name: rec[f"exact_{name}"], f"{name}_approx": rec[f"exact_{name}_approx"]}
@@ -80,7 +80,7 @@ def export_entry(entry: SuiteEntry) -> dict[str, Any]:
     """The record of one entry: what it claims, its exact ε and verdict, per ordered
     pair, and its exact laws on its inputs (``distributions``) when it exports them."""
     from verifier.arithmetic.exact import decide_le, exact
-    from verifier.results import measured_record
+    from verifier.checks.results import measured_record
 
     rec: dict[str, Any] = {
         "name": entry.name,

@@ -4,9 +4,9 @@ distributions: see the module docstring of :mod:`casestudies.dp_testing`.
 Each is decided on the tool's own parameters and input pairs.  A release of
 independent components (a noisy vector, parallel Laplace mechanisms, RAPPOR's bits)
 is decided per ordered pair by additivity over its components
-(:func:`verifier.products.product_epsilon`: twenty Laplace copies or twenty bits cost
+(:func:`verifier.algorithms.noise.products.product_epsilon`: twenty Laplace copies or twenty bits cost
 twenty one-dimensional suprema, never the product's outputs); prefix sums of a noisy
-vector by the change of variables (:func:`verifier.products.linear_image_epsilon`);
+vector by the change of variables (:func:`verifier.algorithms.noise.products.linear_image_epsilon`);
 the truncated geometric mechanism by its exact finite output distribution.
 """
 
@@ -19,17 +19,17 @@ from typing import Any
 
 import sympy as sp
 
-from verifier.arithmetic.exact import exact, exact_max
-from verifier.certified import check_le
-from verifier.errors import Undecidable
-from verifier.products import (
+from verifier.algorithms.noise.products import (
     Component,
     LaplaceDensity,
     component_json,
     linear_image_epsilon,
     product_epsilon,
 )
-from verifier.results import CheckResult
+from verifier.arithmetic.exact import exact, exact_max
+from verifier.checks.certified import check_le
+from verifier.checks.results import CheckResult
+from verifier.errors import Undecidable
 
 from .murmur3 import bloom_bits
 from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
@@ -179,7 +179,7 @@ def _laplace_components(a: Vector) -> list[Component]:
 def _laplace_exact() -> ExactEpsilon:
     """``LaplaceMechanism(eps=0.1)`` (``dpsniper/mechanisms/laplace.py``): the value plus
     Laplace noise of scale ``1/eps``; the supremum of the ratio of two Laplace densities
-    is attained at a centre or in a limit (:func:`verifier.products.component_epsilon`)."""
+    is attained at a centre or in a limit (:func:`verifier.algorithms.noise.products.component_epsilon`)."""
     return _product_exact(
         LAPLACE_PAIRS,
         _laplace_components,

@@ -25,9 +25,9 @@ from typing import Any, Literal
 import sympy as sp
 
 from verifier.arithmetic.exact import exact
-from verifier.certified import check_le
+from verifier.checks.certified import check_le
+from verifier.checks.results import CheckResult, conjunction
 from verifier.claims import SearchSpec, Tightness
-from verifier.results import CheckResult, conjunction
 
 __all__ = [
     "Vector",
@@ -188,7 +188,7 @@ class SuiteEntry:
 
 def decide(entry: SuiteEntry) -> CheckResult:
     """The verdict of ``entry``: its exact ε against the claimed ε (a certified
-    comparison, :func:`verifier.certified.check_le`), with the exact ε recorded as
+    comparison, :func:`verifier.checks.certified.check_le`), with the exact ε recorded as
     ``measured["epsilon"]`` (``exact_epsilon`` in the claim's JSON record)."""
     if entry.exact is None:
         raise ValueError(f"{entry.id}: not decided ({entry.out_of_reach})")

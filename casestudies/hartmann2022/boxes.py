@@ -24,11 +24,11 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
+from verifier.checks.privacy import check_pure_dp
+from verifier.checks.results import CheckResult, given
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
 from verifier.odp.ptr import BOTTOM
-from verifier.privacy import check_pure_dp
-from verifier.results import CheckResult, given
 
 R = sp.Rational
 SOURCE = "Hartmann et al. 2022"

@@ -7,7 +7,7 @@ Def 2, Lemmas 3–10 and Theorem 7):
 
 * Lemmas 3, 4 and 6 as implications on seeded random mechanisms and partitions and on
   the worked mechanisms; ex-post DP (Ghazi et al. Def 2) as ODP with singleton cells,
-  cross-checked against :func:`verifier.privacy.check_ex_post`.
+  cross-checked against :func:`verifier.checks.privacy.check_ex_post`.
 * Finding on the reading of Def 2: read per cell, a guarantee may
   spend ``δ`` in every cell, and Lemma 4 fails (exact counterexample below); with the
   sum reading (the default, which the paper's Lemma 6 — a function ``δ(j)`` summed —
@@ -65,7 +65,17 @@ import sympy as sp
 from casestudies import claim
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism, query_graph
 from verifier.arithmetic.exact import Verdict, combine_verdicts, decide_le, exact
-from verifier.certified import check_eq
+from verifier.checks.certified import check_eq
+from verifier.checks.privacy import (
+    check_approx_dp,
+    check_ex_post,
+    check_pure_dp,
+    delta,
+    hockey_stick,
+    pure_epsilon,
+    realized_ex_post_epsilon,
+)
+from verifier.checks.results import CheckResult, Finding, conjunction, given, implication
 from verifier.claims import Tightness
 from verifier.claims.steps import Step, decide_steps
 from verifier.mechanism.instances import random_mechanism, randomized_response
@@ -89,16 +99,6 @@ from verifier.odp.ptr import (
     ptr_function,
     ptr_guarantee,
 )
-from verifier.privacy import (
-    check_approx_dp,
-    check_ex_post,
-    check_pure_dp,
-    delta,
-    hockey_stick,
-    pure_epsilon,
-    realized_ex_post_epsilon,
-)
-from verifier.results import CheckResult, Finding, conjunction, given, implication
 
 from . import search as S
 from .theory import check_theorem7, lemma3, lemma4, lemma6, lemma10_guarantee

@@ -54,7 +54,7 @@ COVERAGE = PaperCoverage.of(
             claims=("hartmann2022.lemma3",),
             status="whole",
             reason="the hockey-stick condition on every ordered pair, decided exactly "
-            "(verifier.privacy); exercised by Lemma 3's search",
+            "(verifier.checks.privacy); exercised by Lemma 3's search",
         ),
         S(
             "Definition 2",

@@ -66,11 +66,11 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
+from verifier.algorithms.noise.mixtures import check_laplace_mixtures_dp
 from verifier.arithmetic.exact import Sign, decide_sign
-from verifier.certified import check_eq, check_le
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.results import CheckResult, conjunction, given
 from verifier.claims import SearchSpec, Tightness
-from verifier.laplace import check_laplace_mixtures_dp
-from verifier.results import CheckResult, conjunction, given
 from verifier.search.certificates import frac_text, skeleton_document
 from verifier.search.core import InstanceSpace, instance_type
 

@@ -40,14 +40,14 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.certified import check_all_le
+from verifier.checks.certified import check_all_le
+from verifier.checks.privacy import hockey_stick, pure_epsilon
+from verifier.checks.results import CheckResult, conjunction, given
 from verifier.claims import Tightness
 from verifier.mechanism.instances import random_mechanism, random_rational_distribution
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
 from verifier.odp.guarantees import ODPGuarantee, Partition, check_odp
-from verifier.privacy import hockey_stick, pure_epsilon
-from verifier.results import CheckResult, conjunction, given
 
 from . import search as S
 

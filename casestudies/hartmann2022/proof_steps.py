@@ -34,8 +34,8 @@ from __future__ import annotations
 import sympy as sp
 
 from casestudies import claim
+from verifier.checks.results import CheckResult
 from verifier.claims.steps import Step, decide_steps
-from verifier.results import CheckResult
 
 from . import search as S
 
@@ -130,8 +130,8 @@ def lemma20_odp_sum() -> CheckResult:
     search=S.theorem7_search("hartmann2022.theorem7.step.continuations", continuation=True),
 )
 def theorem7_continuations() -> CheckResult:
+    from verifier.checks.privacy import check_pure_dp
     from verifier.mechanism.instances import randomized_response
-    from verifier.privacy import check_pure_dp
 
     # the continuation after an answer of the toy mechanism of §1 (e(S) = log 3) with
     # eps_g = log 9: randomized response at the budget left, log 3

@@ -42,9 +42,9 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.arithmetic.exact import Verdict, decide_le
-from verifier.certified import check_all_le, check_le
+from verifier.checks.certified import check_all_le, check_le
+from verifier.checks.results import CheckResult, conjunction, given
 from verifier.claims import Tightness
-from verifier.results import CheckResult, conjunction, given
 
 from .search import kairouz_delta
 

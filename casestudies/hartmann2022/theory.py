@@ -13,11 +13,11 @@ from typing import Any
 import sympy as sp
 
 from verifier.arithmetic.exact import DEFAULT_PRECISION, Precision, exact
+from verifier.checks.privacy import check_approx_dp, check_pure_dp
+from verifier.checks.results import CheckResult, conjunction, implication
 from verifier.mechanism.model import FiniteMechanism
 from verifier.odp.guarantees import CompositionRun, ODPGuarantee, Partition, check_odp
 from verifier.odp.ptr import bottom_partition, ptr_delta0
-from verifier.privacy import check_approx_dp, check_pure_dp
-from verifier.results import CheckResult, conjunction, implication
 
 __all__ = ["lemma3", "lemma4", "lemma6", "lemma10_guarantee", "check_theorem7"]
 

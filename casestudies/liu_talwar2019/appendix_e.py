@@ -4,7 +4,7 @@ the proof of Theorem 3.4.
 Events are randomised, as the proof of Lemma E.2 allows ("the mechanism outputting a
 uniform [0, 1] r.v. in addition to its original output"): an event takes a fraction of
 each output.  The least mass of such an event whose removal leaves two distributions
-``e^{ε'}``-close is decided exactly by :func:`verifier.privacy.event_removal` (an LP over
+``e^{ε'}``-close is decided exactly by :func:`verifier.checks.privacy.event_removal` (an LP over
 the kept fractions, solved by enumerating the windows of likelihood ratios and a
 fractional knapsack in each; derivation in its docstring), the spec-file claim kinds
 ``pure_off_event`` and ``pure_off_event_both``.
@@ -35,12 +35,12 @@ import sympy as sp
 
 from casestudies import REGISTRY, claim
 from verifier.algorithms.liu_talwar import random_stopping_hard
+from verifier.checks.privacy import check_approx_dp, check_ex_post_approx, check_pure_off_event
+from verifier.checks.results import CheckResult, conjunction, implication
 from verifier.claims import Claim
 from verifier.mechanism.instances import random_rational_distribution
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_approx_dp, check_ex_post_approx, check_pure_off_event
-from verifier.results import CheckResult, conjunction, implication
 
 from . import events
 from .instances import SOURCE, R, frac
@@ -293,7 +293,7 @@ def lemma_e3_fixed() -> CheckResult:
     ),
 )
 def def_e1() -> CheckResult:
-    from verifier.certified import check_all_le
+    from verifier.checks.certified import check_all_le
 
     pairs = [(E2_P, E2_Q), ((R(1, 100), R(99, 100)), (R(9, 10), R(1, 10)))]
     pairs += [(P, Q) for P, Q, _a, _d in _corrected_instances()]

@@ -21,11 +21,11 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.algorithms.liu_talwar import random_stopping
+from verifier.checks.privacy import check_distributions, check_pure_dp
+from verifier.checks.results import CheckResult, conjunction, given
 from verifier.mechanism.compose import best_index, independent, postprocess
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_distributions, check_pure_dp
-from verifier.results import CheckResult, conjunction, given
 
 from .instances import HIGH, LOW, MID, candidate
 

@@ -45,7 +45,16 @@ from verifier.algorithms.liu_talwar import (
     thresholding_expected_iterations,
     uniform_selection,
 )
-from verifier.certified import check_eq, check_le
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.privacy import (
+    check_approx_dp,
+    check_distributions,
+    check_ex_post,
+    check_pure_dp,
+    delta,
+    pure_epsilon,
+)
+from verifier.checks.results import CheckResult, conjunction, given, implication
 from verifier.constructions.packing import (
     dominance,
     packing_bound,
@@ -56,15 +65,6 @@ from verifier.interop.compare import register_published_bound
 from verifier.mechanism.compose import postprocess
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import (
-    check_approx_dp,
-    check_distributions,
-    check_ex_post,
-    check_pure_dp,
-    delta,
-    pure_epsilon,
-)
-from verifier.results import CheckResult, conjunction, given, implication
 
 from . import search, tightness
 from .instances import (
@@ -954,7 +954,7 @@ def d2_bound() -> CheckResult:
 def d2_factor_two() -> CheckResult:
     # e.g. K = 1e6, alpha = 1/10: Delta = ceil(0.6 * 13.8155 / 0.1) = 83 and
     # 0.9 * 13.8155 / 83 ~ 0.1498 >= 1.4 * 0.1.
-    from verifier.certified import certified_ceil
+    from verifier.checks.certified import certified_ceil
 
     eps = R(1, 10)
     parts = []

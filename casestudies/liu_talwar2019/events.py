@@ -13,7 +13,7 @@ instances have one bulk output and small outputs whose likelihood ratios lie bey
 ``e^{±ε}`` on both sides — the shape of every counterexample to the sqrt case of
 Lemma E.2.
 
-The screen is a float replica of :func:`verifier.privacy.event_removal` (the least
+The screen is a float replica of :func:`verifier.checks.privacy.event_removal` (the least
 mass of a randomised event whose removal leaves the conditionals ``e^{ε'}``-close);
 the document states the lemma's conclusion as a ``pure_off_event`` (or
 ``pure_off_event_both``) claim with the hypothesis ``P ≡_{ε,δ} Q`` as an
@@ -292,7 +292,7 @@ def _step(grid: Sequence[Fraction], v: Fraction, rng: Random) -> Fraction:
 
 
 # ---------------------------------------------------------------------------
-# the float screen: a replica of verifier.privacy.event_removal
+# the float screen: a replica of verifier.checks.privacy.event_removal
 # ---------------------------------------------------------------------------
 
 

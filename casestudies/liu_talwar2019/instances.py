@@ -21,11 +21,11 @@ import sympy as sp
 
 from verifier.algorithms import best_of
 from verifier.algorithms.liu_talwar import ranking, uniform_selection
+from verifier.checks.privacy import delta, pure_epsilon
 from verifier.mechanism.compose import best_index, independent, mixture, postprocess
 from verifier.mechanism.instances import random_mechanism, randomized_response
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair, path
-from verifier.privacy import delta, pure_epsilon
 
 __all__ = [
     "R",

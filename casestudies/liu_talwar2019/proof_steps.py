@@ -29,10 +29,10 @@ import sympy as sp
 from casestudies import claim
 from verifier.algorithms.liu_talwar import BOTTOM, random_stopping, thresholding
 from verifier.algorithms.liu_talwar import thresholding_expected_iterations as _expected
+from verifier.checks.results import CheckResult
 from verifier.claims.steps import Step, decide_steps
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.results import CheckResult
 
 from .instances import SOURCE, R
 

@@ -50,12 +50,12 @@ from casestudies import claim
 from verifier.algorithms.noise import SparseVector, answer_sequence_laws, laplace
 from verifier.algorithms.noise.expoly import to_sympy
 from verifier.arithmetic.exact import Verdict, decide_le
-from verifier.certified import check_eq, check_le
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.privacy import check_approx_dp, check_pure_dp
+from verifier.checks.results import CheckResult, conjunction, given
 from verifier.claims import Tightness
 from verifier.claims.steps import Step, decide_steps
 from verifier.mechanism.model import FiniteMechanism
-from verifier.privacy import check_approx_dp, check_pure_dp
-from verifier.results import CheckResult, conjunction, given
 
 from .logsv import law_sympy, sv_law, sv_law_shared
 
@@ -1022,7 +1022,7 @@ def _n46_expr() -> sp.Expr:
 
 @functools.lru_cache(maxsize=1)
 def thm46_N() -> int:
-    from verifier.certified import certified_ceil
+    from verifier.checks.certified import certified_ceil
 
     return certified_ceil(_n46_expr())
 
@@ -1304,7 +1304,7 @@ def lemma43() -> CheckResult:
 def lemma43_pb() -> CheckResult:
     import itertools
 
-    from verifier.certified import check_all_le
+    from verifier.checks.certified import check_all_le
 
     from .statements import _lemma43_cases
 
@@ -1459,7 +1459,7 @@ def lemma45_steps() -> CheckResult:
 # Q(D1, D2): a candidate i uniform in {1, 2}, a model m ~ M_i(D1), its validation score
 # q~_i(m, D2) (a multiple of 1/n) plus Lap(1/(n eps2)).  In units of 1/n the density is the
 # Laplace mixture sum_{i,m} (1/2) M_i(D1)(m) (eps2/2) e^{-eps2 |s - k_{i,m}(D2)|}, whose
-# ratio's supremum over s is attained at a centre or in a limit (verifier.laplace): every
+# ratio's supremum over s is attained at a centre or in a limit (verifier.algorithms.noise.mixtures): every
 # ratio point is a polynomial in e^eps2 and a rational function of e^eps1, decided over a
 # range of one of them (exact real-root isolation).  M_1 is randomized response (eps1-DP), M_2 moves (1/2, 1/2)
 # to (e^eps1, 1)/(1 + e^eps1) (eps1-DP); the scores of M_1's two models are 5 apart, so in
@@ -1490,7 +1490,7 @@ def _mix_points(
     d1a: str, d2a: str, d1b: str, d2b: str, w1: Any, w2: Any
 ) -> list[tuple[str, sp.Expr, sp.Expr]]:
     """The points where ``sup_s f_a(s)/f_b(s)`` is attained (every centre and the two
-    limits, :mod:`verifier.laplace`), with the common factor ``ε_2/2`` of the Laplace
+    limits, :mod:`verifier.algorithms.noise.mixtures`), with the common factor ``ε_2/2`` of the Laplace
     densities removed: ``Σ_k w_k e_2^{-|s - c_k|}`` at a centre ``s``, ``Σ_k w_k e_2^{±c_k}``
     in the limits (``e_2 = e^{ε_2} = w2``)."""
     L = _learners(w1)
@@ -1738,7 +1738,7 @@ def thm52_part1_eps() -> CheckResult:
     ),
 )
 def thm52_laplace_candidates() -> CheckResult:
-    from verifier.laplace import mixture_ratio_points
+    from verifier.algorithms.noise.mixtures import mixture_ratio_points
 
     scores = {"D": [R(0), R(1), R(3, 2)], "D'": [R(1, 2), R(3, 4), R(3, 2)]}
     parts = []

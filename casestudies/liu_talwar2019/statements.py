@@ -27,12 +27,12 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.arithmetic.exact import Verdict, decide_le
-from verifier.certified import check_all_le, check_eq, check_le
+from verifier.checks.certified import check_all_le, check_eq, check_le
+from verifier.checks.privacy import check_pure_dp
+from verifier.checks.results import CheckResult, conjunction
 from verifier.mechanism.instances import random_mechanism, random_rational_distribution
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_pure_dp
-from verifier.results import CheckResult, conjunction
 
 from . import events, search, tightness
 

@@ -10,7 +10,7 @@ from typing import Any
 import sympy as sp
 
 from verifier.arithmetic.exact import exact
-from verifier.certified import certified_ceil
+from verifier.checks.certified import certified_ceil
 
 __all__ = ["theorem31_min_T", "theorem32_bound", "theorem34_T", "theorem35_T"]
 

@@ -112,7 +112,7 @@ def d2_reduced(K: int, alpha: Any, eps: Any) -> dict[str, Any]:
     ``Delta``, the selector's probability of ``j`` and of each ``i != j`` along arm ``j``,
     its realized ``eps_hat`` (exact), the lower bound ``(1-α) ln K/Δ`` and ``Pr[j at D_j]``."""
     from verifier.arithmetic.exact import DEFAULT_PRECISION, exact_max
-    from verifier.certified import certified_ceil
+    from verifier.checks.certified import certified_ceil
     from verifier.constructions.packing import _greedy_path
 
     a, e = sp.sympify(alpha), sp.sympify(eps)
@@ -193,7 +193,7 @@ def thm34_point(w: Any, gamma: Any, T: int) -> tuple[Any, sp.Expr, sp.Expr, sp.E
     """Hard stopping (Theorem 3.4, ``δ_2 = e^{-γT}``) on :func:`thm34_Q`: ``(A, ε, δ, δ_A(ε))``
     with Theorem 3.4's ``(ε, δ)`` and the algorithm's exact ``δ`` at that ``ε``."""
     from verifier.algorithms.liu_talwar import random_stopping_hard
-    from verifier.privacy import delta
+    from verifier.checks.privacy import delta
 
     w = sp.sympify(w)
     A = random_stopping_hard(thm34_Q(w), gamma, T)
@@ -409,7 +409,7 @@ def d2_factor_two_entry() -> Tightness:
     r = (2 - 6 * al) * (1 + 2 * al) / (2 * (1 - al))
     _require(sp.limit(r, al, 0) == 1, "the ratio does not tend to 1 as alpha -> 0")
     lnK, a, e = D2_FACTOR_POINT
-    from verifier.certified import certified_ceil
+    from verifier.checks.certified import certified_ceil
 
     Delta = certified_ceil((R(1, 2) + a) * lnK / e)
     value = approx((2 - 6 * a) * e / ((1 - a) * lnK / Delta))

@@ -78,9 +78,9 @@ from verifier.algorithms.noise import (
     svt_monotone,
 )
 from verifier.arithmetic.exact import combine_verdicts, decide_eq, decide_le
+from verifier.checks.privacy import check_pure_dp
+from verifier.checks.results import CheckResult, Finding, conjunction
 from verifier.claims import Tightness
-from verifier.privacy import check_pure_dp
-from verifier.results import CheckResult, Finding, conjunction
 from verifier.search.certificates import expr_text
 
 from . import search

@@ -1,7 +1,7 @@
 """Talwar 2025 over whole parameter boxes (decider ``box``).
 
 Instances, built symbolically (without sympy's nonnegativity check; each claim decides
-over its box that the instance is a mechanism, :func:`verifier.privacy.check_distributions`):
+over its box that the instance is a mechanism, :func:`verifier.checks.privacy.check_distributions`):
 
 * ``G_{ε,w} = (1-w) TGeom_2(e^{-ε}) + w U`` on the path ``0 ~ 1 ~ 2``, ``U`` uniform on
   the three outputs: ``ε``-DP for every ``w ∈ [0, 1]`` (a mixture with a
@@ -29,12 +29,12 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.certified import check_le
+from verifier.checks.certified import check_le
+from verifier.checks.privacy import check_approx_dp, check_distributions, check_pure_dp
+from verifier.checks.results import CheckResult, conjunction, given
 from verifier.mechanism.compose import events, indicator
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pairs_at_distance, path
-from verifier.privacy import check_approx_dp, check_distributions, check_pure_dp
-from verifier.results import CheckResult, conjunction, given
 
 R = sp.Rational
 SOURCE = "Talwar 2025"

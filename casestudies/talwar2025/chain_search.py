@@ -25,13 +25,13 @@ import numpy as np
 import sympy as sp
 
 from verifier.algorithms.talwar import HALF, OracleAlgorithm, a_lt, a_max, hybrid
+from verifier.checks.results import CheckResult
 from verifier.claims import SearchSpec
 from verifier.constructions.lower_bounds import (
     theorem7_instance,
     theorem9_instance,
     theorem10_instance,
 )
-from verifier.results import CheckResult
 from verifier.search.inequalities import GridPoint, GridSpace
 
 from .adversaries import AdaptiveAlgorithm, blind_probe, neighbour_probe

@@ -18,12 +18,12 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
+from verifier.checks.privacy import check_pure_dp, delta, pure_epsilon
+from verifier.checks.results import CheckResult, conjunction
 from verifier.mechanism.compose import events, indicator, mixture
 from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import hamming_cube, pair, pairs_at_distance, path
-from verifier.privacy import check_pure_dp, delta, pure_epsilon
-from verifier.results import CheckResult, conjunction
 
 __all__ = [
     "R",

@@ -16,14 +16,14 @@ import sympy as sp
 from casestudies import claim
 from verifier.algorithms.talwar import a_lt, a_max, hybrid, metaselection_algorithms
 from verifier.arithmetic.exact import Verdict, combine_verdicts, decide_le
-from verifier.certified import certified_ceil, check_le
+from verifier.checks.certified import certified_ceil, check_le
+from verifier.checks.results import CheckResult, Finding, conjunction
 from verifier.claims.steps import Step, decide_steps
 from verifier.constructions.lower_bounds import (
     theorem7_instance,
     theorem9_instance,
     theorem10_instance,
 )
-from verifier.results import CheckResult, Finding, conjunction
 
 from .chain_search import chain_search
 from .instances import SOURCE, R

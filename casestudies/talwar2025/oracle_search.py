@@ -27,12 +27,12 @@ from verifier.algorithms.talwar import (
     metaselection_algorithms,
     repetition_algorithms,
 )
-from verifier.certified import check_eq, check_le
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.privacy import check_approx_dp, check_pure_dp, delta, pure_epsilon
+from verifier.checks.results import CheckResult, conjunction
 from verifier.claims import SearchSpec
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_approx_dp, check_pure_dp, delta, pure_epsilon
-from verifier.results import CheckResult, conjunction
 from verifier.search.inequalities import GridPoint, GridSpace
 
 from .search import exact_search

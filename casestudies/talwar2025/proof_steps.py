@@ -17,10 +17,10 @@ from typing import Any
 import sympy as sp
 
 from casestudies import claim
-from verifier.certified import check_all_le
+from verifier.checks.certified import check_all_le
+from verifier.checks.results import CheckResult
 from verifier.claims.steps import decide_steps
 from verifier.constructions.extension import extend
-from verifier.results import CheckResult
 
 from .instances import SOURCE as SRC
 from .instances import extension_cases

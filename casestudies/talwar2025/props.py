@@ -13,12 +13,12 @@ import sympy as sp
 
 from casestudies import claim
 from verifier.arithmetic.exact import Verdict, combine_verdicts, decide_le
+from verifier.checks.privacy import check_approx_dp, check_pure_dp, pure_epsilon, rdp_epsilon
+from verifier.checks.results import CheckResult, Finding, conjunction
 from verifier.claims.steps import Step, decide_steps
 from verifier.constructions.extension import extend
 from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
 from verifier.mechanism.neighbours import hamming_cube, pairs_at_distance, path
-from verifier.privacy import check_approx_dp, check_pure_dp, pure_epsilon, rdp_epsilon
-from verifier.results import CheckResult, Finding, conjunction
 
 from .chain_search import cube60_tightness, extension_cube_search
 from .instances import (

@@ -33,9 +33,9 @@ import numpy as np
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict, approx
+from verifier.checks.results import CheckResult, Finding
 from verifier.claims import SearchSpec
 from verifier.errors import VerifierError
-from verifier.results import CheckResult, Finding
 from verifier.search.certificates import expr_text, skeleton_document
 from verifier.search.inequalities import GridPoint, GridSpace
 

@@ -21,9 +21,9 @@ from verifier.algorithms.liu_talwar import uniform_selection, upper_quantile, va
 from verifier.algorithms.talwar import a_lt as _a_lt
 from verifier.algorithms.talwar import a_max
 from verifier.arithmetic.exact import Verdict
-from verifier.certified import certified_ceil, check_le
-from verifier.privacy import check_pure_dp, pure_epsilon
-from verifier.results import CheckResult, conjunction
+from verifier.checks.certified import certified_ceil, check_le
+from verifier.checks.privacy import check_pure_dp, pure_epsilon
+from verifier.checks.results import CheckResult, conjunction
 from verifier.search.inequalities import GridPoint
 
 from .instances import meta_arms
@@ -191,7 +191,7 @@ def cor8_printed_beyond() -> CheckResult:
     instances="gamma in {1/100, 10^-6, 10^-20, 10^-40}, hybrids c in {2, 4, 8}",
 )
 def cor8_printed_algorithms() -> CheckResult:
-    from verifier.certified import certified_ceil
+    from verifier.checks.certified import certified_ceil
 
     parts = []
     for g in (R(1, 100), R(1, 10**6), R(1, 10**20), R(1, 10**40)):
@@ -216,7 +216,7 @@ def cor8_printed_algorithms() -> CheckResult:
     instances="eps in {1/10, 1/2, 1, 3}, T in {7, 100, 10^6}",
 )
 def cor8_alpha_corrected() -> CheckResult:
-    from verifier.certified import certified_ceil
+    from verifier.checks.certified import certified_ceil
 
     parts = []
     for eps in (R(1, 10), R(1, 2), sp.Integer(1), sp.Integer(3)):

@@ -32,14 +32,14 @@ import sympy as sp
 from verifier.algorithms.liu_talwar import value_of
 from verifier.algorithms.talwar import OracleAlgorithm, failure_probability
 from verifier.arithmetic.exact import DEFAULT_PRECISION, Precision, exact
-from verifier.certified import check_eq, check_le
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.privacy import check_pure_dp, check_rdp, rdp_epsilon
+from verifier.checks.results import CheckResult, conjunction
 from verifier.constructions.lower_bounds import HardInstance
 from verifier.errors import InvalidParameter
 from verifier.mechanism.compose import events
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pairs_at_distance
-from verifier.privacy import check_pure_dp, check_rdp, rdp_epsilon
-from verifier.results import CheckResult, conjunction
 
 __all__ = [
     "theorem9_counting",

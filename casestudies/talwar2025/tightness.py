@@ -129,7 +129,7 @@ def leaky_rr(eps: sp.Expr, w: sp.Expr) -> FiniteMechanism:
 def delta_point(T: int, eps: sp.Expr, w: sp.Expr, delta_prime: sp.Expr) -> tuple:  # type: ignore[type-arg]
     """``A_max^T`` on :func:`leaky_rr`: ``(A, ε_adv, claimed Tδ + δ', realized δ(ε_adv))``."""
     from verifier.algorithms.talwar import a_max
-    from verifier.privacy import delta
+    from verifier.checks.privacy import delta
 
     A = a_max(T).apply(leaky_rr(eps, w))
     e_adv = advanced_composition_epsilon(T, sp.sympify(eps), sp.sympify(delta_prime))

@@ -64,9 +64,9 @@ from verifier.arithmetic.exact import (
     exact,
 )
 from verifier.arithmetic.precision import interval_context
-from verifier.certified import certified_ceil
+from verifier.checks.certified import certified_ceil
+from verifier.checks.results import CheckResult, Finding
 from verifier.errors import InvalidParameter
-from verifier.results import CheckResult, Finding
 from verifier.runtime.terminal import task, text_table
 
 from .theory import theorem7_bound, theorem9_bound

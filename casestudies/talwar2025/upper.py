@@ -21,10 +21,10 @@ from verifier.algorithms.talwar import (
     metaselection_algorithms,
     repetition_algorithms,
 )
-from verifier.certified import check_eq, check_le
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.privacy import check_approx_dp, check_pure_dp, delta, pure_epsilon
+from verifier.checks.results import CheckResult, conjunction, given
 from verifier.mechanism.instances import randomized_response
-from verifier.privacy import check_approx_dp, check_pure_dp, delta, pure_epsilon
-from verifier.results import CheckResult, conjunction, given
 from verifier.search.inequalities import GridPoint, GridSpace
 
 from .composition_search import leaky_search, rr_composition_search

@@ -13,13 +13,13 @@ import sympy as sp
 
 from verifier.accounting import MAX_ATOMS, Accountant, PrivacyLoss, check_tradeoff
 from verifier.arithmetic.exact import Verdict, decide_le
+from verifier.checks.privacy import delta as product_delta
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.interop.exact import epsilon_for_delta
 from verifier.mechanism.compose import independent, repeat
 from verifier.mechanism.instances import randomized_response
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import delta as product_delta
 
 R = sp.Rational
 

@@ -35,12 +35,12 @@ from verifier.algorithms.ghazi import (
     monotone_order,
 )
 from verifier.arithmetic.exact import Verdict, approx, decide_eq, enclose
+from verifier.checks.privacy import check_ex_post, delta, realized_ex_post_epsilon, renyi_divergence
+from verifier.checks.ranges import decide_on_interval
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.mechanism.instances import random_mechanism, randomized_response
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import add_remove, pair, path
-from verifier.privacy import check_ex_post, delta, realized_ex_post_epsilon, renyi_divergence
-from verifier.ranges import decide_on_interval
 
 from .ghazi_sampling import MS3, geom
 

@@ -18,9 +18,9 @@ import sympy as sp
 import verifier.algorithms.ghazi as ghazi
 from verifier.algorithms.ghazi_series import IntPoly, Prior, RationalMoments, make_basis
 from verifier.arithmetic.exact import enclose
+from verifier.checks.privacy import pure_epsilon
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import pure_epsilon
 
 R = sp.Rational
 

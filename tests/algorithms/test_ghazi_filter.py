@@ -22,8 +22,8 @@ from verifier.algorithms.ghazi_filter import (
     transcript_mechanism,
 )
 from verifier.arithmetic.exact import Verdict, approx, decide_le
+from verifier.checks.privacy import renyi_divergence
 from verifier.errors import InvalidMechanism, InvalidParameter
-from verifier.privacy import renyi_divergence
 
 R = sp.Rational
 

@@ -20,7 +20,7 @@ from verifier.algorithms.talwar import (
     metaselection_algorithms,
     repetition_algorithms,
 )
-from verifier.certified import check_eq
+from verifier.checks.certified import check_eq
 from verifier.errors import InvalidParameter
 from verifier.mechanism.instances import random_mechanism, randomized_response
 from verifier.mechanism.model import FiniteMechanism

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from verifier.arithmetic.exact import Verdict
-from verifier.results import CheckResult
+from verifier.checks.results import CheckResult
 
 
 def check_result(ok: bool = True) -> CheckResult:

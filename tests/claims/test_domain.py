@@ -9,13 +9,13 @@ import pytest
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict
-from verifier.boxes import BoxBudget
-from verifier.certified import check_le
+from verifier.checks.boxes import BoxBudget
+from verifier.checks.certified import check_le
+from verifier.checks.privacy import check_pure_dp
+from verifier.checks.results import CheckResult
 from verifier.claims import Claim, Registry
 from verifier.errors import InvalidParameter
 from verifier.mechanism.instances import randomized_response
-from verifier.privacy import check_pure_dp
-from verifier.results import CheckResult
 
 x, y = sp.symbols("x y", nonnegative=True)
 BOX = {"x": (0, 1), "y": (0, 1)}

@@ -8,9 +8,9 @@ import pytest
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict, decide_le
+from verifier.checks.results import CheckResult
 from verifier.claims import Claim, Registry, SearchSpec
 from verifier.errors import InvalidParameter
-from verifier.results import CheckResult
 
 from .helpers import check_result
 

@@ -8,14 +8,14 @@ import pytest
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict
-from verifier.certified import check_eq, check_le
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.privacy import check_pure_dp
+from verifier.checks.results import conjunction, implication
 from verifier.claims import Claim, ClaimOutcome, Scope, SearchRecord, scope_of
 from verifier.claims.steps import Step, decide_steps
 from verifier.claims.tighten import tightened
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_pure_dp
-from verifier.results import conjunction, implication
 
 R = sp.Rational
 t, a, b = sp.symbols("t a b", nonnegative=True)
@@ -132,7 +132,7 @@ def test_tightening_refutes_an_attained_bound_and_not_a_loose_one():
     zero = _claim(lambda: check_le(0, 0))
     assert tightened(zero.run(), Fraction(1, 10)).verdict is Verdict.VIOLATED
     # a lower bound (realized >= claimed) is tightened upwards
-    from verifier.results import CheckResult, Finding
+    from verifier.checks.results import CheckResult, Finding
 
     def lower_bound(realized):
         f = Finding(

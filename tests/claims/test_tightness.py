@@ -8,11 +8,11 @@ import sympy as sp
 
 from verifier import cli
 from verifier.arithmetic.exact import Verdict
-from verifier.certified import check_le
+from verifier.checks.certified import check_le
+from verifier.checks.results import CheckResult, Finding
 from verifier.claims import Claim, Registry, Tightness, observed_tightness
 from verifier.cli import casestudies
 from verifier.errors import InvalidParameter
-from verifier.results import CheckResult, Finding
 
 R = sp.Rational
 

@@ -9,9 +9,9 @@ import sympy as sp
 
 from verifier import cli
 from verifier.arithmetic.exact import Verdict
+from verifier.checks.results import CheckResult
 from verifier.claims import Registry
 from verifier.cli import casestudies
-from verifier.results import CheckResult
 
 from .helpers import run
 
@@ -127,9 +127,9 @@ def test_ctrl_c_prints_what_was_decided_and_how_to_continue(monkeypatch, capsys)
 
 
 def test_the_table_says_where_the_worst_slack_is(monkeypatch, capsys):
+    from verifier.checks.privacy import check_pure_dp
     from verifier.mechanism.model import FiniteMechanism
     from verifier.mechanism.neighbours import pair
-    from verifier.privacy import check_pure_dp
 
     half, quarter = sp.Rational(1, 2), sp.Rational(1, 4)
     mech = FiniteMechanism(

@@ -8,12 +8,12 @@ import networkx as nx
 import pytest
 import sympy as sp
 
+from verifier.checks.privacy import check_pure_dp, pure_epsilon
 from verifier.constructions.extension import ExtensionFailed, extend, extend_on_lumped_cube
 from verifier.constructions.lower_bounds import BAD, GOOD
 from verifier.errors import InvalidParameter
 from verifier.mechanism.instances import random_mechanism, randomized_response
 from verifier.mechanism.neighbours import hamming_cube, path
-from verifier.privacy import check_pure_dp, pure_epsilon
 
 R = sp.Rational
 

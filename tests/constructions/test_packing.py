@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from verifier.checks.privacy import check_pure_dp
 from verifier.constructions.packing import packing_bound, packing_instance
 from verifier.errors import InvalidParameter
-from verifier.privacy import check_pure_dp
 
 R = sp.Rational
 

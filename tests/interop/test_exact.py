@@ -13,10 +13,10 @@ from verifier.algorithms.ghazi import hyperparameter_tuning
 from verifier.algorithms.liu_talwar import SCORES
 from verifier.algorithms.repeat_select import count_pmf, repeat_and_select
 from verifier.arithmetic.exact import Verdict, decide_eq, decide_le
+from verifier.checks.privacy import hockey_stick, pure_epsilon
 from verifier.interop.compare import compare
 from verifier.interop.exact import epsilon_for_delta, exact_float, pair_epsilon_for_delta
 from verifier.mechanism.instances import randomized_response
-from verifier.privacy import hockey_stick, pure_epsilon
 
 R = sp.Rational
 DELTA = R(1, 10**6)

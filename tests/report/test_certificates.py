@@ -10,18 +10,18 @@ import pytest
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict, decide_le
-from verifier.certified import check_eq, check_le
+from verifier.checks.certified import check_eq, check_le
+from verifier.checks.privacy import check_ex_post, check_pure_dp
+from verifier.checks.results import CheckResult, Finding, conjunction, implication
 from verifier.claims import Claim, load_casestudies
 from verifier.cli import main
 from verifier.errors import CertificateError
 from verifier.mechanism.instances import randomized_response
-from verifier.privacy import check_ex_post, check_pure_dp
 from verifier.report.certificates import (
     claim_certificate,
     outcome_certificate,
     write_outcome_certificate,
 )
-from verifier.results import CheckResult, Finding, conjunction, implication
 from verifier.search.decide import decide
 from verifier.spec import loads_spec
 
@@ -190,7 +190,7 @@ def test_a_failing_sub_interval_where_the_inequality_holds_is_not_certified():
     import mpmath
 
     from verifier.arithmetic.exact import Enclosure
-    from verifier.ranges import ParameterRange, SubInterval
+    from verifier.checks.ranges import ParameterRange, SubInterval
 
     t = sp.Symbol("t")
     zero, half = mpmath.mpf(0), mpmath.mpf(1) / 2

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from verifier.arithmetic.exact import Verdict
+from verifier.checks.results import CheckResult
 from verifier.claims import PaperCoverage, Registry, Statement, load_casestudies
 from verifier.report.coverage import (
     coverage_markdown,
@@ -15,7 +16,6 @@ from verifier.report.coverage import (
     coverage_record,
     coverage_totals,
 )
-from verifier.results import CheckResult
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "coverage.md"
 REGISTRY = load_casestudies()

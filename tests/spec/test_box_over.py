@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from verifier.arithmetic.exact import Verdict
-from verifier.boxes import Box
+from verifier.checks.boxes import Box
 from verifier.errors import SpecError
 from verifier.spec import load_spec, loads_spec, spec_to_toml
 

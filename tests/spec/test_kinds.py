@@ -11,10 +11,10 @@ import sympy as sp
 
 from verifier import cli
 from verifier.arithmetic.exact import Verdict
+from verifier.checks.privacy import check_ex_post_approx
 from verifier.errors import InvalidParameter, SpecError, UnboundSymbol
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_ex_post_approx
 from verifier.spec import (
     CLAIM_KINDS,
     RANGE_KINDS,

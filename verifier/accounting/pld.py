@@ -53,11 +53,11 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
-from ..certified import check_le
+from ..checks.certified import check_le
+from ..checks.results import CheckResult, conjunction
 from ..errors import InvalidParameter, Undecidable
 from ..mechanism.compose import same_neighbour_graph
 from ..mechanism.model import Dataset, FiniteMechanism, Output
-from ..results import CheckResult, conjunction
 
 __all__ = [
     "LossAtom",
@@ -490,7 +490,7 @@ def check_tradeoff(
     f`` on ``[0, 1]`` for every ordered neighbouring pair?  ``f`` is an expression in
     ``alpha``; it must be convex on ``[0, 1]`` (every trade-off function is, Dong et
     al., Proposition 2.2), which is decided first (``f'' >= 0`` for every ``alpha`` in
-    ``[0, 1]``, :func:`~verifier.certified.check_le` over the range) and a non-convex
+    ``[0, 1]``, :func:`~verifier.checks.certified.check_le` over the range) and a non-convex
     ``f`` is refused.  Then, on each linear piece of the finite mechanism's trade-off
     curve, ``T - f`` is concave, so its minimum is at the piece's ends: the curve's
     vertices decide the claim exactly.

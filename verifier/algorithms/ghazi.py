@@ -18,7 +18,7 @@ simulation:
   ``k`` with the tail bound in the enclosure), for any number of copies.
 
 The claimed ex-post bounds of the paper's theorems (functions of the output, ready for
-:func:`verifier.privacy.check_ex_post` / :func:`~verifier.privacy.check_ex_post_rdp`),
+:func:`verifier.checks.privacy.check_ex_post` / :func:`~verifier.checks.privacy.check_ex_post_rdp`),
 Theorem 12's copies and failure probability and Figure 1's moments live in the case
 study (``casestudies.ghazi2025.theory``); this module computes the algorithms' exact
 output distributions, and :func:`probability_below` the probability that Theorem 12
@@ -33,7 +33,7 @@ one-liner:
 
 >>> import sympy as sp
 >>> from verifier.mechanism.instances import randomized_response
->>> from verifier.privacy import realized_ex_post_epsilon
+>>> from verifier.checks.privacy import realized_ex_post_epsilon
 >>> rr = randomized_response(sp.log(3))                  # log 3-DP
 >>> A = hyperparameter_tuning([rr, rr], [sp.log(3), sp.log(3)], sp.log(2))
 >>> print(realized_ex_post_epsilon(A))                   # doctest: +NORMALIZE_WHITESPACE
@@ -65,10 +65,10 @@ from ..arithmetic.exact import (
     decide_sign,
     exact,
 )
+from ..checks.privacy import pure_epsilon
 from ..errors import InvalidMechanism, InvalidParameter, Undecidable
 from ..mechanism.compose import same_neighbour_graph
 from ..mechanism.model import Dataset, FiniteMechanism, Output
-from ..privacy import pure_epsilon
 from .generic import output_score
 from .ghazi_series import (
     CertifiedSum,
@@ -667,7 +667,7 @@ def hyperparameter_tuning(
         natural order of the labels.
     epsilons : sequence or None
         ``ε_1..ε_d >= 0`` (exact numbers or symbols); ``None``: the exact pure ε of
-        each ``M_i`` (:func:`verifier.privacy.pure_epsilon`).
+        each ``M_i`` (:func:`verifier.checks.privacy.pure_epsilon`).
     eps_prime : number
         ``ε' > 0``: the prior is ``Geom_{e^{-ε'}}`` (``prior="geometric"``, Theorems
         11–12) or ``Exp_{ε'}`` (``prior="exponential"``, Theorem 13).

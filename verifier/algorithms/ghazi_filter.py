@@ -15,7 +15,7 @@ them as a :class:`~verifier.mechanism.model.FiniteMechanism` on the pair ``b=0 ~
 Theorem 16: if every request is ex-post ``(α, ε̃_i)``-RDP (Def 6:
 ``Σ_o P^{(0)}(o)^α (e^{ε̃_i(o)} P^{(1)}(o))^{1-α} <= 1``), then
 ``D_α(IT^0 ‖ IT^1) <= ε``.  :func:`check_node_claims` decides the premise (Def 6 at
-every node) and :func:`verifier.privacy.check_rdp` on :func:`transcript_mechanism`
+every node) and :func:`verifier.checks.privacy.check_rdp` on :func:`transcript_mechanism`
 the conclusion (the exact Rényi divergence of the transcripts); the case study of
 the paper checks the theorem as their implication.
 
@@ -24,7 +24,7 @@ the paper checks the theorem as their implication.
 >>> P, Q = {0: R(3, 4), 1: R(1, 4)}, {0: R(1, 4), 1: R(3, 4)}
 >>> leaf = AdversaryNode(P, Q, sp.log(R(7, 3)))          # D_2(P||Q) = log(7/3)
 >>> root = AdversaryNode(P, Q, sp.log(R(7, 3)), {0: leaf, 1: leaf})
->>> from verifier.privacy import check_rdp
+>>> from verifier.checks.privacy import check_rdp
 >>> it = transcript_mechanism(root, 2 * sp.log(R(7, 3)))
 >>> check_rdp(it, 2, 2 * sp.log(R(7, 3)), pairs=[(B0, B1)]).tight  # two rounds, budget attained
 True
@@ -42,12 +42,12 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic.exact import Verdict, decide_le, exact, exact_max
+from ..checks.privacy import check_alpha, check_ex_post_rdp, renyi_divergence
+from ..checks.results import CheckResult, conjunction
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism.instances import random_rational_distribution
 from ..mechanism.model import FiniteMechanism, Output
 from ..mechanism.neighbours import pair
-from ..privacy import check_alpha, check_ex_post_rdp, renyi_divergence
-from ..results import CheckResult, conjunction
 
 __all__ = [
     "AdversaryNode",

@@ -40,7 +40,7 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic.exact import exact
-from ..certified import certified_ceil
+from ..checks.certified import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .liu_talwar import (

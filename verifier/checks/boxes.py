@@ -170,17 +170,17 @@ from mpmath.libmp import (
     to_float,
 )
 
-from .arithmetic.exact import (
+from ..arithmetic.exact import (
     Verdict,
     _NeedMorePrecision,
     _to_iv,
     decide_le,
     exact,
 )
-from .arithmetic.precision import interval_context
-from .errors import InvalidParameter, UnsupportedExpression, VerifierError
-from .runtime.executors import Runner, ordered_map, portable_dumps, portable_loads
-from .runtime.terminal import task
+from ..arithmetic.precision import interval_context
+from ..errors import InvalidParameter, UnsupportedExpression, VerifierError
+from ..runtime.executors import Runner, ordered_map, portable_dumps, portable_loads
+from ..runtime.terminal import task
 
 __all__ = [
     "Box",
@@ -473,7 +473,7 @@ _BUDGET: contextvars.ContextVar[BoxBudget] = contextvars.ContextVar(
 def box_budget(budget: BoxBudget) -> Iterator[None]:
     """Use ``budget`` for the box decisions made inside the ``with`` block that are
     given no budget (``budget=None``, the default of :func:`decide_on_box` and of the
-    checkers of :mod:`verifier.privacy`); ``verifier check --max-box-parameters N``
+    checkers of :mod:`verifier.checks.privacy`); ``verifier check --max-box-parameters N``
     runs a file's claims inside one."""
     if not isinstance(budget, BoxBudget):
         raise InvalidParameter(f"box_budget needs a BoxBudget, got {budget!r}")
@@ -752,7 +752,7 @@ def identically_zero(expr: Any, symbols: Sequence[sp.Symbol]) -> bool:
     """
     e = exact(expr)
     if not any(s in e.free_symbols for s in symbols):
-        from .arithmetic.exact import is_exactly_zero
+        from ..arithmetic.exact import is_exactly_zero
 
         return is_exactly_zero(e) is True
     form = _exp_rational([e], symbols)
@@ -855,7 +855,7 @@ def _expansion_terms(e: sp.Expr, cap: int = _MAX_EXPANSION_TERMS) -> int:
 def _coefficient_sign(p: sp.Poly) -> int:
     """+1 when every coefficient is >= 0 and the constant term > 0 (then ``p > 0``
     for all ``u >= 0``), -1 for the mirror image, 0 otherwise (exact signs)."""
-    from .arithmetic.exact import Sign, decide_sign
+    from ..arithmetic.exact import Sign, decide_sign
 
     signs = set()
     for c in p.coeffs():
@@ -895,7 +895,7 @@ def _vanishes_in_box(num: sp.Poly, shifted: _Shifted, box: Box) -> bool:
 
 def _nonnegative_coefficients(p: sp.Poly) -> bool:
     """Every coefficient of ``p`` is >= 0 (exactly): ``p >= 0`` for all ``u >= 0``."""
-    from .arithmetic.exact import Sign, decide_sign
+    from ..arithmetic.exact import Sign, decide_sign
 
     for c in p.coeffs():
         if c.is_Rational:

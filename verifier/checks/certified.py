@@ -7,7 +7,7 @@
 * :func:`certified_min` — the minimum of finitely many non-negative exact
   expressions, each comparison decided exactly or with enclosures.
 * :func:`check_le` / :func:`check_eq` — one inequality (or identity) between exact
-  expressions as a :class:`~verifier.results.CheckResult`, for proof-step checks;
+  expressions as a :class:`~verifier.checks.results.CheckResult`, for proof-step checks;
   :func:`check_all_le` — many rational inequalities at once (a proof step checked at
   every point of an instance), decided in exact rational arithmetic.
 
@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic.exact import (
+from ..arithmetic.exact import (
     DEFAULT_PRECISION,
     Precision,
     Verdict,
@@ -39,8 +39,8 @@ from .arithmetic.exact import (
     exact,
     is_exactly_zero,
 )
+from ..errors import InvalidParameter, Undecidable
 from .boxes import Box, BoxBudget, decide_on_box
-from .errors import InvalidParameter, Undecidable
 from .results import CheckResult, Finding
 
 __all__ = [
@@ -144,14 +144,14 @@ def check_le(
     The finding's ``realized`` is ``lhs`` and ``claimed`` is ``rhs`` (slack
     ``rhs - lhs``).  Infinite values (``sympy.oo``) are allowed.  With a box ``over``
     (``{symbol: (lo, hi), ...}``) the inequality is decided for every point of the box
-    (:func:`verifier.boxes.decide_on_box`; the finding carries the decision), or, with
+    (:func:`verifier.checks.boxes.decide_on_box`; the finding carries the decision), or, with
     premises ``where`` (expressions ``g`` meaning ``g >= 0``, or sympy relationals
     such as ``x + y <= 2``), for every point of the box where they hold: a step of a
     proof decided over its hypothesis region.  The result's notes give the shares of
     the box outside the region, decided and undecided, and say so when the region is
     empty (the inequality then holds vacuously).  With a range ``over=(symbol, lo,
     hi)`` it is decided for every value of one parameter in ``[lo, hi]``
-    (:func:`verifier.ranges.decide_on_interval`; no premises).  The finding records the
+    (:func:`verifier.checks.ranges.decide_on_interval`; no premises).  The finding records the
     domain (``Finding.over``), so the verdict says what it covers.
 
     >>> x, y = sp.symbols("x y", nonnegative=True)

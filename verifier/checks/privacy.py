@@ -13,20 +13,20 @@ given explicitly, e.g. pairs at distance Δ for group privacy):
   ex-post (α, ε̃)-RDP (Def 6): ``Σ_o P_D(o)^α (e^{ε̃(o)} P_D'(o))^{1-α} <= 1``;
 * realized ex-post loss ``ε_M(o) = max_{(D,D')} log(P_D(o)/P_D'(o))``.
 
-Every checker returns a :class:`~verifier.results.CheckResult` whose findings are the
+Every checker returns a :class:`~verifier.checks.results.CheckResult` whose findings are the
 individual inequalities, decided exactly or with certified enclosures (never with a
 tolerance).  Inequalities are decided in product form (``p <= e^b q``), so that an
 attained bound is proved by an exact identity, not approximated through logarithms.
 
 Claims over a parameter range.  When probabilities and bounds are expressions in one
 unbound symbol, pass ``over=(symbol, a, b)`` to decide the pure/ex-post claim for
-*every* value of the symbol in ``[a, b]`` (:mod:`verifier.ranges`: exact real-root
+*every* value of the symbol in ``[a, b]`` (:mod:`verifier.checks.ranges`: exact real-root
 isolation in ``w = e^{symbol/L}``).  With several unbound symbols, pass a box
-``over={symbol: (lo, hi), ...}`` (:class:`verifier.boxes.Box`): every inequality is
+``over={symbol: (lo, hi), ...}`` (:class:`verifier.checks.boxes.Box`): every inequality is
 decided for every point of the box by certified branch and bound
-(:mod:`verifier.boxes`); each finding then carries the decision (``region``: failing
+(:mod:`verifier.checks.boxes`); each finding then carries the decision (``region``: failing
 and undecided sub-boxes, a witness point) and the checkers that take ``over`` also
-take a ``budget`` (:class:`verifier.boxes.BoxBudget`).
+take a ``budget`` (:class:`verifier.checks.boxes.BoxBudget`).
 
 >>> import sympy as sp
 >>> from verifier.mechanism.model import FiniteMechanism
@@ -49,7 +49,7 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic.exact import (
+from ..arithmetic.exact import (
     DEFAULT_PRECISION,
     Precision,
     Sign,
@@ -61,9 +61,9 @@ from .arithmetic.exact import (
     exact_max,
     format_number,
 )
+from ..errors import InvalidParameter, UnboundSymbol
+from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .boxes import Box, BoxBudget, decide_on_box
-from .errors import InvalidParameter, UnboundSymbol
-from .mechanism.model import Dataset, FiniteMechanism, Output
 from .ranges import ParameterRange
 from .results import CheckResult, Finding, Subject
 
@@ -104,7 +104,7 @@ Domain = ParameterRange | Box
 
 def parameter_domain(over: Any) -> Domain | None:
     """``over=`` as a :class:`ParameterRange` (``(symbol, lo, hi)``) or a
-    :class:`~verifier.boxes.Box` (a mapping ``{symbol: (lo, hi), ...}``)."""
+    :class:`~verifier.checks.boxes.Box` (a mapping ``{symbol: (lo, hi), ...}``)."""
     if isinstance(over, (Box, dict)) or hasattr(over, "items"):
         return Box.of(over)
     return ParameterRange.of(over)

@@ -57,7 +57,7 @@ import mpmath
 import sympy as sp
 from mpmath.libmp import from_rational, round_ceiling, round_floor
 
-from .arithmetic.exact import (
+from ..arithmetic.exact import (
     DEFAULT_PRECISION,
     Enclosure,
     Precision,
@@ -71,8 +71,8 @@ from .arithmetic.exact import (
     exact,
     is_exactly_zero,
 )
-from .arithmetic.precision import interval_context
-from .errors import InvalidParameter, UnsupportedExpression
+from ..arithmetic.precision import interval_context
+from ..errors import InvalidParameter, UnsupportedExpression
 
 __all__ = [
     "ParameterRange",

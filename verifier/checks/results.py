@@ -17,7 +17,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from .arithmetic.exact import (
+from ..arithmetic.exact import (
     DEFAULT_PRECISION,
     Enclosure,
     Verdict,
@@ -27,9 +27,9 @@ from .arithmetic.exact import (
     exact,
     format_number,
 )
-from .arithmetic.precision import interval_context
-from .errors import VerifierError
-from .runtime.terminal import text_table
+from ..arithmetic.precision import interval_context
+from ..errors import VerifierError
+from ..runtime.terminal import text_table
 
 __all__ = [
     "Finding",
@@ -137,14 +137,14 @@ class Finding:
     failing: tuple[Any, ...] = ()
     note: str = ""
     lower_bound: bool = False  # the claim bounds ``realized`` from below
-    #: over a box of parameters: the decision (:class:`verifier.boxes.BoxDecision`)
+    #: over a box of parameters: the decision (:class:`verifier.checks.boxes.BoxDecision`)
     region: Any = None
     #: the parameter domain the inequality was decided over (a
-    #: :class:`verifier.privacy.ParameterRange` or a :class:`verifier.boxes.Box`);
+    #: :class:`verifier.checks.privacy.ParameterRange` or a :class:`verifier.checks.boxes.Box`);
     #: ``None`` for an inequality between numbers (what a verdict covers:
     #: :mod:`verifier.claims.scope`)
     over: Any = None
-    #: the finding is the identity ``lhs == rhs`` (:func:`verifier.certified.check_eq`),
+    #: the finding is the identity ``lhs == rhs`` (:func:`verifier.checks.certified.check_eq`),
     #: not the inequality ``lhs <= rhs``: when violated, either side may be the larger
     equality: bool = False
 
@@ -227,7 +227,7 @@ class CheckResult:
     quantity: str = "value"
     notes: list[str] = field(default_factory=list)
     parts: list[CheckResult] = field(default_factory=list)
-    #: what was decided, when a checker of :mod:`verifier.privacy` decided it
+    #: what was decided, when a checker of :mod:`verifier.checks.privacy` decided it
     subject: Subject | None = None
     #: results this one assumed (the premise of an :func:`implication`)
     premises: list[CheckResult] = field(default_factory=list)
@@ -238,7 +238,7 @@ class CheckResult:
     #: the verdict holds only because no premise held (:func:`implication` with a
     #: violated premise, or a conjunction of such results): nothing was checked
     vacuous: bool = False
-    #: symbols of an identity proved for every value of them (:func:`verifier.certified.check_eq`)
+    #: symbols of an identity proved for every value of them (:func:`verifier.checks.certified.check_eq`)
     identity_in: tuple[str, ...] = ()
 
     @property

@@ -19,11 +19,11 @@ independent derivation (``expected``: ``"holds"`` or ``"refuted"``) and a *kind*
 A claim is decided in up to three ways, all under its one id:
 
 * on its registered **instances** (``check``: a zero-argument function returning a
-  :class:`~verifier.results.CheckResult`; what ``verifier casestudies`` runs), which
+  :class:`~verifier.checks.results.CheckResult`; what ``verifier casestudies`` runs), which
   may include decisions over a parameter range (``over=`` of the checkers);
 * over a **box** of parameters (``domain``: parameter -> ``(lo, hi)``; the ``check``
   function builds the instance symbolically in the parameters and decides it for every
-  point of the box, :mod:`verifier.boxes`): the decider ``"box"``, whose outcome
+  point of the box, :mod:`verifier.checks.boxes`): the decider ``"box"``, whose outcome
   reports the share of the box left undecided;
 * by a worst-case **search** over an instance space (``search``: a
   :class:`SearchSpec`; what ``verifier search`` runs);
@@ -32,7 +32,7 @@ A claim is decided in up to three ways, all under its one id:
 Ids follow one scheme everywhere: ``paper.label[.variant]`` (``ghazi2025.thm11``,
 ``ghazi2025.thm11.no_factor2``, ``liu_talwar2019.thm32.two_eps``).
 
->>> from verifier.results import CheckResult
+>>> from verifier.checks.results import CheckResult
 >>> from verifier.arithmetic.exact import decide_le
 >>> import sympy as sp
 >>> c = Claim(id="demo.half", source="none", statement="1/3 <= 1/2", expected="holds",
@@ -55,9 +55,9 @@ from typing import Any, Literal, get_args
 import sympy as sp
 
 from ..arithmetic.exact import Verdict, format_number
-from ..boxes import Box, region_fractions
+from ..checks.boxes import Box, region_fractions
+from ..checks.results import CheckResult, measured_record
 from ..errors import InvalidParameter, VerifierError
-from ..results import CheckResult, measured_record
 from .scope import Scope, SearchRecord, scope_of
 
 __all__ = [

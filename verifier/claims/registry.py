@@ -12,7 +12,7 @@ looking one up warns once (a :class:`FutureWarning` naming the new id).
 >>> reg = Registry()
 >>> @reg.claim(id="demo.trivial", source="none", statement="1/3 <= 1/2", expected="holds")
 ... def _demo():
-...     from verifier.results import CheckResult
+...     from verifier.checks.results import CheckResult
 ...     from verifier.arithmetic.exact import decide_le
 ...     return CheckResult("1/3 <= 1/2", decide_le(sp.Rational(1, 3), sp.Rational(1, 2)).verdict)
 >>> [o.matches for o in reg.run(reg.select(["demo"]))]
@@ -37,9 +37,9 @@ from typing import Any
 
 import sympy as sp  # noqa: F401  (used by the doctest)
 
-from ..boxes import sub_boxes_on
+from ..checks.boxes import sub_boxes_on
+from ..checks.results import CheckResult
 from ..errors import InvalidParameter, UnknownClaim
-from ..results import CheckResult
 from ..runtime.executors import Runner, ordered_map
 from .coverage import PaperCoverage
 from .model import Claim, ClaimKind, ClaimOutcome, Expected, SearchSpec, check_claim_id
@@ -196,7 +196,7 @@ class Registry:
         parallel: the claims about points travel as their ids and are found again
         through the entry points in the worker (:func:`decide_registered`); a claim
         over a box is decided here, one after the other, its box decisions split into
-        pieces that run on ``runner`` (:func:`verifier.boxes.sub_boxes_on`: a hard
+        pieces that run on ``runner`` (:func:`verifier.checks.boxes.sub_boxes_on`: a hard
         decision spreads over the workers).  The outcomes come back in the order of
         ``claims``, the same as without a runner."""
         return list(self.outcomes(claims, runner=runner))

@@ -6,11 +6,11 @@ points are different statements, so every decided claim carries a :class:`Scope`
 
 ``box``
     every point of a box of two or more parameters was decided (certified branch and
-    bound, :mod:`verifier.boxes`); the scope names the box and the share of its
+    bound, :mod:`verifier.checks.boxes`); the scope names the box and the share of its
     volume left undecided;
 ``range``
     every value of one parameter in an interval was decided (exact real-root
-    isolation or certified bisection, :mod:`verifier.ranges`), or an identity was
+    isolation or certified bisection, :mod:`verifier.checks.ranges`), or an identity was
     proved symbolically for every value of its parameters;
 ``exhaustive``
     every element of a finite domain was decided — the claim names the domain (every
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..results import CheckResult
+    from ..checks.results import CheckResult
 
 __all__ = [
     "SCOPE_KINDS",
@@ -212,7 +212,7 @@ def _domain_kind(result: CheckResult) -> tuple[str | None, list[str]]:
     """``("box" | "range", descriptions)`` when every finding of ``result`` was decided
     over a parameter domain (identities proved for every value count as ranges), else
     ``(None, [])``."""
-    from ..boxes import Box
+    from ..checks.boxes import Box
 
     leaves = _leaves(result)
     if not leaves:
@@ -288,7 +288,7 @@ def scope_of(
 def result_scope(result: CheckResult, what: str = "the mechanism as given") -> Scope:
     """The scope of one decided spec-file claim: the box or range it was decided over
     (with the box's undecided share), else the one instance it is about (``what``)."""
-    from ..boxes import region_fractions
+    from ..checks.boxes import region_fractions
 
     kind, texts = _domain_kind(result)
     if kind == "box":

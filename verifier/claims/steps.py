@@ -7,10 +7,10 @@ parameters: ``a <= b``, ``x > 0``), and the box of parameters where the proof ap
 it.  :func:`decide_steps` decides every step of a chain over its box with one engine:
 
 * ``==``: an identity in the parameters, proved exactly (every ``exp`` of a rational
-  linear form becomes a monomial; :func:`verifier.boxes.identically_zero`) — then it
+  linear form becomes a monomial; :func:`verifier.checks.boxes.identically_zero`) — then it
   holds for every value; otherwise it is decided as two inequalities over the box;
-* ``<=`` and ``>=``: over a range (:func:`verifier.ranges.decide_on_interval`: one
-  parameter, no premise; when it is left undecided, over the one-dimensional box), over a box (:func:`verifier.boxes.decide_on_box`: several
+* ``<=`` and ``>=``: over a range (:func:`verifier.checks.ranges.decide_on_interval`: one
+  parameter, no premise; when it is left undecided, over the one-dimensional box), over a box (:func:`verifier.checks.boxes.decide_on_box`: several
   parameters, or premises restricting the region), or between numbers.
 
 The result is the conjunction of the steps, each step a part titled by its label; the
@@ -44,10 +44,10 @@ from typing import Any, Literal
 import sympy as sp
 
 from ..arithmetic.exact import Verdict, exact
-from ..boxes import DEFAULT_BUDGET, Box, BoxBudget, identically_zero
-from ..certified import check_le
+from ..checks.boxes import DEFAULT_BUDGET, Box, BoxBudget, identically_zero
+from ..checks.certified import check_le
+from ..checks.results import CheckResult, conjunction
 from ..errors import InvalidParameter
-from ..results import CheckResult, conjunction
 
 __all__ = ["Relation", "Step", "decide_step", "decide_steps"]
 

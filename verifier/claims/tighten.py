@@ -8,7 +8,7 @@ exact quantities — the realized value against the claimed bound of each findin
 conclusion; premises are left as they are) against the bound tightened by the factor
 ``1 - eta`` (an upper bound ``C`` becomes ``C - eta |C|``, a lower bound ``C + eta |C|``;
 a zero bound moves by ``eta``), exactly: a rational or certified comparison at a
-point, :func:`verifier.boxes.decide_on_box` over a box, exact real-root isolation over
+point, :func:`verifier.checks.boxes.decide_on_box` over a box, exact real-root isolation over
 a range.  The tightened statement is refuted when some finding fails.
 
 Over a box or a range the claimed bound is symbolic; it is scaled by ``1 - eta`` (or
@@ -17,7 +17,7 @@ every privacy bound (ε, ε̃(o), δ, a Rényi ε).
 
 >>> import sympy as sp
 >>> from verifier.claims import Claim
->>> from verifier.privacy import check_pure_dp
+>>> from verifier.checks.privacy import check_pure_dp
 >>> from verifier.mechanism.model import FiniteMechanism
 >>> from verifier.mechanism.neighbours import pair
 >>> h, q = sp.Rational(3, 4), sp.Rational(1, 4)
@@ -38,9 +38,9 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic.exact import Verdict, decide_le, exact
-from ..boxes import Box, decide_on_box
+from ..checks.boxes import Box, decide_on_box
+from ..checks.results import Finding, label
 from ..errors import VerifierError
-from ..results import Finding, label
 from .model import ClaimOutcome
 
 __all__ = ["DEFAULT_ETA", "Tightened", "tightened"]
@@ -94,7 +94,7 @@ def _decide(f: Finding, bound: sp.Expr) -> Verdict:
         return decide_le(lo, hi).verdict
     if isinstance(dom, Box):
         return decide_on_box(dom.bind(lo), dom.bind(hi), dom).verdict
-    from ..ranges import decide_on_interval
+    from ..checks.ranges import decide_on_interval
 
     return decide_on_interval(lo, hi, dom.symbol, dom.lo, dom.hi).verdict
 

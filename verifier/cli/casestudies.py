@@ -17,7 +17,7 @@ instance space, by the worst-case search with the space's default budget and see
 The claims are decided in this process by default; ``-j N`` decides them in N local
 worker processes and ``--dask`` on a dask cluster (the same outcomes, in the same
 order: the claims travel as their ids), except the claims over a box, decided in this
-process with the pieces of their hard decisions on the workers (:mod:`verifier.boxes`).
+process with the pieces of their hard decisions on the workers (:mod:`verifier.checks.boxes`).
 On a terminal a progress bar counts the claims; Ctrl-C prints the table of the claims
 decided so far and exits 130, naming the ``--after ID`` that decides the rest.
 """

@@ -18,7 +18,7 @@ premises are decided first, and the target's violation counts only when every pr
 holds (exit 2 "invalid certificate: premise P fails" otherwise, whatever the flags).
 
 A claim over a box of parameters whose decision needs more than a first depth-first
-pass splits the box into pieces (:mod:`verifier.boxes`); ``--workers W`` settles them
+pass splits the box into pieces (:mod:`verifier.checks.boxes`); ``--workers W`` settles them
 in W local processes and ``--dask`` on a dask cluster, with the same verdicts.
 """
 
@@ -224,7 +224,7 @@ def _counterexample(claim: Any, result: Any) -> dict[str, Any] | None:
         ]
     out["numbers"] = {name: {"exact": exact_text(v), "display": number_text(v)} for name, v in rows}
     if f.failing:
-        from ..results import failing_parts
+        from ..checks.results import failing_parts
 
         # the first 20 in JSON (as a finding's own record), the first few in text
         out["failing"] = [str(x) for x in f.failing[:_JSON_FAILING]]
@@ -274,7 +274,7 @@ _SEVERITY = (EXIT_BAD_INPUT, EXIT_VIOLATED, EXIT_UNDECIDED, EXIT_OK)
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier check``; return the exit code.  On a terminal, a claim over a box
     shows a progress bar of its inequalities while it is decided."""
-    from ..boxes import DEFAULT_BUDGET, box_budget, sub_boxes_on
+    from ..checks.boxes import DEFAULT_BUDGET, box_budget, sub_boxes_on
     from ..runtime.executors import open_runner
     from ..runtime.terminal import progress_display
 

@@ -18,7 +18,7 @@ the minimum, and the normaliser is 1.
 
 :func:`extend` builds ``p̂`` exactly (sympy expressions; minima decided with
 certified comparisons) and verifies its own output: the premise, 2ε-DP on every
-edge (:func:`verifier.privacy.check_pure_dp`) and agreement on ``B``.  Datasets of
+edge (:func:`verifier.checks.privacy.check_pure_dp`) and agreement on ``B``.  Datasets of
 ``B`` carrying the same distribution are grouped, so ``min_b`` becomes a minimum
 over groups with the multi-source distance to each group — ``B`` may hold
 thousands of classes at no cost.
@@ -54,12 +54,12 @@ import sympy as sp
 
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_eq
 from ..arithmetic.exact import exact as _exact
-from ..certified import certified_min, identically_zero
+from ..checks.certified import certified_min, identically_zero
+from ..checks.privacy import check_epsilon, check_pure_dp
+from ..checks.results import CheckResult, Finding, conjunction
 from ..errors import ExtensionFailed, InvalidMechanism, InvalidParameter
 from ..mechanism.model import FiniteMechanism, Output, natural_order
 from ..mechanism.neighbours import lumped_hamming_cube
-from ..privacy import check_epsilon, check_pure_dp
-from ..results import CheckResult, Finding, conjunction
 
 __all__ = ["Extension", "extend", "extend_on_lumped_cube", "ExtensionFailed"]
 

@@ -42,10 +42,10 @@ import sympy as sp
 
 from ..algorithms.liu_talwar import uniform_selection
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, exact
-from ..certified import certified_ceil, check_le
+from ..checks.certified import certified_ceil, check_le
+from ..checks.privacy import check_epsilon
 from ..errors import InvalidParameter
 from ..mechanism.model import FiniteMechanism, Output
-from ..privacy import check_epsilon
 from .extension import Extension, extend_on_lumped_cube
 
 __all__ = [

@@ -39,11 +39,11 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_eq, decide_le, exact
-from ..certified import certified_ceil, certified_min, check_le
+from ..checks.certified import certified_ceil, certified_min, check_le
+from ..checks.privacy import check_epsilon
+from ..checks.results import CheckResult, Finding, conjunction
 from ..errors import InvalidParameter
 from ..mechanism.model import FiniteMechanism
-from ..privacy import check_epsilon
-from ..results import CheckResult, Finding, conjunction
 
 __all__ = ["PackingInstance", "packing_instance", "packing_bound", "dominance", "weak_usefulness"]
 

@@ -46,7 +46,7 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic.exact import Verdict, approx, combine_verdicts, decide_le, exact
-from ..certified import certified_ceil
+from ..checks.certified import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism.instances import randomized_response
 from ..mechanism.model import FiniteMechanism

@@ -3,7 +3,7 @@ sympy's ``frv_types``): randomized response, the truncated geometric mechanism,
 and seeded random mechanisms with exact rational probabilities.
 
 >>> import sympy as sp
->>> from verifier.privacy import pure_epsilon
+>>> from verifier.checks.privacy import pure_epsilon
 >>> pure_epsilon(randomized_response(sp.log(3))).value
 log(3)
 """

@@ -70,15 +70,15 @@ from ..arithmetic.exact import (
     exact,
     exact_max,
 )
-from ..errors import InvalidMechanism, InvalidParameter
-from ..mechanism.model import Dataset, FiniteMechanism, Output, natural_order
-from ..mechanism.neighbours import pair as pair_graph
-from ..privacy import (
+from ..checks.privacy import (
     check_ex_post,
     hockey_stick,
     realized_ex_post_epsilon,
 )
-from ..results import CheckResult, Finding
+from ..checks.results import CheckResult, Finding
+from ..errors import InvalidMechanism, InvalidParameter
+from ..mechanism.model import Dataset, FiniteMechanism, Output, natural_order
+from ..mechanism.neighbours import pair as pair_graph
 
 __all__ = [
     "Partition",
@@ -249,7 +249,7 @@ def check_odp(
     reading : {"sum", "per_cell"}
         ``"sum"`` (default): ``Σ_o max(0, P_D(o) - e^{e(j(o))} P_D'(o)) <= δ`` per
         pair; with ``δ = 0`` the findings are per output (the pointwise ex-post form,
-        decided by :func:`verifier.privacy.check_ex_post`).  ``"per_cell"``: the same
+        decided by :func:`verifier.checks.privacy.check_ex_post`).  ``"per_cell"``: the same
         sum restricted to each cell, each ``<= δ`` (the per-cell reading).
 
     Returns

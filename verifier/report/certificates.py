@@ -8,20 +8,20 @@ registered instances (or over its box or range) :func:`claim_certificate` builds
 from the result; :func:`outcome_certificate` takes it from whichever decider refuted
 the claim (what ``verifier casestudies --certificates`` writes):
 
-* a violated result of a checker of :mod:`verifier.privacy` records what it decided
-  (:class:`~verifier.results.Subject`: the kind, the mechanism, the parameters, the
+* a violated result of a checker of :mod:`verifier.checks.privacy` records what it decided
+  (:class:`~verifier.checks.results.Subject`: the kind, the mechanism, the parameters, the
   pairs and any parameter range), so the certificate shows the mechanism by its exact
   distributions — restricted to the two datasets of a violating pair — and the claim;
-* the premise of an :func:`~verifier.results.implication` (Lemma 7 (i), Theorem 16,
+* the premise of an :func:`~verifier.checks.results.implication` (Lemma 7 (i), Theorem 16,
   ...) that held is written as a premise claim, so the file shows that the conclusion
   fails *although* the premise holds;
 * a violated inequality between two exact numbers with no mechanism behind it (a
   proof step) becomes an ``inequality`` claim ``lhs <= rhs``; a violated identity
-  ``lhs == rhs`` (:func:`~verifier.certified.check_eq`) becomes the inequality between
+  ``lhs == rhs`` (:func:`~verifier.checks.certified.check_eq`) becomes the inequality between
   its sides that fails (``rhs <= lhs`` when ``lhs < rhs``);
 * a claim decided over a parameter domain is certified at one exact failing point of
   it: over a box, the box decision's rational witness; over a range (one parameter,
-  :func:`~verifier.ranges.decide_on_interval`), a rational point inside a failing
+  :func:`~verifier.checks.ranges.decide_on_interval`), a rational point inside a failing
   sub-interval (its witness, else the simplest rational inside it), where the
   inequality is decided afresh to fail.  The certificate is the claim at that point (a
   mechanism claim with every parameter replaced by its value) or, for an inequality
@@ -32,7 +32,7 @@ Every certificate is read back and decided before it is returned: the target mus
 violated and every premise must hold, or :class:`~verifier.errors.CertificateError`
 is raised (a bug; such a file is never written).
 
->>> from verifier.certified import check_le
+>>> from verifier.checks.certified import check_le
 >>> from verifier.spec import loads_spec
 >>> t = sp.Symbol("t")
 >>> r = check_le(sp.exp(-t), sp.Rational(1, 2), "e^-t <= 1/2", over=(t, 0, 2))
@@ -54,12 +54,12 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic.exact import Verdict, decide_le
-from ..boxes import Box
+from ..checks.boxes import Box
+from ..checks.ranges import ParameterRange
+from ..checks.results import CheckResult, Finding, Subject
 from ..claims.model import Claim, ClaimOutcome
 from ..errors import CertificateError, VerifierError
 from ..mechanism.model import FiniteMechanism
-from ..ranges import ParameterRange
-from ..results import CheckResult, Finding, Subject
 from ..spec import SpecClaim, certificate, loads_spec, spec_to_toml
 from ..spec.io import atomic_write, file_stem
 

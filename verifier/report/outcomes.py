@@ -6,9 +6,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ..checks.results import label
 from ..claims.model import ClaimOutcome
 from ..claims.scope import SCOPE_KINDS
-from ..results import label
 from ..runtime.terminal import text_table
 
 __all__ = [

@@ -16,7 +16,7 @@ On top of them, :func:`ordered_map` runs a stream of tasks with a bounded number
 flight and yields their results in submission order (``verifier casestudies -j N`` and
 ``--dask``); results travel as :func:`portable_dumps` bytes.  The counterexample search keeps its own loop on the same calls
 (:func:`verifier.search.search`), because it checkpoints finished out-of-order
-batches.  A box decision split into pieces (:mod:`verifier.boxes`, "Pieces") submits
+batches.  A box decision split into pieces (:mod:`verifier.checks.boxes`, "Pieces") submits
 them the same way, ``ordered_map(runner, _settle_piece, pieces)``, and merges their
 findings in piece order.
 

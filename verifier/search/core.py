@@ -40,9 +40,9 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic.exact import Verdict, approx, combine_verdicts
+from ..checks.results import CheckResult, Finding
 from ..claims import Claim, SearchSpec, load_casestudies
 from ..errors import InvalidParameter, UnknownClaim, VerifierError
-from ..results import CheckResult, Finding
 
 __all__ = [
     "InstanceSpace",

@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Generator, Iterable
 from typing import Any
 
-from ..boxes import sub_boxes_on
+from ..checks.boxes import sub_boxes_on
 from ..claims.model import Claim, ClaimOutcome
 from ..claims.registry import registered_claim
 from ..claims.scope import SearchRecord
@@ -116,7 +116,7 @@ def outcomes(
     """:func:`decide` for each claim, as a stream in the order of ``claims``: serially,
     or with a ``runner`` the claims about points decided by id on the workers while a
     box claim is decided here with its pieces on the workers
-    (:func:`verifier.boxes.sub_boxes_on`)."""
+    (:func:`verifier.checks.boxes.sub_boxes_on`)."""
     from ..claims.registry import REGISTRY
 
     claims = list(claims)

@@ -34,10 +34,10 @@ from typing import Any
 import sympy as sp
 
 from ..arithmetic.exact import enclose, exact
+from ..checks.privacy import pure_epsilon
 from ..claims import Claim, SearchSpec
 from ..errors import InvalidParameter, SpecError
 from ..mechanism.model import FiniteMechanism
-from ..privacy import pure_epsilon
 from ..spec import Spec, SpecClaim, dataset_label, expression_text, load_spec, output_label
 from ..spec.read import read_spec_bytes
 from . import screens

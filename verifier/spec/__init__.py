@@ -3,7 +3,7 @@
 A spec file describes symbols, neighbour graphs, finite mechanisms (given by their
 distributions, or derived by an algorithm from other mechanisms) and claims about
 them; :func:`load_spec` reads one, validating everything, and
-:meth:`SpecClaim.run` decides a claim exactly with :mod:`verifier.privacy`.  The
+:meth:`SpecClaim.run` decides a claim exactly with :mod:`verifier.checks.privacy`.  The
 format is documented in ``docs/spec-format.md``; in short::
 
     version = 1

@@ -30,9 +30,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, exact
-from ..errors import InvalidParameter, SpecError
-from ..mechanism.model import FiniteMechanism, Output
-from ..privacy import (
+from ..checks.privacy import (
     check_alpha,
     check_approx_dp,
     check_delta,
@@ -45,7 +43,9 @@ from ..privacy import (
     check_pure_off_event,
     check_rdp,
 )
-from ..results import CheckResult, Finding
+from ..checks.results import CheckResult, Finding
+from ..errors import InvalidParameter, SpecError
+from ..mechanism.model import FiniteMechanism, Output
 from .labels import expression_text, output_label
 
 if TYPE_CHECKING:
@@ -193,13 +193,13 @@ class ClaimKind:
     describe : callable
         ``describe(claim)``: the claim in one line (without its pairs or range).
     decide : callable
-        ``decide(claim, precision)``: the :class:`~verifier.results.CheckResult` of the
+        ``decide(claim, precision)``: the :class:`~verifier.checks.results.CheckResult` of the
         claim, titled ``"<id>: <statement>"``.
     over : bool
         Claims may be decided for every value of one free symbol in a range.
     box : bool
         Claims may be decided for every point of a box of several free symbols
-        (:mod:`verifier.boxes`).
+        (:mod:`verifier.checks.boxes`).
     mechanism : bool
         Claims are about a mechanism (and may restrict the checked pairs of datasets);
         a kind without one states a relation between its parameters.

@@ -123,7 +123,7 @@ def location(base: str, key: str | int) -> str:
 
 
 def located(err: VerifierError, where: str) -> VerifierError:
-    """The same kind of error with ``where: `` in front of its message."""
+    """The same kind of error with ``where:`` and a space in front of its message."""
     if not where:
         return err
     return type(err)(f"{where}: {err}")

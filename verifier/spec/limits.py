@@ -93,7 +93,7 @@ class Limits:
     max_box_parameters : int
         Most parameters of a box (``over = { a = [lo, hi], ... }``; default 8, at most
         32); checking the file's claims uses it as
-        :attr:`verifier.boxes.BoxBudget.max_parameters`.
+        :attr:`verifier.checks.boxes.BoxBudget.max_parameters`.
     raised_by : mapping, optional
         What raises each limit, named in a refusal (default :data:`CLI_OPTIONS`, the
         options of ``verifier check``; the pytest plugin names its ini options).

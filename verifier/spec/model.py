@@ -2,7 +2,7 @@
 
 A claim is one kind of :data:`~verifier.spec.kinds.CLAIM_KINDS` with that kind's
 parameters, usually about one mechanism; constructing it checks every parameter, and
-:meth:`SpecClaim.run` decides it exactly with :mod:`verifier.privacy` (or
+:meth:`SpecClaim.run` decides it exactly with :mod:`verifier.checks.privacy` (or
 :func:`verifier.arithmetic.exact.decide_le` for an ``inequality``).
 
 >>> import sympy as sp
@@ -26,12 +26,12 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision
-from ..boxes import Box
+from ..checks.boxes import Box
+from ..checks.privacy import ParameterRange, parameter_domain
+from ..checks.results import CheckResult
 from ..errors import InvalidParameter, SpecError, UnboundSymbol, VerifierError
 from ..mechanism import neighbours
 from ..mechanism.model import Dataset, FiniteMechanism
-from ..privacy import ParameterRange, parameter_domain
-from ..results import CheckResult
 from .kinds import BOX_KINDS, PARAMETER_NAMES, RANGE_KINDS, ClaimKind, Parameter, claim_kind
 from .labels import located
 from .premises import CertificateInfo

@@ -50,10 +50,10 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic.exact import Verdict, exact
-from ..boxes import Box
+from ..checks.boxes import Box
+from ..checks.results import CheckResult, Finding
 from ..errors import InvalidParameter, SpecError, VerifierError
 from ..mechanism.model import FiniteMechanism, Output
-from ..results import CheckResult, Finding
 from .io import atomic_write
 from .labels import (
     dataset_label,

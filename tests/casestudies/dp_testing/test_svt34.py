@@ -21,7 +21,7 @@ from verifier.algorithms.noise.distributions import laplace_survival
 from verifier.algorithms.noise.expoly import CONTINUOUS
 from verifier.algorithms.noise.samplers import binomial_two_sided_pvalue, chi_square_pvalue
 from verifier.arithmetic.exact import decide_le
-from verifier.results import Verdict
+from verifier.checks.results import Verdict
 
 from .test_released_value import _value_at
 

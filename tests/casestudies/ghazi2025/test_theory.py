@@ -25,9 +25,9 @@ from casestudies.ghazi2025.theory import (
 from verifier.algorithms.ghazi import BOTTOM, hyperparameter_tuning
 from verifier.algorithms.ghazi_filter import AdversaryNode, check_node_claims, random_adversary
 from verifier.arithmetic.exact import Verdict, approx, decide_eq, decide_le, enclose
-from verifier.certified import certified_ceil
+from verifier.checks.certified import certified_ceil
+from verifier.checks.privacy import check_ex_post_rdp
 from verifier.mechanism.instances import randomized_response
-from verifier.privacy import check_ex_post_rdp
 
 from ...algorithms.ghazi_sampling import MS3, geom
 
@@ -127,7 +127,7 @@ def test_figure1_moments_against_series_and_simulation():
 
 def test_theorem13_checker_runs_on_copies():
     ms = [randomized_response(L(2)), randomized_response(L(3), datasets=("D'", "D"))]
-    from verifier.privacy import rdp_epsilon
+    from verifier.checks.privacy import rdp_epsilon
 
     eps = [rdp_epsilon(m, 2)[0] for m in ms]
     A = hyperparameter_tuning(ms, eps, R(1, 10), prior="exponential", copies=[4, 3])

@@ -11,10 +11,10 @@ import sympy as sp
 
 from casestudies.liu_talwar2019 import events
 from verifier.arithmetic.exact import Verdict
+from verifier.checks.privacy import check_pure_off_event, event_removal
 from verifier.claims import load_casestudies
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
-from verifier.privacy import check_pure_off_event, event_removal
 
 R = sp.Rational
 

@@ -10,10 +10,10 @@ import sympy as sp
 from casestudies.liu_talwar2019 import tightness as lt
 from verifier.algorithms.liu_talwar import BOTTOM, thresholding, uniform_selection
 from verifier.arithmetic.exact import Verdict, approx
+from verifier.checks.privacy import pure_epsilon
 from verifier.claims import load_casestudies
 from verifier.constructions.packing import packing_instance
 from verifier.mechanism.compose import postprocess
-from verifier.privacy import pure_epsilon
 
 R = sp.Rational
 

@@ -29,9 +29,9 @@ from casestudies.talwar2025.steps import TAU, S, U, exponent_bound, ln_bT
 from casestudies.talwar2025.tightness import rr_composition
 from verifier.algorithms.talwar import a_lt, failure_probability
 from verifier.arithmetic.exact import Verdict, approx
+from verifier.checks.privacy import delta
 from verifier.claims import Claim
 from verifier.claims.steps import Step, decide_steps
-from verifier.privacy import delta
 from verifier.search.core import confirm
 from verifier.search.inequalities import GridPoint
 

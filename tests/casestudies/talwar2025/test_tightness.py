@@ -12,8 +12,8 @@ from casestudies.talwar2025.tightness import (
     rr_composition,
 )
 from verifier.arithmetic.exact import Verdict, approx
+from verifier.checks.privacy import check_approx_dp
 from verifier.claims import load_casestudies
-from verifier.privacy import check_approx_dp
 
 R = sp.Rational
 

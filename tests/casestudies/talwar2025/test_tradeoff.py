@@ -18,9 +18,9 @@ from casestudies.talwar2025.tradeoff import (
 )
 from verifier.algorithms.talwar import a_lt, a_max, hybrid
 from verifier.arithmetic.exact import Verdict, decide_le, enclose
+from verifier.checks.privacy import pure_epsilon
 from verifier.constructions.lower_bounds import theorem7_instance, theorem10_instance
 from verifier.errors import InvalidParameter
-from verifier.privacy import pure_epsilon
 
 R = sp.Rational
 GAMMAS = [R(1, 100), R(1, 10**12), R(1, 10**30), R(1, 10**60)]

@@ -1,7 +1,7 @@
 """Privacy of noise programs on their whole output set, and their realized loss.
 
 The finite outputs of a :class:`~.interpreter.ProgramMechanism` are checked by
-:func:`verifier.privacy.check_pure_dp`; every infinite tail of a point release is
+:func:`verifier.checks.privacy.check_pure_dp`; every infinite tail of a point release is
 checked pointwise by its exact supremum (:func:`~.tails.tail_sup`).  The realized
 loss against the size of the standard counterexample inputs (Lyu, Su, Li 2017, §3;
 Ding et al. 2018) is :func:`realized_epsilon_curve`.
@@ -33,9 +33,9 @@ from ...arithmetic.exact import (
     decide_le,
     exact,
 )
+from ...checks.privacy import check_pure_dp, realized_ex_post_epsilon
+from ...checks.results import CheckResult, Finding, conjunction
 from ...errors import InvalidParameter
-from ...privacy import check_pure_dp, realized_ex_post_epsilon
-from ...results import CheckResult, Finding, conjunction
 from .expoly import Laurent
 from .interpreter import Program, ProgramMechanism, program_mechanism
 from .queries import Vector, query_graph
@@ -182,7 +182,7 @@ def check_program_dp(
 ) -> CheckResult:
     """ε-DP of a program on its whole (possibly infinite) output set.
 
-    The finite outputs are checked by :func:`verifier.privacy.check_pure_dp`; every
+    The finite outputs are checked by :func:`verifier.checks.privacy.check_pure_dp`; every
     infinite tail of a point release is checked pointwise by the exact tail supremum
     (:func:`~.tails.tail_sup`).
 
@@ -240,7 +240,7 @@ def program_realized_epsilon(
 ) -> RealizedMax:
     """The exact realized ε of the program over its whole output set.
 
-    Finite outputs by :func:`verifier.privacy.realized_ex_post_epsilon`, infinite
+    Finite outputs by :func:`verifier.checks.privacy.realized_ex_post_epsilon`, infinite
     tails by their exact supremum.
 
     Returns

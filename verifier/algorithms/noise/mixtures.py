@@ -25,7 +25,7 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic.exact import (
+from ...arithmetic.exact import (
     DEFAULT_PRECISION,
     Precision,
     Verdict,
@@ -33,8 +33,8 @@ from .arithmetic.exact import (
     decide_le,
     exact,
 )
-from .errors import InvalidParameter
-from .results import CheckResult, Finding
+from ...checks.results import CheckResult, Finding
+from ...errors import InvalidParameter
 
 __all__ = [
     "Mixture",

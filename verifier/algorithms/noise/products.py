@@ -20,7 +20,7 @@ components cost twenty one-dimensional suprema, never ``5^20`` or ``2^20`` outpu
 Components are finite distributions (a mapping output -> probability) or densities
 that are finite mixtures of Laplace densities of one common scale
 (:class:`LaplaceDensity`); the supremum of a ratio of such densities is attained at a
-centre or in a limit (:func:`verifier.laplace.mixture_ratio_points`).  A release
+centre or in a limit (:func:`verifier.algorithms.noise.mixtures.mixture_ratio_points`).  A release
 ``L Y`` with ``L`` an invertible matrix (e.g. prefix sums) has the same ε
 (:func:`linear_image_epsilon`).
 
@@ -44,9 +44,9 @@ from typing import Any
 
 import sympy as sp
 
-from .arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_eq, exact, exact_max
-from .errors import InvalidParameter, Undecidable
-from .laplace import mixture_ratio_points
+from ...arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_eq, exact, exact_max
+from ...errors import InvalidParameter, Undecidable
+from .mixtures import mixture_ratio_points
 
 __all__ = [
     "LaplaceDensity",

@@ -11,7 +11,7 @@ stop after c ⊤" family:
   =====  ====  =========================  ==============  =================================
   1      ε/2   Lap(Δ/ε1)                  Lap(2cΔ/ε2)     none (ε-DP)
   2      ε/2   Lap(cΔ/ε1), resampled      Lap(2cΔ/ε2)     none (ε-DP; resampling unneeded)
-             Lap(cΔ/ε2) after each ⊤
+               Lap(cΔ/ε2) after each ⊤
   3      ε/2   Lap(Δ/ε1)                  Lap(cΔ/ε2)      releases q_i + ν_i (∞-DP)
   4      ε/4   Lap(Δ/ε1)                  Lap(Δ/ε2)       ν not scaled by c ((1+6c)/4·ε-DP)
   5      ε/2   Lap(Δ/ε1)                  none            no query noise, no cutoff (∞-DP)

@@ -37,10 +37,10 @@ def _distance_mechanism(graph, n, dist_of):
 def bench_lumping(n: int = 9) -> float:
     t0 = time.perf_counter()
     explicit = _distance_mechanism(hamming_cube(n), n, sum)
-    r1 = check_pure_dp(explicit, sp.log(3))
+    r1 = check_pure_dp(explicit, epsilon=sp.log(3))
     t1 = time.perf_counter()
     lumped = _distance_mechanism(lumped_hamming_cube(n), n, lambda k: k)
-    r2 = check_pure_dp(lumped, sp.log(3))
+    r2 = check_pure_dp(lumped, epsilon=sp.log(3))
     t2 = time.perf_counter()
     assert r1.verdict == r2.verdict
     ratio = (t1 - t0) / (t2 - t1)
@@ -52,10 +52,10 @@ def bench_exact_vs_certified(count: int = 30) -> float:
     mechs = [random_mechanism(pair(), 6, seed=s) for s in range(count)]
     t0 = time.perf_counter()
     for m in mechs:
-        check_pure_dp(m, sp.log(R(7, 2)))
+        check_pure_dp(m, epsilon=sp.log(R(7, 2)))
     t1 = time.perf_counter()
     for m in mechs:
-        check_pure_dp(m, R(5, 4))
+        check_pure_dp(m, epsilon=R(5, 4))
     t2 = time.perf_counter()
     ratio = (t2 - t1) / (t1 - t0)
     print(

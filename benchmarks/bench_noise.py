@@ -100,7 +100,7 @@ def bench_laplace_vs_geometric() -> tuple[float, float]:
 def bench_tails() -> tuple[float, float]:
     prog = gap_svt(_eps(lambda e: gap_svt(e, 1)), 1)
     pm = program_mechanism(prog, query_graph(list(ramp_pair(3))))
-    t_window = _time(lambda: check_pure_dp(pm.mechanism, prog.claimed), 2)
+    t_window = _time(lambda: check_pure_dp(pm.mechanism, epsilon=prog.claimed), 2)
     t_full = _time(lambda: check_program_dp(pm, prog.claimed), 2)
     return t_window, t_full
 

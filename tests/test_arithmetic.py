@@ -21,18 +21,34 @@ from verifier.arithmetic.exact import (
     exact_max,
     is_exactly_zero,
 )
+from verifier.arithmetic.expressions import number
 from verifier.errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
 
 R = sp.Rational
 
 
-def test_exact_refuses_floats_and_strings():
-    with pytest.raises(InvalidParameter, match="float"):
+def test_exact_refuses_floats_and_strings_and_number_reads_strings_exactly():
+    with pytest.raises(InvalidParameter, match=r'Fraction\(1, 10\) \(or the string "0.1"'):
         exact(0.1)
+    with pytest.raises(InvalidParameter, match=r"Fraction\(1, 1000000\)"):
+        exact(1e-6)
+    with pytest.raises(InvalidParameter, match="float"):
+        exact(float("inf"))
     with pytest.raises(InvalidParameter, match="float"):
         exact(sp.Float("0.1") + sp.Symbol("x"))
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(InvalidParameter, match="not an exact number"):
         exact("1/2")
+    # number(): strings in the spec grammar, parsed without eval
+    assert number("1/2") == R(1, 2)
+    assert number("0.1") == R(1, 10)
+    assert number("log(3)") == sp.log(3)
+    assert number(R(1, 3)) == R(1, 3)
+    with pytest.raises(InvalidParameter, match="not allowed"):
+        number("__import__('os')")
+    with pytest.raises(InvalidParameter):
+        number("1/")
+    with pytest.raises(InvalidParameter, match="float"):
+        number(0.5)
     assert exact(Fraction(3, 9)) == R(1, 3)
     assert exact(True) == 1
 

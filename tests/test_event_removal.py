@@ -165,10 +165,13 @@ def test_check_pure_off_event_reports_the_pair_and_refuses_bad_parameters():
         },
         [0, 1, 2],
     )
-    r = check_pure_off_event(M, sp.sqrt(R(2, 100)), R(1, 10), pairs=[("D", "D'")])
+    r = check_pure_off_event(M, epsilon=sp.sqrt(R(2, 100)), delta=R(1, 10), pairs=[("D", "D'")])
     assert r.verdict.value == "violated" and r.findings[0].realized == R(11, 100)
-    assert check_pure_off_event(M, sp.sqrt(R(2, 100)), R(11, 100)).verdict.value == "holds"
+    assert (
+        check_pure_off_event(M, epsilon=sp.sqrt(R(2, 100)), delta=R(11, 100)).verdict.value
+        == "holds"
+    )
     with pytest.raises(InvalidParameter):
-        check_pure_off_event(M, 0, R(1, 10))
+        check_pure_off_event(M, epsilon=0, delta=R(1, 10))
     with pytest.raises(InvalidParameter):
-        check_pure_off_event(M, 1, R(3, 2))
+        check_pure_off_event(M, epsilon=1, delta=R(3, 2))

@@ -65,7 +65,7 @@ def test_ex_post_is_the_singleton_case():
             def f(o, real=real, scale=scale):  # type: ignore[no-untyped-def]
                 return max(sp.Integer(0), real.get(o, 0) * scale)
 
-            a = check_ex_post(m, f).verdict
+            a = check_ex_post(m, epsilon_tilde=f).verdict
             b = check_odp(m, ex_post_as_odp(m.outputs, f)).verdict
             assert a is b
 

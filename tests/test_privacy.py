@@ -52,9 +52,9 @@ def test_realized_ex_post_and_pure_epsilon():
 
 
 def test_pure_dp_tight_and_violated():
-    r = check_pure_dp(M, sp.log(2))
+    r = check_pure_dp(M, epsilon=sp.log(2))
     assert r.verdict is Verdict.HOLDS and r.tight
-    r = check_pure_dp(M, R(1, 2))  # log 2 > 1/2
+    r = check_pure_dp(M, epsilon=R(1, 2))  # log 2 > 1/2
     assert r.verdict is Verdict.VIOLATED
     bad = r.violations()
     assert [(f.output, f.pair) for f in bad] == [("a", ("D", "D'"))]
@@ -64,27 +64,30 @@ def test_pure_dp_tight_and_violated():
 
 def test_ex_post_claim_per_output_slack():
     claimed = {"a": sp.log(2), "b": sp.log(2), "c": sp.log(R(3, 2))}
-    r = check_ex_post(M, claimed)
+    r = check_ex_post(M, epsilon_tilde=claimed)
     assert r.verdict is Verdict.HOLDS
     per = {f.output: f for f in r.per_output()}
     assert per["a"].tight and per["c"].tight
     assert sp.simplify(per["b"].slack - sp.log(R(4, 3))) == 0
     # a mapping missing an output is an error naming it
     with pytest.raises(InvalidParameter, match="'c'"):
-        check_ex_post(M, {"a": 1, "b": 1})
+        check_ex_post(M, epsilon_tilde={"a": 1, "b": 1})
     with pytest.raises(InvalidParameter, match="negative"):
-        check_ex_post(M, -1)
+        check_ex_post(M, epsilon_tilde=-1)
 
 
 def test_hockey_stick_delta():
     # at eps = 1/2, only output a in direction D->D' is positive: 1/2 - e^{1/2}/4
-    d, pr = delta(M, R(1, 2))
+    r = delta(M, epsilon=R(1, 2))
+    d, pr = r.value, r.pair
     assert d == R(1, 2) - sp.exp(R(1, 2)) / 4 and pr == ("D", "D'")
     assert hockey_stick(Q, P, R(1, 2)) == 0
     assert hockey_stick(P, Q, 0) == R(1, 2) - R(1, 4)  # total variation distance 1/4
-    assert check_approx_dp(M, R(1, 2), R(1, 10)).verdict is Verdict.HOLDS  # 0.0878 <= 0.1
-    assert check_approx_dp(M, R(1, 2), R(1, 20)).verdict is Verdict.VIOLATED
-    exact_delta = check_approx_dp(M, R(1, 2), d)
+    assert (
+        check_approx_dp(M, epsilon=R(1, 2), delta=R(1, 10)).verdict is Verdict.HOLDS
+    )  # 0.0878 <= 0.1
+    assert check_approx_dp(M, epsilon=R(1, 2), delta=R(1, 20)).verdict is Verdict.VIOLATED
+    exact_delta = check_approx_dp(M, epsilon=R(1, 2), delta=d)
     assert exact_delta.verdict is Verdict.HOLDS and exact_delta.tight
 
 
@@ -93,19 +96,22 @@ def test_ex_post_approx_dp():
     claimed = {"a": sp.log(2), "b": 0, "c": 0}
     # D'->D: a: 1/4 - 1/2 < 0, b: 1/2 - 1/3 = 1/6, c: 1/4 - 1/6 = 1/12 -> delta = 1/4
     # D->D': a: 1/2 - 2/4 = 0, b, c negative
-    r = check_ex_post_approx(M, claimed, R(1, 4))
+    r = check_ex_post_approx(M, epsilon_tilde=claimed, delta=R(1, 4))
     assert r.verdict is Verdict.HOLDS and r.tight
-    assert check_ex_post_approx(M, claimed, R(1, 5)).verdict is Verdict.VIOLATED
+    assert check_ex_post_approx(M, epsilon_tilde=claimed, delta=R(1, 5)).verdict is Verdict.VIOLATED
 
 
 def test_renyi_values():
     # D->D': sum p^2/q = 1 + 2/9 + 1/9 = 4/3; D'->D: 1/8 + 3/4 + 3/8 = 5/4
     assert renyi_divergence(P, Q, 2) == sp.log(R(4, 3))
     assert renyi_divergence(Q, P, 2) == sp.log(R(5, 4))
-    eps, pr = rdp_epsilon(M, 2)
+    r = rdp_epsilon(M, alpha=2)
+    eps, pr = r.value, r.pair
     assert eps == sp.log(R(4, 3)) and pr == ("D", "D'")
-    assert check_rdp(M, 2, sp.log(R(4, 3))).tight
-    assert check_rdp(M, 2, R(1, 4)).verdict is Verdict.VIOLATED  # log(4/3) = 0.2877 > 1/4
+    assert check_rdp(M, alpha=2, epsilon=sp.log(R(4, 3))).tight
+    assert (
+        check_rdp(M, alpha=2, epsilon=R(1, 4)).verdict is Verdict.VIOLATED
+    )  # log(4/3) = 0.2877 > 1/4
     # support mismatch gives infinity
     assert renyi_divergence({0: 1}, {1: 1}, 2) is sp.oo
     # symbolic order
@@ -122,13 +128,15 @@ def test_ex_post_rdp_sum():
     # D->D': 1/2 + 4/27 + 2/27 = 13/18; D'->D: 1/16 + 1/2 + 1/4 = 13/16
     assert ex_post_rdp_sum(P, Q, eps_t, 2) == R(13, 18)
     assert ex_post_rdp_sum(Q, P, eps_t, 2) == R(13, 16)
-    assert check_ex_post_rdp(M, eps_t, 2).verdict is Verdict.HOLDS
+    assert check_ex_post_rdp(M, epsilon_tilde=eps_t, alpha=2).verdict is Verdict.HOLDS
 
 
 def test_lemma7_functions_and_check():
     f = lemma7_dp_bound(R(1, 2), 3, R(1, 100))
     assert f("x") == R(1, 2) + sp.log(100) / 2
-    r = check_lemma7(M, realized_ex_post_epsilon(M).as_dict(), R(3, 2), R(1, 1000))
+    r = check_lemma7(
+        M, epsilon_tilde=realized_ex_post_epsilon(M).as_dict(), alpha=R(3, 2), delta=R(1, 1000)
+    )
     assert r.verdict is Verdict.HOLDS
     with pytest.raises(InvalidParameter, match="delta"):
         lemma7_dp_bound(1, 2, R(3, 2))
@@ -136,37 +144,37 @@ def test_lemma7_functions_and_check():
 
 def test_parameter_validation():
     with pytest.raises(InvalidParameter, match="epsilon must be > 0"):
-        check_pure_dp(M, 0)
+        check_pure_dp(M, epsilon=0)
     with pytest.raises(InvalidParameter, match="epsilon must be > 0"):
-        check_pure_dp(M, -1)
+        check_pure_dp(M, epsilon=-1)
     with pytest.raises(InvalidParameter, match="alpha must be > 1"):
-        check_rdp(M, 1, 1)
+        check_rdp(M, alpha=1, epsilon=1)
     with pytest.raises(InvalidParameter, match="delta must lie in"):
-        check_approx_dp(M, 1, R(3, 2))
+        check_approx_dp(M, epsilon=1, delta=R(3, 2))
     with pytest.raises(InvalidParameter, match="delta must lie in"):
-        check_approx_dp(M, 1, -R(1, 2))
+        check_approx_dp(M, epsilon=1, delta=-R(1, 2))
 
 
 def test_unbound_symbol_is_reported():
     t = sp.Symbol("t", positive=True)
     rr = randomized_response(t)
     with pytest.raises(UnboundSymbol, match="t"):
-        check_pure_dp(rr, 1)
+        check_pure_dp(rr, epsilon=1)
 
 
 def test_claims_over_a_parameter_range():
     t = sp.Symbol("t", nonnegative=True)
     rr = randomized_response(t)
-    r = check_pure_dp(rr, t, over=(t, 0, 5))
+    r = check_pure_dp(rr, epsilon=t, over=(t, 0, 5))
     assert r.verdict is Verdict.HOLDS and r.tight
-    r = check_pure_dp(rr, t / 2, over=(t, R(1, 10), 5))
+    r = check_pure_dp(rr, epsilon=t / 2, over=(t, R(1, 10), 5))
     assert r.verdict is Verdict.VIOLATED
 
 
 def test_group_privacy_attained_on_truncated_geometric():
     g = truncated_geometric(3, R(1, 2))  # eps = log 2
     assert pure_epsilon(g).value == sp.log(2)
-    r = check_pure_dp(g, 3 * sp.log(2), pairs=pairs_at_distance(g.graph, 3))
+    r = check_pure_dp(g, epsilon=3 * sp.log(2), pairs=pairs_at_distance(g.graph, 3))
     assert r.verdict is Verdict.HOLDS and r.tight
 
 
@@ -185,7 +193,7 @@ def test_certified_verdicts_agree_with_high_precision_oracle(seed, eps):
     independent 120-digit evaluation of every ratio."""
     m = random_mechanism(pair(), 3, seed=seed, denominator=24)
     e = sp.Rational(eps.numerator, eps.denominator)
-    r = check_pure_dp(m, e)
+    r = check_pure_dp(m, epsilon=e)
     expected = []
     for o in m.outputs:
         for d, d2 in m.ordered_pairs():
@@ -202,11 +210,11 @@ def test_exact_and_certified_paths_agree_on_shared_instances():
     for seed in range(20):
         m = random_mechanism(pair(), 4, seed=seed, denominator=30)
         r = R(rng.randint(11, 40), 10)
-        exact_path = check_pure_dp(m, sp.log(r))  # p <= r q, all rational
+        exact_path = check_pure_dp(m, epsilon=sp.log(r))  # p <= r q, all rational
         # certified path: e^{log(r) + 1/10**30 - 1/10**30}, not recognised as rational
         shifted = sp.log(r) + sp.exp(-sp.Integer(70)) - sp.exp(-sp.Integer(70))
-        cert = check_pure_dp(m, sp.log(r * (1 + sp.exp(-sp.Integer(70)))))
-        assert exact_path.verdict == check_pure_dp(m, shifted).verdict
+        cert = check_pure_dp(m, epsilon=sp.log(r * (1 + sp.exp(-sp.Integer(70)))))
+        assert exact_path.verdict == check_pure_dp(m, epsilon=shifted).verdict
         # raising the bound by a factor 1 + e^{-70} can only turn violated into holds
         # when an inequality was tight; no inequality here is within e^{-70}
         if not exact_path.tight:
@@ -260,5 +268,9 @@ def test_renyi_divergence_of_large_probabilities_is_exact():
     assert approx(got) == pytest.approx(float(want), rel=1e-12)
     m = FiniteMechanism(pair(), {"D": P, "D'": Q}, [0, 1])
     w = float(want)
-    assert check_rdp(m, 13, sp.Rational(int(w * 1.01 * 10**9), 10**9), pairs=[("D", "D'")]).holds
-    assert check_rdp(m, 13, sp.Rational(int(w * 0.99 * 10**9), 10**9), pairs=[("D", "D'")]).violated
+    assert check_rdp(
+        m, alpha=13, epsilon=sp.Rational(int(w * 1.01 * 10**9), 10**9), pairs=[("D", "D'")]
+    ).holds
+    assert check_rdp(
+        m, alpha=13, epsilon=sp.Rational(int(w * 0.99 * 10**9), 10**9), pairs=[("D", "D'")]
+    ).violated

@@ -25,7 +25,7 @@ from .search.helpers import EXAMPLES
 @settings(max_examples=40, deadline=None)
 @given(dp_pairs(a=3))
 def test_dp_pairs_strategy_is_exactly_eps_dp(m):
-    assert check_pure_dp(m, sp.log(3)).verdict is Verdict.HOLDS
+    assert check_pure_dp(m, epsilon=sp.log(3)).verdict is Verdict.HOLDS
 
 
 @settings(max_examples=40, deadline=None)

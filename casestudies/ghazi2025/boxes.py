@@ -80,7 +80,7 @@ def rr_pair() -> list[FiniteMechanism]:
 )
 def thm8_box() -> CheckResult:
     A = above_threshold(pair(), {"D": [1, 0], "D'": [0, 1]}, [E1, E2], EP, name="Alg1[tight]")
-    return check_ex_post(A, theorem8_bound([E1, E2], EP), over=BUDGETS)
+    return check_ex_post(A, epsilon_tilde=theorem8_bound([E1, E2], EP), over=BUDGETS)
 
 
 @claim(
@@ -95,7 +95,7 @@ def thm9_box() -> CheckResult:
     g = add_remove("ab")
     table = {D: [len(D & {"a"}), len(D) - 1] for D in g.nodes}
     A = above_threshold(g, table, [E1, E2], EP, name="Alg1[counts]")
-    return check_ex_post(A, theorem9_bound([E1, E2], EP), over=BUDGETS)
+    return check_ex_post(A, epsilon_tilde=theorem9_bound([E1, E2], EP), over=BUDGETS)
 
 
 @claim(
@@ -108,7 +108,7 @@ def thm9_box() -> CheckResult:
 )
 def thm10_box() -> CheckResult:
     A = generalized_above_threshold(rr_pair(), [E1, E2], EP, 1, name="Alg2[RR, RR]")
-    return check_ex_post(A, theorem10_bound([E1, E2], EP), over=BUDGETS)
+    return check_ex_post(A, epsilon_tilde=theorem10_bound([E1, E2], EP), over=BUDGETS)
 
 
 @claim(
@@ -122,7 +122,7 @@ def thm10_box() -> CheckResult:
 )
 def thm11_box() -> CheckResult:
     A = hyperparameter_tuning(rr_pair(), [E1, E2], EP, name="Alg3[RR, RR]")
-    return check_ex_post(A, theorem11_bound([E1, E2], EP), over=BUDGETS)
+    return check_ex_post(A, epsilon_tilde=theorem11_bound([E1, E2], EP), over=BUDGETS)
 
 
 #: A high-budget competitor: where Theorem 11 without its factor 2 fails throughout.
@@ -141,7 +141,7 @@ COMPETITOR = {"eps_1": (R(1, 2), 1), "eps_2": (4, 6), "eps_prime": (R(1, 2), 1)}
 )
 def thm11_no_factor2_box() -> CheckResult:
     A = hyperparameter_tuning(rr_pair(), [E1, E2], EP, name="Alg3[RR, competitor]")
-    return check_ex_post(A, theorem11_bound([E1, E2], EP, factor=1), over=COMPETITOR)
+    return check_ex_post(A, epsilon_tilde=theorem11_bound([E1, E2], EP, factor=1), over=COMPETITOR)
 
 
 @claim(
@@ -162,8 +162,8 @@ def lemma7_algorithm3() -> CheckResult:
     A = hyperparameter_tuning(mechs, eps, ep, method="subsets", name="Alg3[RR(t), RR(2t)]")
     bound = theorem11_bound(eps, ep)
     over = (t, R(1, 10), 3)
-    dp = check_ex_post(A, bound, over=over)
-    rdp = check_ex_post_rdp(A, lemma7_rdp_bound(bound), 2, over=over)
+    dp = check_ex_post(A, epsilon_tilde=bound, over=over)
+    rdp = check_ex_post_rdp(A, epsilon_tilde=lemma7_rdp_bound(bound), alpha=2, over=over)
     return given("Lemma 7 (i) on Algorithm 3", dp, rdp)
 
 
@@ -182,8 +182,8 @@ def lemma7_box_i() -> CheckResult:
     m = randomized_response(EPS)
     return given(
         "Lemma 7 (i) on RR(eps)",
-        check_ex_post(m, EPS, over=LEMMA7_I),
-        check_ex_post_rdp(m, EPS, ALPHA, over=LEMMA7_I),
+        check_ex_post(m, epsilon_tilde=EPS, over=LEMMA7_I),
+        check_ex_post_rdp(m, epsilon_tilde=EPS, alpha=ALPHA, over=LEMMA7_I),
     )
 
 
@@ -256,8 +256,8 @@ def lemma7_box_ii() -> CheckResult:
     d_alpha = renyi_leak(Y, ALPHA)
     conv = check_ex_post_approx(
         m,
-        lemma7_dp_bound(d_alpha, ALPHA, DELTA),
-        DELTA,
+        epsilon_tilde=lemma7_dp_bound(d_alpha, ALPHA, DELTA),
+        delta=DELTA,
         pairs=[("D", "D'")],
         over=LEMMA7_II,
         title="Lemma 7 (ii): leak(y) is ex-post (D_alpha + log(1/delta)/(alpha-1), "
@@ -308,7 +308,7 @@ def lemma7_ii_near_sup() -> CheckResult:
     m = padded_leak(e_L - 1)
     d_alpha = sp.log(R(9, 10) + e_L ** (alpha - 1) / 10) / (alpha - 1)
     conv = check_ex_post_approx(
-        m, lemma7_dp_bound(d_alpha, alpha, delta), delta, pairs=[("D", "D'")]
+        m, epsilon_tilde=lemma7_dp_bound(d_alpha, alpha, delta), delta=delta, pairs=[("D", "D'")]
     )
     (h,) = [f.realized for f in conv.findings]
     return conjunction(

@@ -194,7 +194,7 @@ def lemma7_realized() -> CheckResult:
         eps_tilde = realized_ex_post_epsilon(m).as_dict()
         for a in ALPHAS:
             for d in DELTAS:
-                parts.append(check_lemma7(m, eps_tilde, a, d))
+                parts.append(check_lemma7(m, epsilon_tilde=eps_tilde, alpha=a, delta=d))
     return conjunction("Lemma 7 on random mechanisms", parts)
 
 
@@ -219,11 +219,13 @@ def lemma7_rdp_constant() -> CheckResult:
     for a, d in ((R(2), DELTAS[0]), (R(5), DELTAS[1])):
         d_alpha = sp.log(p**a * q ** (1 - a) + q**a * p ** (1 - a)) / (a - 1)
         over = (e, R(1, 100), 3)
-        rdp = check_ex_post_rdp(m, d_alpha, a, over=over, title=f"Def 6 on RR(eps), alpha={a}")
+        rdp = check_ex_post_rdp(
+            m, epsilon_tilde=d_alpha, alpha=a, over=over, title=f"Def 6 on RR(eps), alpha={a}"
+        )
         conv = check_ex_post_approx(
             m,
-            lemma7_dp_bound(d_alpha, a, d),
-            d,
+            epsilon_tilde=lemma7_dp_bound(d_alpha, a, d),
+            delta=d,
             over=over,
             title=f"(ii): (D_{a} + log(1/delta)/{a - 1}, {d})-DP",
         )
@@ -244,9 +246,9 @@ def lemma7_without_log_term() -> CheckResult:
     # = log(7/3); hockey stick at log(7/3): 3/4 - (7/3)(1/4) = 1/6 at output 1, negative
     # at output 0; so delta = 1/6 and the claim with delta = 1/100 fails.
     m = randomized_response(sp.log(3))
-    eps, _ = rdp_epsilon(m, 2)
-    rdp = check_ex_post_rdp(m, eps, 2)
-    conv = check_ex_post_approx(m, eps, R(1, 100))
+    eps = rdp_epsilon(m, alpha=2).value
+    rdp = check_ex_post_rdp(m, epsilon_tilde=eps, alpha=2)
+    conv = check_ex_post_approx(m, epsilon_tilde=eps, delta=R(1, 100))
     return conjunction("ex-post RDP => (eps~, 1/100)-DP on RR(log 3)", [rdp, conv])
 
 
@@ -264,7 +266,8 @@ def pure_eps(m: FiniteMechanism) -> Any:
 def _premise_pure(mechs: Sequence[FiniteMechanism], eps: Sequence[Any]) -> CheckResult:
     """Theorems 10–11's premise: each ``M_i`` is ``ε_i``-DP."""
     return conjunction(
-        "each M_i is eps_i-DP", [check_pure_dp(m, e) for m, e in zip(mechs, eps, strict=True)]
+        "each M_i is eps_i-DP",
+        [check_pure_dp(m, epsilon=e) for m, e in zip(mechs, eps, strict=True)],
     )
 
 
@@ -337,7 +340,7 @@ def thm8_random() -> CheckResult:
     parts = []
     for label, g, table, eps, ep in _alg1_instances():
         A = above_threshold(g, table, eps, ep, name=f"Alg1[{label}]")
-        parts.append(check_ex_post(A, theorem8_bound(eps, ep)))
+        parts.append(check_ex_post(A, epsilon_tilde=theorem8_bound(eps, ep)))
     return conjunction("Theorem 8 on random tables", parts)
 
 
@@ -360,7 +363,7 @@ def thm8_tight() -> CheckResult:
     t = sp.Symbol("t", positive=True)
     eps, ep = [t, 2 * t], t / 2
     A = above_threshold(pair(), TIGHT_TABLE, eps, ep, name="Alg1[tight, (t, 2t, t/2)]")
-    return check_ex_post(A, theorem8_bound(eps, ep), over=(t, R(1, 100), 3))
+    return check_ex_post(A, epsilon_tilde=theorem8_bound(eps, ep), over=(t, R(1, 100), 3))
 
 
 @claim(
@@ -413,7 +416,11 @@ def thm9_monotone() -> CheckResult:
         )
         A = above_threshold(g, table, eps, ep, name=f"Alg1[{label}]")
         parts.append(
-            implication(f"Theorem 9 on {label}", premise, check_ex_post(A, theorem9_bound(eps, ep)))
+            implication(
+                f"Theorem 9 on {label}",
+                premise,
+                check_ex_post(A, epsilon_tilde=theorem9_bound(eps, ep)),
+            )
         )
     return conjunction("Theorem 9 on monotone tables", parts)
 
@@ -439,7 +446,7 @@ def thm9_non_monotone() -> CheckResult:
     # Same derivation as ghazi2025.thm8.tight: ratio e^{2 eps_2 + eps'} > e^{eps_2 + eps'}.
     eps, ep = [sp.log(2), sp.log(3)], sp.log(2)
     A = above_threshold(pair(), TIGHT_TABLE, eps, ep, name="Alg1[non-monotone]")
-    r = check_ex_post(A, theorem9_bound(eps, ep))
+    r = check_ex_post(A, epsilon_tilde=theorem9_bound(eps, ep))
     if monotone_order(pair(), TIGHT_TABLE) is None:
         r.notes.append("no total order on {D, D'} makes f_1 and f_2 both monotone")
     return r
@@ -486,7 +493,7 @@ def thm10() -> CheckResult:
                 implication(
                     f"Theorem 10 on {A.name} of {[m.name for m in mechs]}",
                     _premise_pure(mechs, eps),
-                    check_ex_post(A, theorem10_bound(eps, ep)),
+                    check_ex_post(A, epsilon_tilde=theorem10_bound(eps, ep)),
                 )
             )
     return conjunction("Theorem 10", parts)
@@ -507,7 +514,7 @@ def thm10_bottom_zero() -> CheckResult:
     # ratio 17/11 > e^0.
     m = randomized_response(sp.log(3))
     A = generalized_above_threshold([m], [sp.log(3)], sp.log(2), 1, name="Alg2[RR(log 3)]")
-    return check_ex_post(A, theorem10_bound([sp.log(3)], sp.log(2), bottom=0))
+    return check_ex_post(A, epsilon_tilde=theorem10_bound([sp.log(3)], sp.log(2), bottom=0))
 
 
 # Tightness of Theorems 10 and 11: a high-budget competitor RR(log E) favouring the
@@ -559,7 +566,7 @@ def thm10_near_tight() -> CheckResult:
     over = (E, 10**6, 10**7)
     mechs, eps = [rr(sp.log(E), "D'"), rr(L2)], [sp.log(E), L2]
     A = generalized_above_threshold(mechs, eps, L2, 1, name="Alg2[competitor RR(log E)]")
-    main = check_ex_post(A, theorem10_bound(eps, L2), over=over)
+    main = check_ex_post(A, epsilon_tilde=theorem10_bound(eps, L2), over=over)
     # A_D/A_D' >= 8 (1 - 10^-5) gives a realized loss >= log 8 - 1.00001e-5 >= 0.99999 log 8
     near = check_le(
         8 * (1 - R(1, 10**5)) * A.p("D'", (1, 2)),
@@ -569,7 +576,7 @@ def thm10_near_tight() -> CheckResult:
         quantity="8 (1 - 10^-5) A_D'(1, 2)",
     )
     B = generalized_above_threshold([rr(sp.log(E))], [sp.log(E)], L2, 1, name="Alg2[RR(log E)]")
-    bot = check_ex_post(B, theorem10_bound([sp.log(E)], L2), over=over)
+    bot = check_ex_post(B, epsilon_tilde=theorem10_bound([sp.log(E)], L2), over=over)
     near_bot = check_le(
         2 * (1 - R(1, 10**5)) * B.p("D", BOTTOM),
         B.p("D'", BOTTOM),
@@ -623,7 +630,7 @@ def thm11() -> CheckResult:
             implication(
                 f"Theorem 11 on {A.name}",
                 _premise_pure(mechs, eps),
-                check_ex_post(A, theorem11_bound(eps, ep)),
+                check_ex_post(A, epsilon_tilde=theorem11_bound(eps, ep)),
             )
         )
     return conjunction("Theorem 11", parts)
@@ -641,7 +648,7 @@ def thm11_all_eps() -> CheckResult:
     mechs = [randomized_response(e), randomized_response(2 * e, datasets=("D'", "D"))]
     eps, ep = [e, 2 * e], e / 2
     A = hyperparameter_tuning(mechs, eps, ep, method="subsets", name="Alg3[RR(eps), RR(2eps)]")
-    return check_ex_post(A, theorem11_bound(eps, ep), over=(e, R(1, 10), 3))
+    return check_ex_post(A, epsilon_tilde=theorem11_bound(eps, ep), over=(e, R(1, 10), 3))
 
 
 @claim(
@@ -670,13 +677,15 @@ def thm11_without_factor2() -> CheckResult:
     L2 = sp.log(2)
     mechs, eps = [rr(L2), rr(sp.log(100), "D'")], [L2, sp.log(100)]
     A = hyperparameter_tuning(mechs, eps, L2, name="Alg3[RR(log 2), RR(log 100)]")
-    point = check_ex_post(A, theorem11_bound(eps, L2, factor=1))
+    point = check_ex_post(A, epsilon_tilde=theorem11_bound(eps, L2, factor=1))
     e = sp.Symbol("epsilon", positive=True)
     sym = [randomized_response(e), randomized_response(2 * e, datasets=("D'", "D"))]
     B = hyperparameter_tuning(
         sym, [e, 2 * e], e / 2, method="subsets", name="Alg3[RR(eps), RR(2eps)]"
     )
-    rng = check_ex_post(B, theorem11_bound([e, 2 * e], e / 2, factor=1), over=(e, R(1, 10), 3))
+    rng = check_ex_post(
+        B, epsilon_tilde=theorem11_bound([e, 2 * e], e / 2, factor=1), over=(e, R(1, 10), 3)
+    )
     return conjunction("Theorem 11 without the factor 2", [point, rng])
 
 
@@ -854,14 +863,14 @@ def _thm13_instances() -> list[tuple[FiniteMechanism, Any, Any, Any]]:
     out = []
     for a in (R(2), R(3)):
         mechs = _random_mechs(pair(), 3, 3, 70)
-        eps = [rdp_epsilon(m, a)[0] for m in mechs]
+        eps = [rdp_epsilon(m, alpha=a).value for m in mechs]
         ep = R(1, 2)
         A = hyperparameter_tuning(mechs, eps, ep, prior="exponential", name=f"Alg3-Exp[alpha={a}]")
         tau = sp.Add(*expected_runs(eps, ep))
         out.append((A, theorem13_bound(eps, ep, a), a, tau))
     mechs = [rr(sp.log(2)), rr(sp.log(3), "D'")]
     copies = [4, 3]
-    eps = [rdp_epsilon(m, 2)[0] for m in mechs]
+    eps = [rdp_epsilon(m, alpha=2).value for m in mechs]
     A = hyperparameter_tuning(
         mechs, eps, R(1, 10), prior="exponential", copies=copies, name="Alg3-Exp[copies]"
     )
@@ -890,7 +899,9 @@ def _thm13_instances() -> list[tuple[FiniteMechanism, Any, Any, Any]]:
     tightness=theorem13_entry,
 )
 def thm13() -> CheckResult:
-    parts = [check_ex_post_rdp(A, bound, a) for A, bound, a, _ in _thm13_instances()]
+    parts = [
+        check_ex_post_rdp(A, epsilon_tilde=bound, alpha=a) for A, bound, a, _ in _thm13_instances()
+    ]
     return conjunction("Theorem 13", parts)
 
 
@@ -949,7 +960,7 @@ def thm13_competitor_data_part(factor: Any) -> CheckResult:
 
     al = 50
     mechs = [rr(R(1, 10), "D")] + [rr(sp.log(3), "D'") for _ in range(4)]
-    eps = [rdp_epsilon(m, al)[0] for m in mechs]
+    eps = [rdp_epsilon(m, alpha=al).value for m in mechs]
     ep = R(1, 20)
     A = hyperparameter_tuning(
         mechs,
@@ -1137,7 +1148,7 @@ def _thm13_inner_step(printed: bool) -> CheckResult:
     a = R(2)
     eps_i, ell = R(1, 10), R(1, 10)
     comp = rr(sp.log(1000), "D'")  # Q_j(U) = 1/1001 at D, 1000/1001 at D'
-    eps_j, _ = rdp_epsilon(comp, a)
+    eps_j = rdp_epsilon(comp, alpha=a).value
     q, qp = comp.p("D", 1), comp.p("D'", 1)
     e = eps_i if printed else eps_j
     findings = []
@@ -1185,7 +1196,7 @@ def thm13_step_printed() -> CheckResult:
 )
 def thm13_printed_equal_budgets() -> CheckResult:
     comp = rr(sp.log(3), "D'")
-    e, _ = rdp_epsilon(comp, 2)
+    e = rdp_epsilon(comp, alpha=2).value
     q, qp = comp.p("D", 1), comp.p("D'", 1)
     ell = R(1, 10)
     x = sp.Symbol("x", nonnegative=True)

@@ -115,16 +115,18 @@ def defs_constant() -> CheckResult:
                     direct = _direct(m, a, delta, alpha)
                     const = lambda o, eps=eps: eps  # noqa: E731
                     got = {
-                        "def1": check_ex_post(m, const).verdict is Verdict.HOLDS,
+                        "def1": check_ex_post(m, epsilon_tilde=const).verdict is Verdict.HOLDS,
                         "def3": check_ex_post_approx(
-                            m, const, R(delta.numerator, delta.denominator)
+                            m, epsilon_tilde=const, delta=R(delta.numerator, delta.denominator)
                         ).verdict
                         is Verdict.HOLDS,
-                        "def4": check_ex_post_rdp(m, const, alpha).verdict is Verdict.HOLDS,
+                        "def4": check_ex_post_rdp(m, epsilon_tilde=const, alpha=alpha).verdict
+                        is Verdict.HOLDS,
                     }
-                    zero = (check_ex_post_approx(m, const, 0).verdict is Verdict.HOLDS) is (
-                        check_ex_post(m, const).verdict is Verdict.HOLDS
-                    )
+                    zero = (
+                        check_ex_post_approx(m, epsilon_tilde=const, delta=0).verdict
+                        is Verdict.HOLDS
+                    ) is (check_ex_post(m, epsilon_tilde=const).verdict is Verdict.HOLDS)
                     for k in direct:
                         same = direct[k] is got[k]
                         findings.append(
@@ -253,8 +255,8 @@ def def2_ex_ante_max() -> CheckResult:
     over = (t, R(1, 10), 3)
     return given(
         "ex-post => ex-ante at the maximum",
-        check_ex_post(A, theorem11_bound(eps, ep), over=over),
-        check_pure_dp(A, 2 * (2 * t) + ep, over=over),
+        check_ex_post(A, epsilon_tilde=theorem11_bound(eps, ep), over=over),
+        check_pure_dp(A, epsilon=2 * (2 * t) + ep, over=over),
     )
 
 
@@ -624,7 +626,7 @@ def papernot_steinke_cor3() -> CheckResult:
             for gamma in (R(1, 10), R(1, 2)):
                 A = tnb_best_of(Q, eta, gamma)
                 parts.append(
-                    check_pure_dp(A, (2 + eta) * eps, title=f"{A.name}: ({2 + eta}) eps-DP")
+                    check_pure_dp(A, epsilon=(2 + eta) * eps, title=f"{A.name}: ({2 + eta}) eps-DP")
                 )
     return conjunction("Papernot-Steinke Corollary 3", parts)
 
@@ -671,8 +673,8 @@ def papernot_steinke_thm2() -> CheckResult:
                         parts.append(
                             check_rdp(
                                 A,
-                                lam,
-                                bound,
+                                alpha=lam,
+                                epsilon=bound,
                                 title=f"{A.name}, lambda = {lam}, lambda_hat = {lam_hat}",
                             )
                         )

@@ -431,8 +431,8 @@ def check_theorem16(
     it = transcript_mechanism(root, eps, enforce=enforce)
     conclusion = check_rdp(
         it,
-        a,
-        eps,
+        alpha=a,
+        epsilon=eps,
         pairs=[(B0, B1)],
         title=f"D_{a}(IT^0 || IT^1) <= {eps}" + ("" if enforce else " (no filter)"),
     )

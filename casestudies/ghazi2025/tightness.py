@@ -318,7 +318,7 @@ def theorem13_single(E: Any, eps_prime: Any, alpha: Any = 2) -> tuple[Any, Any, 
 
     m = _rr(sp.log(sp.sympify(E)), "D")
     a = sp.sympify(alpha)
-    e1 = rdp_epsilon(m, a)[0]
+    e1 = rdp_epsilon(m, alpha=a).value
     A = hyperparameter_tuning(
         [m], [e1], eps_prime, prior="exponential", name=f"Alg3-Exp[RR(log {E})]"
     )

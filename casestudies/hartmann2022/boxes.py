@@ -81,6 +81,6 @@ def theorem7_box() -> CheckResult:
     # the moves' guarantees: the cell {bot} costs 0 (probability 1/2 at D and at D'),
     # the answers cost eps_1 (the toy is eps_1-DP on the box); the second move is
     # RR(rest), exactly rest-DP
-    cells = check_pure_dp(toy(E1), E1, over=DOMAIN, title="toy: the answers cost eps_1")
-    view = check_pure_dp(toy_then_rr(E1, EG), EG, over=DOMAIN)
+    cells = check_pure_dp(toy(E1), epsilon=E1, over=DOMAIN, title="toy: the answers cost eps_1")
+    view = check_pure_dp(toy_then_rr(E1, EG), epsilon=EG, over=DOMAIN)
     return given("Theorem 7 over the box", cells, view)

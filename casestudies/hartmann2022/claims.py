@@ -126,8 +126,8 @@ def _random_instances() -> list[FiniteMechanism]:
 
 def _dp_check(mech: FiniteMechanism, eps: sp.Expr, dl: sp.Expr, title: str) -> CheckResult:
     if dl == 0:
-        return check_pure_dp(mech, eps, title=title)
-    return check_approx_dp(mech, eps, dl, title=title)
+        return check_pure_dp(mech, epsilon=eps, title=title)
+    return check_approx_dp(mech, epsilon=eps, delta=dl, title=title)
 
 
 # -- SVT (Lemma 8) ----------------------------------------------------------------
@@ -189,7 +189,7 @@ def lemma3_claim() -> CheckResult:
     for i, m in enumerate(_random_instances()):
         eps_pure = pure_epsilon(m).value
         eps_half = eps_pure / 2
-        d_half, _ = delta(m, eps_half)
+        d_half = delta(m, epsilon=eps_half).value
         for seed in range(2):
             part = _random_partition(list(m.outputs), 100 * i + seed)
             for e, dl in ((eps_pure, sp.Integer(0)), (eps_half, d_half)):
@@ -268,7 +268,7 @@ def lemma4_per_cell() -> CheckResult:
     return implication(
         "Lemma 4 under the per-cell reading",
         check_odp(m, g, reading="per_cell"),
-        check_approx_dp(m, e, dl),
+        check_approx_dp(m, epsilon=e, delta=dl),
     )
 
 
@@ -316,7 +316,7 @@ def lemma6_claim() -> CheckResult:
                 key=lambda x: float(x),
             )
             deltas[n] = dj
-            prem.append(check_subset_dp(m, cell, es[n], dj))
+            prem.append(check_subset_dp(m, cell, epsilon=es[n], delta=dj))
         g = lemma6(part, es, deltas)
         parts.append(
             implication(
@@ -350,7 +350,7 @@ def ex_post_singletons() -> CheckResult:
             ("realized", lambda o, real=real: real.get(o, 0)),
             ("shaved", lambda o, real=real: max(sp.Integer(0), real.get(o, 0) * R(9, 10))),
         ):
-            a = check_ex_post(m, f).verdict
+            a = check_ex_post(m, epsilon_tilde=f).verdict
             b = check_odp(m, ex_post_as_odp(m.outputs, f)).verdict
             same = Verdict.HOLDS if a is b else Verdict.VIOLATED
             findings.append(
@@ -524,7 +524,8 @@ def _lemma8_worked_example() -> list[str]:
 def ptr_function_claim() -> CheckResult:
     f1, f2, _ = ptr_instances()
     return conjunction(
-        "PTR functions", [check_odp(f, ptr_guarantee(f, PTR_EPS, PTR_T)) for f in (f1, f2)]
+        "PTR functions",
+        [check_odp(f, ptr_guarantee(f, epsilon=PTR_EPS, threshold=PTR_T)) for f in (f1, f2)],
     )
 
 
@@ -541,9 +542,11 @@ def lemma10_claim() -> CheckResult:
     *_, M = ptr_instances()
     g = lemma10_guarantee(M, PTR_EPS, PTR_T)
     odp = check_odp(M, g)
-    dp = check_approx_dp(M, 3 * PTR_EPS, g.delta, title="Dwork-Lei: (3 eps, delta)-DP")
+    dp = check_approx_dp(
+        M, epsilon=3 * PTR_EPS, delta=g.delta, title="Dwork-Lei: (3 eps, delta)-DP"
+    )
     r = conjunction("Lemma 10", [odp, dp])
-    d3, _ = delta(M, 3 * PTR_EPS)
+    d3 = delta(M, epsilon=3 * PTR_EPS).value
     r.notes.append(
         f"exact delta at 3 eps: {d3} ≈ {float(d3):.5f} (claimed {g.delta}); "
         f"realized eps of ⊥ = {realized_odp(M, g.partition).e[g.partition.names.index('⊥')]}"
@@ -566,7 +569,7 @@ def lemma10_claim() -> CheckResult:
 )
 def lemma10_single_test() -> CheckResult:
     *_, M = ptr_instances()
-    return check_subset_dp(M, [BOTTOM], PTR_EPS, 0)
+    return check_subset_dp(M, [BOTTOM], epsilon=PTR_EPS, delta=0)
 
 
 # ---------------------------------------------------------------------------
@@ -665,7 +668,7 @@ def theorem7_toy() -> CheckResult:
     toy = _toy(TOY_E1)
     premise = check_ex_post(
         toy,
-        lambda o: 0 if o == BOTTOM else TOY_E1,
+        epsilon_tilde=lambda o: 0 if o == BOTTOM else TOY_E1,
         over=(TOY_E1, R(1, 100), 3),
         title="the move: the toy is ({bot}: 0, {0, 1}: eps1)-ODP (delta = 0: ex-post, per output)",
     )
@@ -673,7 +676,9 @@ def theorem7_toy() -> CheckResult:
     r = given(
         "Theorem 7 on the toy game",
         premise,
-        check_pure_dp(view, 2 * TOY_E1, over=(TOY_E1, R(1, 100), 3), title="the view is 2 eps1-DP"),
+        check_pure_dp(
+            view, epsilon=2 * TOY_E1, over=(TOY_E1, R(1, 100), 3), title="the view is 2 eps1-DP"
+        ),
     )
     r.notes.append(
         f"{len(view.outputs)} views; longest has {max(len(v) for v in view.outputs)} rounds"
@@ -770,7 +775,7 @@ def _fallacy_run(delta_i: sp.Expr, delta_g: sp.Expr, charge: Callable[[Move, Out
 def theorem7_fallacy() -> CheckResult:
     run = _fallacy_run(R(1, 8), R(1, 4), singleton_subset_charge)
     r = check_theorem7(run)
-    d, _ = delta(run.transcript, run.eps_total)
+    d = delta(run.transcript, epsilon=run.eps_total).value
     r.notes.append(f"rounds played: 2 (the first output is charged 0); exact delta needed: {d}")
     return r
 
@@ -808,12 +813,12 @@ def _fallacy_family_check(rule: str, delta_i: Any) -> CheckResult:
         charges.append(check_eq(charge, sp.log(a), f"output {o}: the charge is log a"))
     premise = conjunction(
         "the move is valid and its charge spends the budget",
-        [check_pure_dp(m, sp.log(a), over=over, title="M_a is log a-DP"), *charges],
+        [check_pure_dp(m, epsilon=sp.log(a), over=over, title="M_a is log a-DP"), *charges],
     )
     return given(
         f"Theorem 7, {rule} charge, every a in [3/2, 5]",
         premise,
-        check_pure_dp(m, sp.log(a), over=over, title="the view (M_a alone) is log a-DP"),
+        check_pure_dp(m, epsilon=sp.log(a), over=over, title="the view (M_a alone) is log a-DP"),
     )
 
 

@@ -135,4 +135,4 @@ def theorem7_continuations() -> CheckResult:
 
     # the continuation after an answer of the toy mechanism of §1 (e(S) = log 3) with
     # eps_g = log 9: randomized response at the budget left, log 3
-    return check_pure_dp(randomized_response(sp.log(3)), sp.log(9) - sp.log(3))
+    return check_pure_dp(randomized_response(sp.log(3)), epsilon=sp.log(9) - sp.log(3))

@@ -49,10 +49,16 @@ def check_theorem7(
     ``(ε_g, δ_g)``-indistinguishable in both directions."""
     what = f"views are ({run.eps_total}, {run.delta_total})-indistinguishable"
     if run.delta_total == 0:
-        conclusion = check_pure_dp(run.transcript, run.eps_total, precision=precision, title=what)
+        conclusion = check_pure_dp(
+            run.transcript, epsilon=run.eps_total, precision=precision, title=what
+        )
     else:
         conclusion = check_approx_dp(
-            run.transcript, run.eps_total, run.delta_total, precision=precision, title=what
+            run.transcript,
+            epsilon=run.eps_total,
+            delta=run.delta_total,
+            precision=precision,
+            title=what,
         )
     if not check_moves:
         return conclusion

@@ -61,7 +61,9 @@ def _pq(P: tuple[Any, ...], Q: tuple[Any, ...], name: str) -> FiniteMechanism:
 
 def _close(M: FiniteMechanism, a: Any, delta: Any) -> CheckResult:
     """The hypothesis ``P ≡_{log a, δ} Q`` (both ordered pairs), with ``δ < 1/10``."""
-    return check_ex_post_approx(M, sp.log(a), delta, title=f"P ==_(log {a}, {delta}) Q")
+    return check_ex_post_approx(
+        M, epsilon_tilde=sp.log(a), delta=delta, title=f"P ==_(log {a}, {delta}) Q"
+    )
 
 
 # ===========================================================================
@@ -100,7 +102,9 @@ def lemma_e2() -> CheckResult:
     return implication(
         "Lemma E.2",
         _close(M, 1, R(1, 18)),
-        check_pure_off_event(M, sp.log(R(11, 9)), R(1, 18) / (1 - R(9, 11)), pairs=[("D", "D'")]),
+        check_pure_off_event(
+            M, epsilon=sp.log(R(11, 9)), delta=R(1, 18) / (1 - R(9, 11)), pairs=[("D", "D'")]
+        ),
     )
 
 
@@ -189,7 +193,7 @@ def lemma_e2_corrected() -> CheckResult:
             implication(
                 f"P = {P}, e^eps = {a}, delta = {d}",
                 _close(M, a, d),
-                check_pure_off_event(M, eps2, m, both=True),
+                check_pure_off_event(M, epsilon=eps2, delta=m, both=True),
             )
         )
     return conjunction("Lemma E.2, corrected", parts)
@@ -210,8 +214,10 @@ def _e3(P: tuple[Any, ...], Q: tuple[Any, ...], k: int, a: Any, name: str) -> Ch
     M = _pq(P, Q, name)
     return implication(
         f"{name}: B = the first {k} output(s), P(B) = {pb}, Q(B) = {qb}",
-        check_ex_post_approx(C, sp.log(a), 0, title="P|B^c ==_(eps, 0) Q|B^c"),
-        check_ex_post_approx(M, sp.log(a), pb, title=f"P ==_(eps, {pb}) Q (both directions)"),
+        check_ex_post_approx(C, epsilon_tilde=sp.log(a), delta=0, title="P|B^c ==_(eps, 0) Q|B^c"),
+        check_ex_post_approx(
+            M, epsilon_tilde=sp.log(a), delta=pb, title=f"P ==_(eps, {pb}) Q (both directions)"
+        ),
     )
 
 
@@ -341,5 +347,7 @@ def thm34_corrected() -> CheckResult:
         e2 = sp.log(2) + sp.sqrt(2 * w) - sp.log(1 - m)
         dl = sp.Min(1, (1 + sp.exp(3 * e2)) * (m * T + sp.exp(-g * T)))
         A = random_stopping_hard(Q, g, T)
-        parts.append(check_approx_dp(A, 3 * e2, dl, title=f"w = {w}, gamma = {g}, T = {T}"))
+        parts.append(
+            check_approx_dp(A, epsilon=3 * e2, delta=dl, title=f"w = {w}, gamma = {g}, T = {T}")
+        )
     return conjunction("Theorem 3.4 with the corrected lemmas", parts)

@@ -61,7 +61,7 @@ THM32 = {"eps": (R(1, 100), 2), "gamma": (R(1, 1000), R(1, 2))}
 def _premise(Q: FiniteMechanism, box: dict) -> CheckResult:
     return conjunction(
         "Q_eps is an eps-DP mechanism on the box",
-        [check_distributions(Q, box), check_pure_dp(Q, EPS, over=box)],
+        [check_distributions(Q, box), check_pure_dp(Q, epsilon=EPS, over=box)],
     )
 
 
@@ -78,7 +78,7 @@ def thm32_box() -> CheckResult:
     return given(
         "Theorem 3.2 over the box",
         _premise(Q, THM32),
-        check_pure_dp(random_stopping(Q, GAMMA), 3 * EPS, over=THM32),
+        check_pure_dp(random_stopping(Q, GAMMA), epsilon=3 * EPS, over=THM32),
     )
 
 
@@ -99,7 +99,7 @@ def thm32_two_eps_box() -> CheckResult:
     return given(
         "random stopping at 2 eps over the box",
         _premise(Q, TWO_EPS),
-        check_pure_dp(random_stopping(Q, GAMMA), 2 * EPS, over=TWO_EPS),
+        check_pure_dp(random_stopping(Q, GAMMA), epsilon=2 * EPS, over=TWO_EPS),
     )
 
 
@@ -128,7 +128,7 @@ BUDGETS = {"eps_1": (R(1, 100), 3), "eps_2": (R(1, 100), 3)}
     domain=BUDGETS,
 )
 def best_of_k_box() -> CheckResult:
-    return check_pure_dp(best_of_two(E1, E2), E1 + E2, over=BUDGETS)
+    return check_pure_dp(best_of_two(E1, E2), epsilon=E1 + E2, over=BUDGETS)
 
 
 #: ``ε_1 >= ε_2`` on the whole box, so ``max(ε_1, ε_2) = ε_1`` there.
@@ -149,7 +149,7 @@ def best_of_k_max_box() -> CheckResult:
     # Outputs (the best index, ties to the higher): 0 needs both candidates low,
     # ratio e^(eps_1 + eps_2) > e^(eps_1) everywhere; 1 (RR(eps_1) high, RR(eps_2) low)
     # has ratio e^(|eps_1 - eps_2|) and 2 (RR(eps_2) high) e^(eps_2): both <= e^(eps_1).
-    return check_pure_dp(best_of_two(E1, E2), sp.Max(E1, E2), over=ORDERED)
+    return check_pure_dp(best_of_two(E1, E2), epsilon=sp.Max(E1, E2), over=ORDERED)
 
 
 __all__ = ["HIGH", "LOW", "q_eps", "best_of_two"]

@@ -133,7 +133,7 @@ K = 3
     kind="finding",
 )
 def printed_candidates() -> CheckResult:
-    return check_pure_dp(candidate(R(1, 2), sp.exp(EPS) / 2, "printed candidate"), EPS)
+    return check_pure_dp(candidate(R(1, 2), sp.exp(EPS) / 2, "printed candidate"), epsilon=EPS)
 
 
 @claim(
@@ -150,7 +150,7 @@ def printed_candidates() -> CheckResult:
     ),
 )
 def best_of_k_eps() -> CheckResult:
-    return check_pure_dp(best_of_k(K, rr_candidate(EPS)), EPS)
+    return check_pure_dp(best_of_k(K, rr_candidate(EPS)), epsilon=EPS)
 
 
 @claim(
@@ -165,7 +165,7 @@ def best_of_k_eps() -> CheckResult:
     ),
 )
 def best_of_k_keps() -> CheckResult:
-    return check_pure_dp(best_of_k(K, rr_candidate(EPS)), K * EPS)
+    return check_pure_dp(best_of_k(K, rr_candidate(EPS)), epsilon=K * EPS)
 
 
 @claim(
@@ -177,7 +177,7 @@ def best_of_k_keps() -> CheckResult:
 )
 def best_of_k_keps_range() -> CheckResult:
     eps = sp.Symbol("epsilon", positive=True)
-    return check_pure_dp(best_of_k(K, rr_candidate(eps)), K * eps, over=(eps, R(1, 100), 3))
+    return check_pure_dp(best_of_k(K, rr_candidate(eps)), epsilon=K * eps, over=(eps, R(1, 100), 3))
 
 
 @claim(
@@ -190,7 +190,7 @@ def best_of_k_keps_range() -> CheckResult:
 )
 def best_of_k_eps_range() -> CheckResult:
     eps = sp.Symbol("epsilon", positive=True)
-    return check_pure_dp(best_of_k(K, rr_candidate(eps)), eps, over=(eps, R(1, 100), 3))
+    return check_pure_dp(best_of_k(K, rr_candidate(eps)), epsilon=eps, over=(eps, R(1, 100), 3))
 
 
 # ===========================================================================
@@ -293,11 +293,13 @@ def thm31_b() -> CheckResult:
         for gamma, eps0 in THM31_PARAMS:
             T = theorem31_min_T(gamma, eps0)
             for tau in _thresholds(Q):
-                parts.append(check_pure_dp(thresholding(Q, tau, gamma, T), 2 * eps1 + eps0))
+                parts.append(check_pure_dp(thresholding(Q, tau, gamma, T), epsilon=2 * eps1 + eps0))
     for Q, eps1, gamma, eps0 in _thm31_near_tight():
         parts.append(
             check_pure_dp(
-                thresholding(Q, 1, gamma, None), 2 * eps1 + eps0, title=f"{Q.name}: the family"
+                thresholding(Q, 1, gamma, None),
+                epsilon=2 * eps1 + eps0,
+                title=f"{Q.name}: the family",
             )
         )
     return conjunction("Theorem 3.1 (b)", parts)
@@ -326,7 +328,9 @@ def thm31_b_passing() -> CheckResult:
             bound = {o: 2 * eps1 + (eps0 if o == BOTTOM else 0) for o in A.outputs}
             parts.append(
                 check_ex_post(
-                    A, bound, title=f"{Q.name}, tau={tau}, gamma={gamma}: passing at 2 eps1"
+                    A,
+                    epsilon_tilde=bound,
+                    title=f"{Q.name}, tau={tau}, gamma={gamma}: passing at 2 eps1",
                 )
             )
     return conjunction("Theorem 3.1 (b): the passing outputs use 2 eps1 only", parts)
@@ -357,7 +361,7 @@ def thm31_c() -> CheckResult:
             T = theorem31_min_T(gamma, eps0)
             e = 2 * eps1 + eps0
             A = thresholding(Q, 1, gamma, T)
-            parts.append(check_approx_dp(A, e, sp.Min(1, 3 * sp.exp(e) * d1 / gamma)))
+            parts.append(check_approx_dp(A, epsilon=e, delta=sp.Min(1, 3 * sp.exp(e) * d1 / gamma)))
     return conjunction("Theorem 3.1 (c)", parts)
 
 
@@ -455,7 +459,7 @@ def thm12() -> CheckResult:
         t = sp.Rational(tau)
         A = thresholding(Q, t, 0, None)
         eps1 = pure_epsilon(Q).value
-        parts.append(check_pure_dp(A, 2 * eps1, title=f"{Q.name}: (a) 2 eps1-DP"))
+        parts.append(check_pure_dp(A, epsilon=2 * eps1, title=f"{Q.name}: (a) 2 eps1-DP"))
         rk = ranking(Q)
         for d in Q.datasets:
             below = sp.Add(
@@ -537,14 +541,16 @@ def thm13_calls() -> CheckResult:
 def thm32_three() -> CheckResult:
     insts = [(three_candidate_instance(), sp.log(2)), *selection_instances()]
     parts = [
-        check_pure_dp(random_stopping(Q, g), 3 * eps1)
+        check_pure_dp(random_stopping(Q, g), epsilon=3 * eps1)
         for Q, eps1 in insts
         for g in (R(1, 1000), R(1, 10), R(1, 2))
     ]
     h, x, g = tightness.THM32_POINT
     Qf = tightness.thm32_family_Q(h, x)
     parts.append(
-        check_pure_dp(random_stopping(Qf, g), 3 * sp.log(2), title=f"{Qf.name}, gamma = {g}")
+        check_pure_dp(
+            random_stopping(Qf, g), epsilon=3 * sp.log(2), title=f"{Qf.name}, gamma = {g}"
+        )
     )
     return conjunction("Theorem 3.2: 3 eps", parts)
 
@@ -568,7 +574,9 @@ def thm32_two() -> CheckResult:
     #         = 2 * (0.2*0.999+0.001)/(0.1*0.999+0.001) * (0.205*0.999+0.001)/(0.11*0.999+0.001)
     #         = 2 * 0.2008/0.1009 * 0.205795/0.11089 ~ 2 * 1.990 * 1.856 ~ 7.39 > 4 = e^(2 eps1),
     # and < 8 = e^(3 eps1), as Theorem 3.2 says.
-    return check_pure_dp(random_stopping(three_candidate_instance(), R(1, 1000)), 2 * sp.log(2))
+    return check_pure_dp(
+        random_stopping(three_candidate_instance(), R(1, 1000)), epsilon=2 * sp.log(2)
+    )
 
 
 @claim(
@@ -620,7 +628,7 @@ def thm35() -> CheckResult:
             parts.append(
                 check_pure_dp(
                     random_stopping_hard(Q, gamma, T),
-                    3 * eps1 + 3 * eps0,
+                    epsilon=3 * eps1 + 3 * eps0,
                     title=f"{Q.name}: hard stopping, gamma={gamma}, T={T}",
                 )
             )
@@ -649,13 +657,13 @@ def thm34() -> CheckResult:
     parts = []
     for w in (R(1, 10**8), R(1, 10**10)):
         Q = tightness.thm34_Q(w)
-        d1, _ = delta(Q, sp.log(2))
+        d1 = delta(Q, epsilon=sp.log(2)).value
         for gamma, T in ((R(1, 4), 12), (R(1, 10), 30)):
             delta2 = sp.exp(-gamma * T)  # so that T = log(1/delta2)/gamma exactly
             assert theorem34_T(gamma, delta2) == T
             e = 3 * sp.log(2) + 3 * sp.sqrt(2 * d1)
             dl = sp.Min(1, sp.sqrt(2 * d1) * T + delta2)
-            parts.append(check_approx_dp(random_stopping_hard(Q, gamma, T), e, dl))
+            parts.append(check_approx_dp(random_stopping_hard(Q, gamma, T), epsilon=e, delta=dl))
     return conjunction("Theorem 3.4", parts)
 
 
@@ -675,11 +683,11 @@ def thm34() -> CheckResult:
 def thm34_delta_matters() -> CheckResult:
     parts = []
     for w, g, T in tightness.THM34_POINTS:
-        d1, _ = delta(tightness.thm34_Q(w), sp.log(2))
+        d1 = delta(tightness.thm34_Q(w), epsilon=sp.log(2)).value
         parts.append(check_eq(d1, w, f"delta1 of Q at log 2 is w = {w}"))
         A, eps, claimed, realized = tightness.thm34_point(w, g, T)
         parts.append(check_le(w, realized, f"w = {w}: the realized delta is at least w"))
-        parts.append(check_approx_dp(A, eps, sp.Min(1, claimed)))
+        parts.append(check_approx_dp(A, epsilon=eps, delta=sp.Min(1, claimed)))
     return conjunction("Theorem 3.4 where delta > 0", parts)
 
 
@@ -713,7 +721,7 @@ def b1_delta_candidates() -> CheckResult:
     return given(
         "the (ln 1/delta) candidates over the box",
         check_distributions(cand, box),
-        check_pure_dp(cand, E_, over=box),
+        check_pure_dp(cand, epsilon=E_, over=box),
     )
 
 
@@ -729,7 +737,7 @@ def b1_delta_half() -> CheckResult:
     # Pr_d1[index 0] = 0.9^100 ~ 2.656e-5; Pr_d1'[index 0] = (1 - e^(-1/2)/10)^100
     # = e^(100 ln 0.939347) ~ e^(-6.257) ~ 1.917e-3.  At eps' = 2.5:
     # 1.917e-3 - e^2.5 * 2.656e-5 ~ 1.59e-3 > delta = e^-10 ~ 4.54e-5.
-    return check_approx_dp(b1_delta_best(), B1D_EPS * B1D_L / 2, sp.exp(-B1D_L))
+    return check_approx_dp(b1_delta_best(), epsilon=B1D_EPS * B1D_L / 2, delta=sp.exp(-B1D_L))
 
 
 @claim(
@@ -744,7 +752,7 @@ def b1_delta_half() -> CheckResult:
     "the candidates over a box",
 )
 def b1_delta_full() -> CheckResult:
-    return check_approx_dp(b1_delta_best(), B1D_EPS * B1D_L, sp.exp(-B1D_L))
+    return check_approx_dp(b1_delta_best(), epsilon=B1D_EPS * B1D_L, delta=sp.exp(-B1D_L))
 
 
 # --- B.2: decreasing thresholds ----------------------------------------------------------
@@ -815,7 +823,7 @@ def b2_amplified() -> CheckResult:
     kind="negative-control",
 )
 def b2_three_eps() -> CheckResult:
-    return check_pure_dp(_b2(3), 3 * sp.log(2))
+    return check_pure_dp(_b2(3), epsilon=3 * sp.log(2))
 
 
 # --- B.3: releasing the median ------------------------------------------------------------
@@ -845,7 +853,9 @@ def b3_candidates() -> CheckResult:
     M = FiniteMechanism(
         pair(), {"D": {0: a, 1: b}, "D'": {0: b, 1: a}}, [0, 1], name="B.3 M", validate=False
     )
-    return check_pure_dp(M, sp.log((1 + ETA_) / (1 - ETA_)), over=(ETA_, R(1, 100), R(9, 10)))
+    return check_pure_dp(
+        M, epsilon=sp.log((1 + ETA_) / (1 - ETA_)), over=(ETA_, R(1, 100), R(9, 10))
+    )
 
 
 @claim(
@@ -857,7 +867,7 @@ def b3_candidates() -> CheckResult:
     kind="negative-control",
 )
 def b3_median() -> CheckResult:
-    return check_pure_dp(distribution_percentile(b3_candidate(), R(1, 2)), 10**6)
+    return check_pure_dp(distribution_percentile(b3_candidate(), R(1, 2)), epsilon=10**6)
 
 
 @claim(
@@ -872,7 +882,7 @@ def b3_median_samples() -> CheckResult:
     # Normal approximation: Bin(101, 0.55) >= 51 has probability ~ Phi(5.05/5.0) ~ 0.84;
     # with 0.45 it is ~ 0.16: log(0.84/0.16) ~ 1.66 ~ 8.3 eps_M > 5 eps_M ~ 1.00.
     m = percentile_release(b3_candidate(), 101, 51)
-    return check_pure_dp(m, 5 * sp.log((1 + B3_ETA) / (1 - B3_ETA)))
+    return check_pure_dp(m, epsilon=5 * sp.log((1 + B3_ETA) / (1 - B3_ETA)))
 
 
 # --- D.2: the factor 2 is necessary ------------------------------------------------------
@@ -908,7 +918,7 @@ def _d2_selectors(inst: Any) -> list[FiniteMechanism]:
 )
 def d2_instance() -> CheckResult:
     inst = packing_instance(D2_K, D2_ALPHA, D2_EPS)
-    parts = [check_pure_dp(m, inst.eps) for m in inst.mechanisms]
+    parts = [check_pure_dp(m, epsilon=inst.eps) for m in inst.mechanisms]
     return conjunction("D.2 instance", [*parts, dominance(inst)])
 
 

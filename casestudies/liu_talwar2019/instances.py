@@ -182,7 +182,7 @@ def approx_selection_instances() -> list[tuple[FiniteMechanism, sp.Expr, sp.Expr
         skew = FiniteMechanism(g, {"D": {2: 1}, "D'": {0: 1}}, [0, 2], name="point masses")
         mix = mixture(mixture(base, rnd, R(1, 100), "b"), skew, w, f"mixture[{seed}, {w}]")
         eps1 = sp.log(2)
-        d1, _ = delta(mix, eps1)
+        d1 = delta(mix, epsilon=eps1).value
         out.append((mix, eps1, d1))
     return out
 

@@ -191,7 +191,7 @@ def _privacy(x_star: Any, families: Sequence[Any], lo: Any, hi: Any, title: str)
         laws = gensparse0_laws(list(vecs.values()), x_star)
         mech = _mechanism(laws, vecs, edges, f"gensparse0 on {name}")
         premise = bernoulli_queries_dp([(vecs[a], vecs[b]) for a, b in edges])
-        concl = check_pure_dp(mech, EPS3, over=(EPS3, lo, hi), title=f"{name}: eps3-DP")
+        concl = check_pure_dp(mech, epsilon=EPS3, over=(EPS3, lo, hi), title=f"{name}: eps3-DP")
         parts.append(given(f"{name} (x* = {x_star})", premise, concl))
     return conjunction(title, parts)
 
@@ -256,7 +256,7 @@ def thm41_a_ramp() -> CheckResult:
     for e in (R(1, 10), R(1, 4)):
         laws = gensparse0_laws([a, b], HALF, e)
         mech = _mechanism(laws, {"D": a, "D'": b}, [("D", "D'")], "gensparse0 on the ramp")
-        parts.append(check_pure_dp(mech, e, title=f"eps3 = {e}: eps3-DP on the ramp"))
+        parts.append(check_pure_dp(mech, epsilon=e, title=f"eps3 = {e}: eps3-DP on the ramp"))
     premise = bernoulli_queries_dp([(a, b)])
     return given("Theorem 4.1 (a) on the ramp of length 13", premise, conjunction("ramp", parts))
 
@@ -744,7 +744,10 @@ def thm44_a() -> CheckResult:
         mech = _two_point_mech(la, lb, f"gensparse1, N = {n}")
         eps3 = 8 * u * sp.log(3)
         concl = check_approx_dp(
-            mech, eps3, sp.Rational(DELTA44), title=f"N = {n}, u = {u}: (eps3, delta)-DP"
+            mech,
+            epsilon=eps3,
+            delta=sp.Rational(DELTA44),
+            title=f"N = {n}, u = {u}: (eps3, delta)-DP",
         )
         parts.append(
             given(f"N = {n}, {da} ~ {db}, u = {u}", _frac_premise([(da, db)], E1_44), concl)
@@ -1109,7 +1112,9 @@ def thm46_a() -> CheckResult:
         mech = _two_point_mech(list(la.values()), list(lb.values()), f"sparse1 on {name}")
         prem = _frac_premise([((qa[max(qa)],), (qb[max(qb)],))], E1_44)
         eps3 = 12 * sp.log(3)
-        concl = check_approx_dp(mech, eps3, sp.Rational(DELTA46), title=f"{name}: (eps3, delta)-DP")
+        concl = check_approx_dp(
+            mech, epsilon=eps3, delta=sp.Rational(DELTA46), title=f"{name}: (eps3, delta)-DP"
+        )
         parts.append(given(name, prem, concl))
     return given("Theorem 4.6 (a)", thm46_parameters_check(), conjunction("sparse1", parts))
 

@@ -315,7 +315,7 @@ def thm_c1() -> CheckResult:
             name=f"dummy EM ({name}, eps2 = {e2})",
             validate=False,
         )
-        parts.append(check_pure_dp(mech, 2 * sp.log(2) + 8 * g))
+        parts.append(check_pure_dp(mech, epsilon=2 * sp.log(2) + 8 * g))
     return conjunction("Theorem C.1", parts)
 
 
@@ -433,7 +433,7 @@ def b1_printed_all_eps() -> CheckResult:
     from .instances import candidate
 
     parts = [
-        check_pure_dp(candidate(R(1, 2), sp.exp(e) / 2, f"printed candidate, eps = {e}"), e)
+        check_pure_dp(candidate(R(1, 2), sp.exp(e) / 2, f"printed candidate, eps = {e}"), epsilon=e)
         for e in (R(1, 100), R(1, 10), R(1, 2), R(69, 100))
     ]
     out = conjunction("the printed candidates at four eps", parts)
@@ -455,4 +455,4 @@ def b1_rr_candidates() -> CheckResult:
     from .instances import rr_candidate
 
     e = sp.Symbol("epsilon", positive=True)
-    return check_pure_dp(rr_candidate(e), e, over=(e, R(1, 100), 3))
+    return check_pure_dp(rr_candidate(e), epsilon=e, over=(e, R(1, 100), 3))

@@ -199,7 +199,7 @@ def thm34_point(w: Any, gamma: Any, T: int) -> tuple[Any, sp.Expr, sp.Expr, sp.E
     A = random_stopping_hard(thm34_Q(w), gamma, T)
     eps = 3 * sp.log(2) + 3 * sp.sqrt(2 * w)
     claimed = sp.sqrt(2 * w) * T + sp.exp(-sp.sympify(gamma) * T)
-    realized, _ = delta(A, eps)
+    realized = delta(A, epsilon=eps).value
     return A, eps, claimed, realized
 
 

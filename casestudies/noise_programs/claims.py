@@ -213,7 +213,7 @@ def lyu_alg1_every_eps() -> CheckResult:
     eps = sp.Symbol("epsilon", positive=True)
     prog = lyu_svt(1, eps, 1)
     pm = program_mechanism(prog, query_graph([(0, 1), (1, 0)]))
-    return check_pure_dp(pm.mechanism, eps, over=(eps, R(1, 10), 3))
+    return check_pure_dp(pm.mechanism, epsilon=eps, over=(eps, R(1, 10), 3))
 
 
 @claim(

@@ -95,11 +95,15 @@ def prop4_box() -> CheckResult:
     prs = list(pairs_at_distance(m.graph, 2, at_most=True))
     premise = conjunction(
         "G is an eps-DP mechanism on the box",
-        [check_distributions(m, PROP4), check_pure_dp(m, EPS, over=PROP4)],
+        [check_distributions(m, PROP4), check_pure_dp(m, epsilon=EPS, over=PROP4)],
     )
     group = [
         check_pure_dp(
-            indicator(m, ev), 2 * EPS, pairs=prs, over=PROP4, title=f"event {sorted(ev, key=str)}"
+            indicator(m, ev),
+            epsilon=2 * EPS,
+            pairs=prs,
+            over=PROP4,
+            title=f"event {sorted(ev, key=str)}",
         )
         for ev in events(m.outputs)
     ]
@@ -126,11 +130,14 @@ def prop5_box() -> CheckResult:
     prs = list(pairs_at_distance(m.graph, 2))  # Prop. 5: |d - d'|_H = Delta exactly
     premise = conjunction(
         "H is an (eps, w)-DP mechanism on the box",
-        [check_distributions(m, PROP5), check_approx_dp(m, -sp.log(X), W, over=PROP5)],
+        [
+            check_distributions(m, PROP5),
+            check_approx_dp(m, epsilon=-sp.log(X), delta=W, over=PROP5),
+        ],
     )
     # sup over events of P_d(E) - e^(2 eps) P_d'(E) is the hockey-stick divergence
     conclusion = check_approx_dp(
-        m, -2 * sp.log(X), 2 * W / X**2, pairs=prs, over=PROP5, title="distance 2"
+        m, epsilon=-2 * sp.log(X), delta=2 * W / X**2, pairs=prs, over=PROP5, title="distance 2"
     )
     return given("Prop. 5 over the box", premise, conclusion)
 
@@ -152,7 +159,7 @@ def prop6_box() -> CheckResult:
     prs = list(pairs_at_distance(m.graph, 2, at_most=True))
     premise = conjunction(
         "TGeom_2(eta) is an eta-DP mechanism on the box, hence (alpha, eta)-RDP",
-        [check_distributions(m, PROP6), check_pure_dp(m, ETA, over=PROP6)],
+        [check_distributions(m, PROP6), check_pure_dp(m, epsilon=ETA, over=PROP6)],
     )
     parts = []
     for ev in [*events(m.outputs), frozenset(m.outputs)]:

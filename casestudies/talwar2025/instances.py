@@ -53,7 +53,11 @@ def group_privacy_pure(
     bound = factor * eps
     parts = [
         check_pure_dp(
-            indicator(mech, ev), bound, pairs=prs, title=f"event {sorted(ev, key=str)}", over=over
+            indicator(mech, ev),
+            epsilon=bound,
+            pairs=prs,
+            title=f"event {sorted(ev, key=str)}",
+            over=over,
         )
         for ev in events(mech.outputs)
     ]
@@ -71,7 +75,7 @@ def approx_instances() -> list[tuple[FiniteMechanism, sp.Expr, sp.Expr]]:
         rnd = random_mechanism(g.graph, g.outputs, seed=seed)
         m = mixture(g, rnd, w, f"(1-{w}) TGeom_3 + {w} random[{seed}]")
         eps = sp.log(2)
-        d, _ = delta(m, eps)
+        d = delta(m, epsilon=eps).value
         out.append((m, eps, d))
     return out
 

@@ -144,7 +144,7 @@ def decide_thm11_privacy(space: GridSpace, inst: GridPoint) -> CheckResult:
     """A_max^T of an ε-DP oracle is ``Tε``-DP (``ε`` the oracle's exact pure ε)."""
     v = _v(space, inst)
     M = pair_oracle(v["seed"], v["m"])
-    return check_pure_dp(a_max(v["T"]).apply(M), v["T"] * pure_epsilon(M).value)
+    return check_pure_dp(a_max(v["T"]).apply(M), epsilon=v["T"] * pure_epsilon(M).value)
 
 
 # --- Theorems 12-14 -------------------------------------------------------------------
@@ -161,7 +161,7 @@ def decide_thm12(space: GridSpace, inst: GridPoint) -> CheckResult:
         "Theorem 12",
         [
             check_eq(alg.expected_calls, 1 / g, "1/gamma calls"),
-            check_pure_dp(alg.apply(M), 3 * pure_epsilon(M).value),
+            check_pure_dp(alg.apply(M), epsilon=3 * pure_epsilon(M).value),
             utility(alg, M, g),
             utility(
                 a_lt(g, R(1, K)),
@@ -184,7 +184,7 @@ def decide_thm13(space: GridSpace, inst: GridPoint) -> CheckResult:
         "Theorem 13",
         [
             check_eq(alg.expected_calls, c * g ** (-R(1, c)), "c gamma^(-1/c) calls"),
-            check_pure_dp(alg.apply(M), 3 * c * pure_epsilon(M).value),
+            check_pure_dp(alg.apply(M), epsilon=3 * c * pure_epsilon(M).value),
             utility(alg, M, g),
         ],
     )
@@ -206,7 +206,7 @@ def decide_thm14(space: GridSpace, inst: GridPoint) -> CheckResult:
         "Theorem 14",
         [
             check_eq(alg.expected_calls, c * K * g ** (-R(1, c)), "cK gamma^(-1/c) calls"),
-            check_pure_dp(alg.apply(meta), 3 * c * pure_epsilon(meta).value),
+            check_pure_dp(alg.apply(meta), epsilon=3 * c * pure_epsilon(meta).value),
             utility(alg, meta, g),
         ],
     )
@@ -263,16 +263,16 @@ def decide_prop3(space: GridSpace, inst: GridPoint) -> CheckResult:
     alg = _scheme(v["scheme"], g, beta)
     A = alg.apply(Mt)
     e2 = sp.log(2)
-    d_arms = [delta(M, e2)[0] for M in arms]
+    d_arms = [delta(M, epsilon=e2).value for M in arms]
     parts = [
-        check_pure_dp(Mt, eps, title="M~ is eps-DP when every M(., h) is"),
+        check_pure_dp(Mt, epsilon=eps, title="M~ is eps-DP when every M(., h) is"),
         check_approx_dp(
             Mt,
-            e2,
-            sum(p * d for p, d in zip(prior, d_arms, strict=True)),
+            epsilon=e2,
+            delta=sum(p * d for p, d in zip(prior, d_arms, strict=True)),
             title="M~ is (log 2, sum mu_h delta_h)-DP",
         ),
-        check_pure_dp(A, alg.overhead * eps, title=f"{alg.label} on M~ is c eps-DP"),
+        check_pure_dp(A, epsilon=alg.overhead * eps, title=f"{alg.label} on M~ is c eps-DP"),
     ]
     for d in Mt.datasets:
         target = upper_quantile(Mt, d, beta)

@@ -86,7 +86,7 @@ def prop4_geometric() -> CheckResult:
         + [
             check_pure_dp(
                 m,
-                k * EPS,
+                epsilon=k * EPS,
                 pairs=list(pairs_at_distance(m.graph, k, at_most=True)),
                 over=EPS_RANGE,
                 title=f"Delta = {k}",
@@ -165,7 +165,11 @@ def prop5_hockey_stick() -> CheckResult:
             # sup over events of P_d(E) - e^{kε} P_d'(E) is the hockey-stick divergence
             parts.append(
                 check_approx_dp(
-                    m, k * eps, sp.exp(k * eps) * k * d, pairs=prs, title=f"{m.name}: Delta = {k}"
+                    m,
+                    epsilon=k * eps,
+                    delta=sp.exp(k * eps) * k * d,
+                    pairs=prs,
+                    title=f"{m.name}: Delta = {k}",
                 )
             )
     return conjunction("Prop 5 on (eps, delta) mixtures", parts)
@@ -264,7 +268,7 @@ def prop2_one_eps() -> CheckResult:
     # p_hat_1(b)/p_0(b) = 5/2 > 2 = e^eps (and < 4 = e^(2 eps), as Prop. 2 says).
     rr = randomized_response(2 * sp.log(2), datasets=(0, 2))
     ext = extend(path(2), restricted(rr, [0, 2]), sp.log(2), verify=True)
-    return check_pure_dp(ext.mechanism, sp.log(2))
+    return check_pure_dp(ext.mechanism, epsilon=sp.log(2))
 
 
 # --- Prop. 6 -----------------------------------------------------------------------
@@ -406,7 +410,7 @@ def _prop6_lower(constant: object, exponent_e: bool = True) -> CheckResult:
 
     findings = []
     for m, a in rdp_instances():
-        eps, _ = rdp_epsilon(m, a)
+        eps = rdp_epsilon(m, alpha=a).value
         Delta = max(nx.eccentricity(m.graph).values())
         assert a >= Delta + 1
         E_ = sp.E if exponent_e else 1

@@ -62,7 +62,9 @@ def prop3() -> CheckResult:
     K = len(arms)
     Mt = uniform_selection(arms, name="M~")
     eps = max(pure_epsilon(m).value for m in arms)
-    parts = [check_pure_dp(Mt, eps, title="M~ is eps-DP (eps = the largest of the settings')")]
+    parts = [
+        check_pure_dp(Mt, epsilon=eps, title="M~ is eps-DP (eps = the largest of the settings')")
+    ]
     for d in Mt.datasets:
         best = max(upper_quantile(m, d, R(1, 2)) for m in arms)
         mass = sp.Add(*[Mt.p(d, o) for o in Mt.outputs if value_of(o) >= best])

@@ -149,7 +149,7 @@ def lower_bound_chain(
         check_le(R(1, 4), p_d0, "Pr[A(d0) has value 0] >= 1/4", quantity="probability"),
         check_pure_dp(
             A_out,
-            2 * c * e,
+            epsilon=2 * c * e,
             precision=precision,
             title=f"A o M_hat is 2*c*eps = {2 * c * e}-DP",
         ),
@@ -196,7 +196,11 @@ def corollary8_chain(
         check_le(inst.Delta + 1, a, "Prop. 6 needs alpha >= Delta + 1"),
         check_le(R(1, 4), p_d0, "Pr[A(d0) has value 0] >= 1/4"),
         check_rdp(
-            A_out, a, 2 * c * e, precision=precision, title=f"A o M_hat is ({a}, 2c eps)-RDP"
+            A_out,
+            alpha=a,
+            epsilon=2 * c * e,
+            precision=precision,
+            title=f"A o M_hat is ({a}, 2c eps)-RDP",
         ),
         check_le(
             lower / kappa, p_d1, f"Prop. 6: Pr[A(d1) value 0] >= e^(-e(alpha-1)2c eps)/{kappa}"
@@ -224,7 +228,7 @@ def rdp_chain(m: FiniteMechanism, a: sp.Expr, name: str = "") -> CheckResult:
     """Prop. 6's first part on one mechanism of a path: for every ``k``, every pair at
     distance ``k`` and every event, ``Pr[M(d_k) ∈ E] <= e^{ε S_k} Pr[M(d_0) ∈ E]^{r^k}``
     with ``ε`` the exact RDP ε at order ``a``, ``r = 1 - 1/a``, ``S_k = Σ_{i<=k} r^i``."""
-    eps, _ = rdp_epsilon(m, a)
+    eps = rdp_epsilon(m, alpha=a).value
     r = 1 - 1 / a
     kmax = max(nx.eccentricity(m.graph).values())
     parts = []

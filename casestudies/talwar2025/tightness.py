@@ -133,7 +133,7 @@ def delta_point(T: int, eps: sp.Expr, w: sp.Expr, delta_prime: sp.Expr) -> tuple
 
     A = a_max(T).apply(leaky_rr(eps, w))
     e_adv = advanced_composition_epsilon(T, sp.sympify(eps), sp.sympify(delta_prime))
-    realized, _ = delta(A, e_adv)
+    realized = delta(A, epsilon=e_adv).value
     return A, e_adv, T * w + delta_prime, realized
 
 

@@ -83,7 +83,9 @@ def thm11_privacy() -> CheckResult:
     return conjunction(
         "Theorem 11 privacy",
         [
-            check_pure_dp(a_max(T).apply(rr), T * EPS, over=(EPS, R(1, 100), 5), title=f"T = {T}")
+            check_pure_dp(
+                a_max(T).apply(rr), epsilon=T * EPS, over=(EPS, R(1, 100), 5), title=f"T = {T}"
+            )
             for T in range(1, 7)
         ],
     )
@@ -103,10 +105,14 @@ def thm11_privacy() -> CheckResult:
 def thm11_advanced() -> CheckResult:
     T, eps, dp = 50, R(1, 20), R(1, 10**6)
     rr = randomized_response(eps)
-    parts = [check_approx_dp(a_max(T).apply(rr), advanced_composition_epsilon(T, eps, dp), dp)]
+    parts = [
+        check_approx_dp(
+            a_max(T).apply(rr), epsilon=advanced_composition_epsilon(T, eps, dp), delta=dp
+        )
+    ]
     T_, eps_, w_, dp_ = DELTA_POINTS[-1]
     A, e_adv, claimed, _ = delta_point(T_, eps_, w_, dp_)
-    parts.append(check_approx_dp(A, e_adv, claimed))
+    parts.append(check_approx_dp(A, epsilon=e_adv, delta=claimed))
     return conjunction("Theorem 11, advanced composition", parts)
 
 
@@ -125,7 +131,7 @@ def thm11_advanced_worst_case() -> CheckResult:
     T, odds, dp = 500, R(101, 100), R(1, 10**6)
     m = rr_composition(T, odds)
     return check_approx_dp(
-        m, advanced_composition_epsilon(T, sp.log(odds), dp), dp, pairs=[("D", "D'")]
+        m, epsilon=advanced_composition_epsilon(T, sp.log(odds), dp), delta=dp, pairs=[("D", "D'")]
     )
 
 
@@ -146,11 +152,11 @@ def thm11_advanced_delta_matters() -> CheckResult:
     # of Theorem 11's bound itself
     premises, bounds = [], []
     for T, eps, w, dp in DELTA_POINTS:
-        d, _ = delta(leaky_rr(eps, w), eps)
+        d = delta(leaky_rr(eps, w), epsilon=eps).value
         premises.append(check_eq(d, w, f"the oracle is ({eps}, {w})-DP"))
         A, e_adv, claimed, realized = delta_point(T, eps, w, dp)
         premises.append(check_le(1 - (1 - w) ** T, realized, f"w = {w}: realized >= 1 - (1-w)^T"))
-        bounds.append(check_approx_dp(A, e_adv, claimed))
+        bounds.append(check_approx_dp(A, epsilon=e_adv, delta=claimed))
     return given(
         "Theorem 11 advanced composition where delta matters",
         conjunction("the oracles, and the realized delta's floor", premises),
@@ -206,7 +212,7 @@ def thm12() -> CheckResult:
         alg = a_lt(g)
         parts.append(check_eq(alg.expected_calls, random_stopping_expected_calls(g), "1/gamma"))
         for M in oracles():
-            parts.append(check_pure_dp(alg.apply(M), 3 * pure_epsilon(M).value))
+            parts.append(check_pure_dp(alg.apply(M), epsilon=3 * pure_epsilon(M).value))
         parts.append(_utility_all(alg, oracles(), g))
         K = 4
         parts.append(_utility_all(a_lt(g, R(1, K)), oracles(), K * g))
@@ -232,7 +238,7 @@ def thm13() -> CheckResult:
             alg = hybrid(g, c)
             parts.append(check_eq(alg.expected_calls, c * g ** (-R(1, c)), "c gamma^(-1/c)"))
             for M in oracles():
-                parts.append(check_pure_dp(alg.apply(M), 3 * c * pure_epsilon(M).value))
+                parts.append(check_pure_dp(alg.apply(M), epsilon=3 * c * pure_epsilon(M).value))
             parts.append(_utility_all(alg, oracles(), g))
     return conjunction("Theorem 13", parts)
 
@@ -258,7 +264,7 @@ def thm14() -> CheckResult:
         alg = hybrid(g, c, K)
         parts.append(check_eq(alg.expected_calls, c * K * g ** (-R(1, c)), "cK gamma^(-1/c)"))
         for M in meta:
-            parts.append(check_pure_dp(alg.apply(M), 3 * c * pure_epsilon(M).value))
+            parts.append(check_pure_dp(alg.apply(M), epsilon=3 * c * pure_epsilon(M).value))
         parts.append(_utility_all(alg, meta + oracles(), g))
     # near the bound: K = 400, c = 2, gamma = 2^-40, mass exactly 1/K on the top score
     Kn, cn, gn = THM14_NEAR

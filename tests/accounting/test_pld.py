@@ -54,10 +54,10 @@ def test_composition_equals_the_product_mechanism(seed):
     acc = Accountant().compose(a, count=2).compose(b)
     product = independent(a, a, b)
     for eps in EPSILONS:
-        exact_delta, _ = acc.delta(epsilon=eps)
-        assert sp.simplify(exact_delta - product_delta(product, eps)[0]) == 0
+        exact_delta = acc.delta(epsilon=eps).value
+        assert sp.simplify(exact_delta - product_delta(product, epsilon=eps).value) == 0
     for dl in (R(0), R(1, 100), R(1, 3)):
-        got, want = acc.epsilon(delta=dl)[0], epsilon_for_delta(product, dl)[0]
+        got, want = acc.epsilon(delta=dl).value, epsilon_for_delta(product, delta=dl).value
         assert got == want or sp.simplify(got - want) == 0
 
 
@@ -132,8 +132,9 @@ def test_accountant_answers_for_every_ordered_pair():
         [0, 1],
     )
     acc = Accountant().compose(m, count=3)
-    value, worst = acc.epsilon(delta=0)
-    assert value == epsilon_for_delta(repeat(m, 3), 0)[0]
+    r = acc.epsilon(delta=0)
+    value, worst = r.value, r.pair
+    assert value == epsilon_for_delta(repeat(m, 3), delta=0).value
     assert worst in {("a", "b"), ("b", "a"), ("b", "c"), ("c", "b")}
     with pytest.raises(InvalidParameter, match="not an ordered neighbouring pair"):
         acc.loss("a", "c")

@@ -228,10 +228,13 @@ def test_alg1_lumped_tail_equals_explicit_outputs():
         for o in range(o_star, o_star + 21):
             assert wide_real[(o, i)] == lumped_real[("≥", o_star, i)]
     b = theorem8_bound(eps, ep)
-    assert check_ex_post(lumped, b).verdict == check_ex_post(wide, b).verdict
+    assert (
+        check_ex_post(lumped, epsilon_tilde=b).verdict
+        == check_ex_post(wide, epsilon_tilde=b).verdict
+    )
     for bound in (b, T.theorem9_bound(eps, ep), R(1, 2)):
-        dl, _ = delta(lumped, bound)
-        dw, _ = delta(wide, bound)
+        dl = delta(lumped, epsilon=bound).value
+        dw = delta(wide, epsilon=bound).value
         assert decide_eq(dl, dw) is Verdict.HOLDS
     for d, d2 in lumped.ordered_pairs():
         rl = renyi_divergence(lumped.distribution(d), lumped.distribution(d2), 2)
@@ -244,7 +247,7 @@ def test_alg1_tight_instance_by_hand():
     A = above_threshold(pair(), {"D": [1, 0], "D'": [0, 1]}, [L(2), L(3)], L(2))
     for o in ((0, 2), ("≥", 1, 2)):
         assert A.p("D'", o) / A.p("D", o) == 18
-    r = check_ex_post(A, theorem8_bound([L(2), L(3)], L(2)))
+    r = check_ex_post(A, epsilon_tilde=theorem8_bound([L(2), L(3)], L(2)))
     assert r.holds and r.tight
 
 
@@ -441,7 +444,7 @@ def test_alg3_polynomial_and_certified_paths_agree():
 def test_alg3_bottom_is_data_independent_and_tight():
     A = hyperparameter_tuning(MS3, EPS3, EP3)
     assert A.p("D", BOTTOM) is A.p("D'", BOTTOM)
-    r = check_ex_post(A, theorem11_bound(EPS3, EP3), pairs=[("D", "D'")])
+    r = check_ex_post(A, epsilon_tilde=theorem11_bound(EPS3, EP3), pairs=[("D", "D'")])
     assert next(f for f in r.findings if f.output == BOTTOM).tight
 
 

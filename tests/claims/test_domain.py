@@ -78,7 +78,7 @@ def test_a_failing_box_claim_reports_the_failing_share():
         statement="RR(x) is x/2-DP",
         expected="refuted",
         kind="negative-control",
-        check=lambda: check_pure_dp(rr, x / 2 + 0 * y, over={"x": (1, 2), "y": (0, 1)}),
+        check=lambda: check_pure_dp(rr, epsilon=x / 2 + 0 * y, over={"x": (1, 2), "y": (0, 1)}),
         domain={"x": (1, 2), "y": (0, 1)},
     )
     out = c.run()

@@ -41,7 +41,7 @@ def test_points_are_instances_and_are_counted():
 
 
 def test_a_range_decision_is_range_and_a_box_decision_is_box():
-    rng = _claim(lambda: check_pure_dp(_rr(t), t, over=(t, R(1, 100), 3)))
+    rng = _claim(lambda: check_pure_dp(_rr(t), epsilon=t, over=(t, R(1, 100), 3)))
     assert rng.run().scope.kind == "range"
     box = _claim(lambda: check_le(a * b, a + b, over={a: (0, 1), b: (0, 1)}))
     assert box.run().scope.kind == "box"
@@ -121,12 +121,12 @@ def test_scope_of_a_box_claim_names_its_box_and_undecided_share():
 
 
 def test_tightening_refutes_an_attained_bound_and_not_a_loose_one():
-    attained = _claim(lambda: check_pure_dp(_rr(sp.log(3)), sp.log(3)))
+    attained = _claim(lambda: check_pure_dp(_rr(sp.log(3)), epsilon=sp.log(3)))
     assert tightened(attained.run()).verdict is Verdict.VIOLATED
-    loose = _claim(lambda: check_pure_dp(_rr(sp.log(3)), sp.log(4)))
+    loose = _claim(lambda: check_pure_dp(_rr(sp.log(3)), epsilon=sp.log(4)))
     assert tightened(loose.run()).verdict is Verdict.HOLDS
     # over a range: attained for every eps, so 1% less fails
-    rng = _claim(lambda: check_pure_dp(_rr(t), t, over=(t, R(1, 100), 3)))
+    rng = _claim(lambda: check_pure_dp(_rr(t), epsilon=t, over=(t, R(1, 100), 3)))
     assert tightened(rng.run()).verdict is Verdict.VIOLATED
     # a zero bound moves by eta
     zero = _claim(lambda: check_le(0, 0))

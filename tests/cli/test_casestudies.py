@@ -139,7 +139,7 @@ def test_the_table_says_where_the_worst_slack_is(monkeypatch, capsys):
     # are negative): with the claim eps = log 2 the worst slack, 0, is there
     reg = Registry()
     reg.claim(id="demo.rr", source="none", statement="s", expected="holds", casestudy="demo")(
-        lambda: check_pure_dp(mech, sp.log(2))
+        lambda: check_pure_dp(mech, epsilon=sp.log(2))
     )
     monkeypatch.setattr(casestudies, "_registry", lambda: reg)
     assert cli.main(["casestudies"]) == 0

@@ -37,7 +37,7 @@ def test_extension_lumped_equals_explicit_cube():
             assert explicit.mechanism.p(x, o) == lumped.mechanism.p(k, o)
     assert lumped.verification.holds and explicit.verification.holds
     realized = pure_epsilon(lumped.mechanism).value
-    assert check_pure_dp(lumped.mechanism, 2 * eps).holds
+    assert check_pure_dp(lumped.mechanism, epsilon=2 * eps).holds
     assert sp.N(realized) <= sp.N(2 * eps)
 
 

@@ -18,7 +18,7 @@ def test_packing_instance_is_exactly_eps_dp():
     inst = packing_instance(16, R(1, 4), sp.log(2))
     assert inst.Delta == 3 and inst.gamma == R(1, 2)
     assert packing_bound(inst) == 3 * sp.log(16) / 4 / 3
-    r = check_pure_dp(inst.mechanisms[0], inst.eps)
+    r = check_pure_dp(inst.mechanisms[0], epsilon=inst.eps)
     assert r.holds and r.tight
     assert inst.mechanisms[0].p(inst.D(0), 1) == R(3, 4)
     assert inst.mechanisms[0].p(inst.D(1), 1) == R(1, 64)
@@ -30,7 +30,7 @@ def test_packing_instance_parameters():
     inst = packing_instance(2, R(1, 10), 1)
     assert inst.Delta == 1
     for m in inst.mechanisms:
-        assert check_pure_dp(m, 1).holds
+        assert check_pure_dp(m, epsilon=1).holds
     with pytest.raises(InvalidParameter, match="alpha"):
         packing_instance(16, R(1, 2), 1)
     with pytest.raises(InvalidParameter, match="K"):

@@ -39,14 +39,14 @@ def test_randomized_response_event_imports_exactly(p, k):
     m = from_dp_event(E.RandomizedResponseDpEvent(p, k))
     pe = exact_float(p)
     assert m.p("D", k - 1) == 1 - pe + pe / k and m.p("D", 0) == pe / k
-    value, _ = epsilon_for_delta(m, 0)
+    value = epsilon_for_delta(m, delta=0).value
     assert decide_eq(value, sp.log((k - (k - 1) * pe) / pe)) is Verdict.HOLDS
 
 
 def test_discrete_laplace_event_imports_with_the_same_loss():
     m = from_dp_event(E.DiscreteLaplaceDpEvent(math.log(2), 3))
     a = exact_float(math.log(2))
-    value, _ = epsilon_for_delta(m, 0)
+    value = epsilon_for_delta(m, delta=0).value
     assert decide_eq(value, 3 * a) is Verdict.HOLDS
     # dp_accounting's own PLD of the mechanism and the PLD of the exact finite form
     # agree (up to the discretisation)
@@ -73,7 +73,7 @@ def test_repeat_and_select_events_import_as_the_exact_transformer():
 
 def test_compositions_import_as_independent_runs():
     m = from_dp_event(E.SelfComposedDpEvent(E.RandomizedResponseDpEvent(0.5, 2), 3))
-    value, _ = epsilon_for_delta(m, 0)
+    value = epsilon_for_delta(m, delta=0).value
     assert decide_eq(value, 3 * sp.log(3)) is Verdict.HOLDS
     with pytest.raises(InvalidParameter, match="no exact finite form"):
         from_dp_event(E.GaussianDpEvent(1.0))
@@ -82,7 +82,7 @@ def test_compositions_import_as_independent_runs():
 @pytest.mark.parametrize("delta", [R(1, 10**3), R(1, 10**6)])
 def test_the_exported_pld_bounds_the_exact_epsilon_and_is_close(delta):
     m = repeat_and_select(randomized_response(sp.log(3)), "geometric", 10, SCORES["self"])
-    exact_value, _ = epsilon_for_delta(m, delta)
+    exact_value = epsilon_for_delta(m, delta=delta).value
     pld = to_pld(m).get_epsilon_for_delta(float(delta))
     assert decide_le(exact_value, exact_float(pld)).verdict is Verdict.HOLDS  # pessimistic
     assert pld - float(exact_value) < 2e-4  # one discretisation step, and float rounding
@@ -170,7 +170,9 @@ def test_composition_exact_beside_both_accountants():
 
     c = compare("composition", means=(1, 6))
     six = c.rows[1]
-    want, _ = epsilon_for_delta(repeat(randomized_response(sp.log(3)), 6), sp.Rational(1, 10**6))
+    want = epsilon_for_delta(
+        repeat(randomized_response(sp.log(3)), 6), delta=sp.Rational(1, 10**6)
+    ).value
     assert sp.simplify(six.exact_at_delta - want) == 0
     assert six.exact_pure == sp.log(3**6)
     assert six.accountant is not None and six.accountant >= float(six.exact_at_delta)

@@ -35,7 +35,7 @@ def random_stopping_pure_epsilon(r: sp.Expr, g: sp.Expr) -> sp.Expr:
 def test_random_stopping_pure_epsilon_is_the_closed_form(mean):
     g = 1 / sp.Integer(mean) if isinstance(mean, int) else 1 / mean
     A = repeat_and_select(randomized_response(sp.log(3)), "geometric", mean, SCORES["self"])
-    value, _ = epsilon_for_delta(A, 0)
+    value = epsilon_for_delta(A, delta=0).value
     assert decide_eq(value, random_stopping_pure_epsilon(sp.Integer(3), g)) is Verdict.HOLDS
     assert decide_eq(value, pure_epsilon(A).value) is Verdict.HOLDS
 
@@ -60,7 +60,7 @@ def test_random_stopping_epsilon_at_delta_is_the_closed_form(mean):
     p1 = {"D": 3 / (3 + g), "D'": 1 / (1 + 3 * g)}  # P(1): every run... its own form
     cands = [sp.log((p0["D'"] - DELTA) / p0["D"]), sp.log((p1["D"] - DELTA) / p1["D'"])]
     A = repeat_and_select(randomized_response(sp.log(3)), "geometric", mean, SCORES["self"])
-    value, _ = epsilon_for_delta(A, DELTA)
+    value = epsilon_for_delta(A, delta=DELTA).value
     assert value == cands[0]  # output 0 dominates: (r + γ)^2 >= (1 + γr)^2
     assert float(cands[0]) > float(cands[1])
     # the defining property: δ(ε(δ)) <= δ for both ordered pairs, = δ for (D', D)
@@ -142,7 +142,7 @@ def test_ghazi_algorithm3_column_is_the_closed_form(T):
         assert A.p(d, (1, 1)) == R(hand[d]["1"]) and A.p(d, (0, 1)) == R(hand[d]["0"])
     ratio = max(hand["D"][o] / hand["D'"][o] for o in ("0", "1"))
     ratio = max(ratio, *(hand["D'"][o] / hand["D"][o] for o in ("0", "1")))
-    value, _ = epsilon_for_delta(A, 0)
+    value = epsilon_for_delta(A, delta=0).value
     assert value == sp.log(R(ratio))
 
 

@@ -86,8 +86,8 @@ def test_a_claim_that_holds_has_no_certificate():
 
 def test_an_implication_with_a_failing_premise_is_not_certified():
     rr = randomized_response(sp.log(3))
-    premise = check_pure_dp(rr, sp.log(2))  # violated: RR(log 3) is not log 2-DP
-    conclusion = check_pure_dp(rr, 1)
+    premise = check_pure_dp(rr, epsilon=sp.log(2))  # violated: RR(log 3) is not log 2-DP
+    conclusion = check_pure_dp(rr, epsilon=1)
     r = implication("vacuous", premise, conclusion)
     claim = Claim("demo.vacuous", "none", "s", "holds", check=lambda: r)
     assert claim_certificate(claim, r) is None
@@ -110,7 +110,7 @@ def test_a_violated_inequality_without_a_mechanism_becomes_an_inequality_claim()
 
 def test_the_mechanism_is_restricted_to_a_violating_pair():
     rr = randomized_response(sp.log(3))
-    r = check_ex_post(rr, sp.log(2))
+    r = check_ex_post(rr, epsilon_tilde=sp.log(2))
     claim = Claim(
         "demo.rr",
         "none",

@@ -29,7 +29,7 @@ def _mech(body: str, name: str = "m"):
 
 
 def _eps(m) -> sp.Expr:
-    return epsilon_for_delta(m, 0)[0]
+    return epsilon_for_delta(m, delta=0).value
 
 
 def test_randomized_response_binary_and_k_ary():

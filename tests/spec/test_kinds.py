@@ -151,7 +151,12 @@ def test_a_new_kind_is_one_table_entry(monkeypatch, tmp_path):
         (DELTA,),
         lambda c: f"{c.mechanism_name} has total variation <= {c.delta}",
         lambda c, precision: check_ex_post_approx(
-            c.mechanism, 0, c.delta, pairs=c.pair_list(), precision=precision, title=c.id
+            c.mechanism,
+            epsilon_tilde=0,
+            delta=c.delta,
+            pairs=c.pair_list(),
+            precision=precision,
+            title=c.id,
         ),
     )
     monkeypatch.setitem(CLAIM_KINDS, "total_variation", kind)

@@ -37,7 +37,7 @@ stay two atoms (the distribution is the same, only longer).
 >>> loss.power(2).delta(sp.log(3))                       # two runs: 9/16 - 3*1/16
 3/8
 >>> acc = Accountant().compose(rr, count=2)
->>> acc.epsilon(delta=sp.Rational(3, 8))[0]
+>>> acc.epsilon(delta=sp.Rational(3, 8)).value
 log(3)
 """
 
@@ -54,6 +54,7 @@ import sympy as sp
 
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
 from ..checks.certified import check_le
+from ..checks.privacy import Attained
 from ..checks.results import CheckResult, conjunction
 from ..errors import InvalidParameter, Undecidable
 from ..mechanism.compose import same_neighbour_graph
@@ -106,17 +107,17 @@ def _sort_by_ratio(
 
 def worst_pair(
     values: list[sp.Expr], pairs: list[Pair], precision: Precision, what: str
-) -> tuple[sp.Expr, Pair]:
+) -> Attained:
     """The largest of ``values`` (one per ordered pair; ``oo`` wins at once) and the
     pair attaining it; :class:`~verifier.errors.Undecidable` when the maximum cannot be
     certified."""
     for v, pr in zip(values, pairs, strict=True):
         if v is sp.oo:
-            return v, pr
+            return Attained(v, pr)
     i, certified = exact_max(values, precision)
     if not certified:
         raise Undecidable(f"could not decide which pair attains {what}")
-    return values[i], pairs[i]
+    return Attained(values[i], pairs[i])
 
 
 @dataclass(frozen=True)
@@ -420,7 +421,7 @@ class Accountant:
     >>> import sympy as sp
     >>> from verifier.mechanism.instances import randomized_response
     >>> acc = Accountant().compose(randomized_response(sp.log(3)), count=3)
-    >>> acc.delta(epsilon=0)[0]   # total variation: (27 - 1)/64 + (27 - 9)/64
+    >>> acc.delta(epsilon=0).value   # total variation: (27 - 1)/64 + (27 - 9)/64
     11/16
     """
 
@@ -465,14 +466,14 @@ class Accountant:
         if not self._losses:
             raise InvalidParameter("nothing composed yet: call compose(mechanism, count) first")
 
-    def delta(self, *, epsilon: Any) -> tuple[sp.Expr, Pair]:
+    def delta(self, *, epsilon: Any) -> Attained:
         """The least δ with the composition (ε, δ)-DP, and a pair attaining it."""
         self._require()
         pairs = list(self._losses)
         vals = [self._losses[p].delta(epsilon) for p in pairs]
         return worst_pair(vals, pairs, self.precision, "delta(epsilon)")
 
-    def epsilon(self, *, delta: Any) -> tuple[sp.Expr, Pair]:
+    def epsilon(self, *, delta: Any) -> Attained:
         """The least ε with the composition (ε, δ)-DP, and a pair attaining it."""
         self._require()
         pairs = list(self._losses)
@@ -483,13 +484,14 @@ class Accountant:
 def check_tradeoff(
     mech: FiniteMechanism,
     f: Any,
-    alpha: sp.Symbol,
+    variable: sp.Symbol,
     precision: Precision = DEFAULT_PRECISION,
 ) -> CheckResult:
     """Is ``mech`` ``f``-DP (Dong, Roth & Su 2022, Definition 2.3): ``T(M(D), M(D')) >=
     f`` on ``[0, 1]`` for every ordered neighbouring pair?  ``f`` is an expression in
-    ``alpha``; it must be convex on ``[0, 1]`` (every trade-off function is, Dong et
-    al., Proposition 2.2), which is decided first (``f'' >= 0`` for every ``alpha`` in
+    ``variable`` (the type I error α of the trade-off curve); it must be convex on ``[0,
+    1]`` (every trade-off function is, Dong et al., Proposition 2.2), which is decided
+    first (``f'' >= 0`` for every α in
     ``[0, 1]``, :func:`~verifier.checks.certified.check_le` over the range) and a non-convex
     ``f`` is refused.  Then, on each linear piece of the finite mechanism's trade-off
     curve, ``T - f`` is concave, so its minimum is at the piece's ends: the curve's
@@ -508,10 +510,10 @@ def check_tradeoff(
     if not isinstance(mech, FiniteMechanism):
         raise InvalidParameter(f"check_tradeoff takes a FiniteMechanism, got {type(mech).__name__}")
     fx = exact(f)
-    free = fx.free_symbols - {alpha}
+    free = fx.free_symbols - {variable}
     if free:
-        raise InvalidParameter(f"f may depend on {alpha} only, not on {sorted(map(str, free))}")
-    convex = check_le(0, sp.diff(fx, alpha, 2), "f'' >= 0 on [0, 1]", over=(alpha, 0, 1))
+        raise InvalidParameter(f"f may depend on {variable} only, not on {sorted(map(str, free))}")
+    convex = check_le(0, sp.diff(fx, variable, 2), "f'' >= 0 on [0, 1]", over=(variable, 0, 1))
     if convex.verdict is Verdict.VIOLATED:
         raise InvalidParameter(f"f = {fx} is not convex on [0, 1], so it is no trade-off function")
     if convex.verdict is Verdict.UNDECIDED:
@@ -522,7 +524,7 @@ def check_tradeoff(
         for x, y in loss.tradeoff():
             parts.append(
                 check_le(
-                    fx.subs(alpha, x),
+                    fx.subs(variable, x),
                     y,
                     f"f({x}) <= T({x}) = {y}",
                     pair=(d, d2),

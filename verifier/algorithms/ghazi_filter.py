@@ -26,7 +26,7 @@ the paper checks the theorem as their implication.
 >>> root = AdversaryNode(P, Q, sp.log(R(7, 3)), {0: leaf, 1: leaf})
 >>> from verifier.checks.privacy import check_rdp
 >>> it = transcript_mechanism(root, 2 * sp.log(R(7, 3)))
->>> check_rdp(it, 2, 2 * sp.log(R(7, 3)), pairs=[(B0, B1)]).tight  # two rounds, budget attained
+>>> check_rdp(it, epsilon=2 * sp.log(R(7, 3)), alpha=2, pairs=[(B0, B1)]).tight  # two rounds, budget attained
 True
 >>> [t.outputs for t in filter_transcripts(root, sp.log(3))]   # only one round fits
 [(0,), (1,)]
@@ -202,7 +202,11 @@ def check_node_claims(root: AdversaryNode, alpha: Any) -> CheckResult:
         m = node.mechanism()
         parts.append(
             check_ex_post_rdp(
-                m, node.bound, a, pairs=[(B0, B1)], title=f"Def 6 at node {node.label or k}"
+                m,
+                epsilon_tilde=node.bound,
+                alpha=a,
+                pairs=[(B0, B1)],
+                title=f"Def 6 at node {node.label or k}",
             )
         )
     return conjunction(f"every request is ex-post ({a}, eps~)-RDP", parts)

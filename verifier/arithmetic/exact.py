@@ -156,16 +156,18 @@ def exact(value: Any) -> sp.Expr:
     """Convert ``value`` to an exact sympy expression.
 
     Accepts sympy expressions, ``int``, :class:`fractions.Fraction` and ``bool``.
-    Python floats are refused: ``0.1`` is not one tenth, and a verifier that
-    silently accepted it would certify a different mechanism from the one meant.
-    Strings are refused too: parse them with :mod:`verifier.arithmetic.expressions`.
+    Python floats are refused: ``0.1`` is not one tenth, and a verifier that silently
+    accepted it would certify a different mechanism from the one meant.  Strings are
+    refused here; the privacy parameters of the checkers take them
+    (:mod:`verifier.checks.vocabulary`), and :func:`verifier.arithmetic.expressions.number`
+    reads them exactly.
 
     >>> exact(Fraction(1, 3))
     1/3
-    >>> exact(0.5)
+    >>> exact(0.1)
     Traceback (most recent call last):
     ...
-    verifier.errors.InvalidParameter: 0.5 is a float, which is not exact; write it as a Fraction or a sympy Rational (e.g. Rational(1, 2))
+    verifier.errors.InvalidParameter: 0.1 is a float, which is not exact: write Fraction(1, 10) (or the string "0.1" where a number may be text)
     """
     if isinstance(value, sp.Basic):
         if isinstance(value, sp.Float):
@@ -186,11 +188,21 @@ def exact(value: Any) -> sp.Expr:
     if isinstance(value, Fraction):
         return sp.Rational(value.numerator, value.denominator)
     if isinstance(value, float):
-        raise InvalidParameter(
-            f"{value!r} is a float, which is not exact; write it as a Fraction or a "
-            f"sympy Rational (e.g. Rational(1, 2))"
-        )
+        raise InvalidParameter(_float_message(value))
     raise InvalidParameter(f"{value!r} ({type(value).__name__}) is not an exact number")
+
+
+def _float_message(value: float) -> str:
+    """The one-line fix for a float: the Fraction of the decimal it was written as, or
+    that decimal as a string (read exactly where a number may be text)."""
+    if not math.isfinite(value):
+        return f"{value!r} is a float, which is not exact: write oo, -oo or a number"
+    text = repr(value)
+    q = Fraction(text)
+    return (
+        f"{text} is a float, which is not exact: write Fraction({q.numerator}, "
+        f'{q.denominator}) (or the string "{text}" where a number may be text)'
+    )
 
 
 # ---------------------------------------------------------------------------

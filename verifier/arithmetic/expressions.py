@@ -87,8 +87,8 @@ from typing import Any, NamedTuple, NoReturn
 
 import sympy as sp
 
-from ..errors import SpecError, UnboundSymbol, VerifierError
-from .exact import enclose, is_exactly_zero
+from ..errors import InvalidParameter, SpecError, UnboundSymbol, VerifierError
+from .exact import enclose, exact, is_exactly_zero
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
@@ -1201,3 +1201,21 @@ def parse_number(
         return names[name]
 
     return _Parser(source, what, lookup, number_mode=True).parse()
+
+
+def number(value: Any, what: str = "number") -> Any:
+    """``value`` as an exact number: a string in the spec grammar (``"log(3)"``,
+    ``"1/10"``, ``"0.1"`` — a decimal written as text is read exactly) parsed by
+    :func:`parse_expression`, anything else through
+    :func:`verifier.arithmetic.exact.exact` (floats refused).  Errors are
+    :class:`~verifier.errors.InvalidParameter`.
+
+    >>> number("log(3)"), number("0.1"), number(2)
+    (log(3), 1/10, 2)
+    """
+    if not isinstance(value, str):
+        return exact(value)
+    try:
+        return parse_expression(value, what=what)
+    except SpecError as err:
+        raise InvalidParameter(str(err)) from None

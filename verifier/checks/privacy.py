@@ -34,7 +34,7 @@ take a ``budget`` (:class:`verifier.checks.boxes.BoxBudget`).
 >>> e = sp.Rational(1, 2)
 >>> p = sp.exp(e) / (1 + sp.exp(e))
 >>> rr = FiniteMechanism(pair(), {"D": {1: p, 0: 1 - p}, "D'": {1: 1 - p, 0: p}})
->>> check_pure_dp(rr, e).verdict, check_pure_dp(rr, e).tight
+>>> check_pure_dp(rr, epsilon=e).verdict, check_pure_dp(rr, epsilon=e).tight
 (<Verdict.HOLDS: 'holds'>, True)
 >>> pure_epsilon(rr).value
 1/2
@@ -43,7 +43,8 @@ take a ``budget`` (:class:`verifier.checks.boxes.BoxBudget`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,7 @@ from ..arithmetic.exact import (
     Precision,
     Sign,
     Verdict,
+    approx,
     combine_verdicts,
     decide_le,
     decide_sign,
@@ -66,6 +68,7 @@ from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .boxes import Box, BoxBudget, decide_on_box
 from .ranges import ParameterRange
 from .results import CheckResult, Finding, Subject
+from .vocabulary import privacy_parameters
 
 __all__ = [
     "ParameterRange",
@@ -363,21 +366,68 @@ def check_distributions(
 
 
 @dataclass(frozen=True)
-class RealizedLoss:
-    """Realized ex-post loss of one output: its value, the pair attaining it, and
-    whether the maximum over pairs is certified."""
+class Attained:
+    """The smallest privacy parameter of a mechanism and where it is attained — the one
+    result of :func:`pure_epsilon`, :func:`delta`, :func:`rdp_epsilon`,
+    :func:`realized_ex_post_epsilon` (one per output) and
+    :func:`verifier.interop.exact.epsilon_for_delta`.
 
-    output: Output
+    Attributes
+    ----------
+    value : sympy.Expr
+        The exact value (``oo`` when no finite value will do).
+    pair : tuple
+        An ordered pair of neighbouring datasets ``(D, D')`` attaining it.
+    output : hashable or None
+        The output attaining it, for a per-output loss (``pure_epsilon``, the
+        realized ex-post ε(o)); ``None`` for a sum over outputs (δ, a Rényi ε).
+    certified : bool
+        Whether the maximum over pairs (and outputs) is certified; an uncertified
+        maximum is still an exact value of some pair.
+
+    >>> import sympy as sp
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> r = delta(randomized_response(sp.log(3)), epsilon=sp.log(2))
+    >>> r.value, r.pair
+    (1/4, ('D', "D'"))
+    >>> float(r)
+    0.25
+    """
+
     value: sp.Expr
     pair: Pair
-    certified: bool
+    output: Output | None = None
+    certified: bool = True
+
+    def __float__(self) -> float:
+        """The value as a float (display only; every verdict is exact)."""
+        return approx(self.value)
+
+    def _former(self) -> tuple[sp.Expr, Pair]:
+        warnings.warn(
+            "delta, rdp_epsilon and epsilon_for_delta return an Attained: use .value and "
+            ".pair (unpacking it as a (value, pair) tuple is removed in the next release)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return self.value, self.pair
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._former())
+
+    def __getitem__(self, i: int) -> Any:
+        return self._former()[i]
+
+
+#: The former name of :class:`Attained` for one output's realized loss.
+RealizedLoss = Attained
 
 
 @dataclass
 class RealizedTable:
     """Realized ex-post ε(o) for every output possible somewhere."""
 
-    rows: list[RealizedLoss]
+    rows: list[Attained]
 
     def __iter__(self) -> Any:
         return iter(self.rows)
@@ -423,11 +473,11 @@ def realized_ex_post_epsilon(
             continue
         infinite = [c for c in cands if c[0] is sp.oo]
         if infinite:
-            rows.append(RealizedLoss(o, sp.oo, infinite[0][1], True))
+            rows.append(Attained(sp.oo, infinite[0][1], o, True))
             continue
         ratios = [mech.p(d, o) / mech.p(d2, o) for _, (d, d2) in cands]
         i, ok = exact_max(ratios, precision)
-        rows.append(RealizedLoss(o, _log(ratios[i]), cands[i][1], ok))
+        rows.append(Attained(_log(ratios[i]), cands[i][1], o, ok))
     return RealizedTable(rows)
 
 
@@ -435,8 +485,9 @@ def pure_epsilon(
     mech: FiniteMechanism,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
-) -> RealizedLoss:
-    """The smallest ε for which ``mech`` is ε-DP: ``max_o ε_M(o)`` (exact)."""
+) -> Attained:
+    """The smallest ε for which ``mech`` is ε-DP: ``max_o ε_M(o)`` (exact), with the
+    output and the pair attaining it."""
     table = realized_ex_post_epsilon(mech, pairs, precision).rows
     if not table:
         raise InvalidParameter("the mechanism has no possible output")
@@ -446,13 +497,14 @@ def pure_epsilon(
     i, ok = exact_max([r.value for r in table], precision)
     r = table[i]
     value = sp.simplify(r.value) if sp.count_ops(r.value) < 50 else r.value
-    return RealizedLoss(r.output, value, r.pair, ok and all(t.certified for t in table))
+    return Attained(value, r.pair, r.output, ok and all(t.certified for t in table))
 
 
+@privacy_parameters("epsilon_tilde")
 def check_ex_post(
     mech: FiniteMechanism,
-    eps_tilde: Bound,
     *,
+    epsilon_tilde: Bound,
     pairs: Iterable[Pair] | None = None,
     over: Any = None,
     precision: Precision = DEFAULT_PRECISION,
@@ -461,13 +513,13 @@ def check_ex_post(
 ) -> CheckResult:
     """Check ex-post ε̃-DP (Ghazi et al. 2025, Def 2): ``P_D(o) <= e^{ε̃(o)} P_D'(o)``.
 
-    ``eps_tilde`` is a function of the output, a mapping, or a constant (then this is
-    ex-ante ε-DP).  Findings carry, per output and pair, the realized loss
+    ``epsilon_tilde`` is a function of the output, a mapping, or a constant (then this
+    is ex-ante ε-DP).  Findings carry, per output and pair, the realized loss
     ``log(P_D(o)/P_D'(o))``, the claimed ``ε̃(o)`` and the slack.
     """
     rng = parameter_domain(over)
     _require_bound(mech, rng)
-    bound = _bound_function(eps_tilde, precision, "the claimed ex-post bound")
+    bound = _bound_function(epsilon_tilde, precision, "the claimed ex-post bound")
     prs = _pairs(mech, pairs)
     findings: list[Finding] = []
     for o in mech.outputs:
@@ -502,15 +554,16 @@ def check_ex_post(
         findings,
         quantity="realized eps(o)",
         subject=Subject.of(
-            "ex_post", mech, {"eps_tilde": eps_tilde}, None if pairs is None else prs, rng
+            "ex_post", mech, {"eps_tilde": epsilon_tilde}, None if pairs is None else prs, rng
         ),
     )
 
 
+@privacy_parameters("epsilon")
 def check_pure_dp(
     mech: FiniteMechanism,
-    eps: Any,
     *,
+    epsilon: Any,
     pairs: Iterable[Pair] | None = None,
     over: Any = None,
     precision: Precision = DEFAULT_PRECISION,
@@ -518,11 +571,11 @@ def check_pure_dp(
     budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Check ε-DP (ex-ante): ``P_D(o) <= e^ε P_D'(o)`` for all pairs and outputs."""
-    e = check_epsilon(eps, precision=precision)
+    e = check_epsilon(epsilon, precision=precision)
     prs = None if pairs is None else list(pairs)
     result = check_ex_post(
         mech,
-        e,
+        epsilon_tilde=e,
         pairs=prs,
         over=over,
         precision=precision,
@@ -573,26 +626,64 @@ def _dist(mech: FiniteMechanism, d: Dataset) -> dict[Output, sp.Expr]:
     return {o: mech.p(d, o) for o in mech.outputs if mech.p(d, o) != 0}
 
 
+@privacy_parameters("epsilon", "pairs", "precision")
 def delta(
     mech: FiniteMechanism,
-    eps: Bound,
+    *,
+    epsilon: Bound,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
-) -> tuple[sp.Expr, Pair]:
-    """The smallest δ with ``mech`` (ε, δ)-DP (or ex-post (ε̃, δ)): max over pairs of
-    the hockey-stick divergence, and a pair attaining it."""
+) -> Attained:
+    """The smallest δ with ``mech`` (ε, δ)-DP — or ex-post (ε̃, δ)-DP when ``epsilon``
+    is a function or mapping of the output: the maximum over ordered pairs of the
+    hockey-stick divergence, and a pair attaining it."""
     _require_bound(mech, None)
     prs = _pairs(mech, pairs)
-    vals = [hockey_stick(_dist(mech, d), _dist(mech, d2), eps, precision) for d, d2 in prs]
-    i, _ = exact_max(vals, precision)
-    return vals[i], prs[i]
+    vals = [hockey_stick(_dist(mech, d), _dist(mech, d2), epsilon, precision) for d, d2 in prs]
+    i, ok = exact_max(vals, precision)
+    return Attained(vals[i], prs[i], None, ok)
 
 
+def _pair_findings(
+    mech: FiniteMechanism,
+    prs: list[Pair],
+    quantity: Callable[[dict[Output, sp.Expr], dict[Output, sp.Expr]], sp.Expr],
+    claimed: sp.Expr,
+    rng: Domain | None,
+    precision: Precision,
+    budget: BoxBudget | None,
+) -> list[Finding]:
+    """One finding per ordered pair ``(D, D')``: ``quantity(P_D, P_D') <= claimed``
+    decided at a point, over a range or over a box (the hockey-stick divergence
+    against δ, the ex-post Rényi sum against 1)."""
+    findings = []
+    for d, d2 in prs:
+        q = quantity(_dist(mech, d), _dist(mech, d2))
+        v, tight, failing, region = _decide(q, claimed, rng, precision, budget)
+        findings.append(
+            Finding(
+                v,
+                None,
+                (d, d2),
+                q,
+                claimed,
+                q,
+                claimed,
+                tight=tight,
+                failing=failing,
+                region=region,
+                over=rng,
+            )
+        )
+    return findings
+
+
+@privacy_parameters("epsilon_tilde", "delta")
 def check_ex_post_approx(
     mech: FiniteMechanism,
-    eps_tilde: Bound,
-    delta_claim: Any,
     *,
+    epsilon_tilde: Bound,
+    delta: Any,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
@@ -603,27 +694,17 @@ def check_ex_post_approx(
     divergence per ordered pair; with a constant ε̃ this is (ε, δ)-DP."""
     rng = parameter_domain(over)
     _require_bound(mech, rng)
-    dl = check_delta(delta_claim, precision)
-    findings: list[Finding] = []
+    dl = check_delta(delta, precision)
     prs = _pairs(mech, pairs)
-    for d, d2 in prs:
-        hs = hockey_stick(_dist(mech, d), _dist(mech, d2), eps_tilde, precision)
-        v, tight, failing, region = _decide(hs, dl, rng, precision, budget)
-        findings.append(
-            Finding(
-                v,
-                None,
-                (d, d2),
-                hs,
-                dl,
-                hs,
-                dl,
-                tight=tight,
-                failing=failing,
-                region=region,
-                over=rng,
-            )
-        )
+    findings = _pair_findings(
+        mech,
+        prs,
+        lambda P, Q: hockey_stick(P, Q, epsilon_tilde, precision),
+        dl,
+        rng,
+        precision,
+        budget,
+    )
     return CheckResult(
         title or f"ex-post (eps~, {dl})-DP of {mech.name}",
         combine_verdicts(f.verdict for f in findings),
@@ -632,18 +713,19 @@ def check_ex_post_approx(
         subject=Subject.of(
             "ex_post_approx",
             mech,
-            {"eps_tilde": eps_tilde, "delta": dl},
+            {"eps_tilde": epsilon_tilde, "delta": dl},
             None if pairs is None else prs,
             rng,
         ),
     )
 
 
+@privacy_parameters("epsilon", "delta")
 def check_approx_dp(
     mech: FiniteMechanism,
-    eps: Any,
-    delta_claim: Any,
     *,
+    epsilon: Any,
+    delta: Any,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
@@ -651,13 +733,13 @@ def check_approx_dp(
     budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Check (ε, δ)-DP: ``Σ_o max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every pair."""
-    e = check_epsilon(eps, precision=precision)
-    dl = check_delta(delta_claim, precision)
+    e = check_epsilon(epsilon, precision=precision)
+    dl = check_delta(delta, precision)
     prs = None if pairs is None else list(pairs)
     result = check_ex_post_approx(
         mech,
-        e,
-        dl,
+        epsilon_tilde=e,
+        delta=dl,
         pairs=prs,
         precision=precision,
         title=title or f"{mech.name} is ({e}, {dl})-DP",
@@ -716,12 +798,14 @@ def renyi_divergence(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: An
     return sp.log(s) / (a - 1)
 
 
+@privacy_parameters("alpha", "pairs", "precision")
 def rdp_epsilon(
     mech: FiniteMechanism,
+    *,
     alpha: Any,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
-) -> tuple[sp.Expr, Pair]:
+) -> Attained:
     """The RDP ε of ``mech`` at order α: ``max_{(D,D')} D_α(P_D ‖ P_D')`` and a pair
     attaining it (numeric α)."""
     _require_bound(mech, None)
@@ -732,16 +816,17 @@ def rdp_epsilon(
     vals = [renyi_divergence(_dist(mech, d), _dist(mech, d2), a) for d, d2 in prs]
     if any(v is sp.oo for v in vals):
         i = next(j for j, v in enumerate(vals) if v is sp.oo)
-        return sp.oo, prs[i]
-    i, _ = exact_max(vals, precision)
-    return vals[i], prs[i]
+        return Attained(sp.oo, prs[i])
+    i, ok = exact_max(vals, precision)
+    return Attained(vals[i], prs[i], None, ok)
 
 
+@privacy_parameters("alpha", "epsilon")
 def check_rdp(
     mech: FiniteMechanism,
-    alpha: Any,
-    eps: Any,
     *,
+    epsilon: Any,
+    alpha: Any,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
@@ -749,7 +834,7 @@ def check_rdp(
     """Check (α, ε)-RDP: ``Σ_o P_D(o)^α P_D'(o)^{1-α} <= e^{(α-1)ε}`` per pair."""
     _require_bound(mech, None)
     a = check_alpha(alpha, precision)
-    e = exact(eps)
+    e = exact(epsilon)
     if _numeric_sign(e, precision) is Sign.NEGATIVE:
         raise InvalidParameter(f"RDP epsilon must be >= 0, got {format_number(e)}")
     findings: list[Finding] = []
@@ -792,11 +877,12 @@ def ex_post_rdp_sum(
     return total
 
 
+@privacy_parameters("epsilon_tilde", "alpha")
 def check_ex_post_rdp(
     mech: FiniteMechanism,
-    eps_tilde: Bound,
-    alpha: Any,
     *,
+    epsilon_tilde: Bound,
+    alpha: Any,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
@@ -807,27 +893,16 @@ def check_ex_post_rdp(
     rng = parameter_domain(over)
     _require_bound(mech, rng)
     a = check_alpha(alpha, precision)
-    findings: list[Finding] = []
     prs = _pairs(mech, pairs)
-    one = sp.Integer(1)
-    for d, d2 in prs:
-        s = ex_post_rdp_sum(_dist(mech, d), _dist(mech, d2), eps_tilde, a, precision)
-        v, tight, failing, region = _decide(s, one, rng, precision, budget)
-        findings.append(
-            Finding(
-                v,
-                None,
-                (d, d2),
-                s,
-                one,
-                s,
-                one,
-                tight=tight,
-                failing=failing,
-                region=region,
-                over=rng,
-            )
-        )
+    findings = _pair_findings(
+        mech,
+        prs,
+        lambda P, Q: ex_post_rdp_sum(P, Q, epsilon_tilde, a, precision),
+        sp.Integer(1),
+        rng,
+        precision,
+        budget,
+    )
     return CheckResult(
         title or f"ex-post ({a}, eps~)-RDP of {mech.name}",
         combine_verdicts(f.verdict for f in findings),
@@ -836,7 +911,7 @@ def check_ex_post_rdp(
         subject=Subject.of(
             "ex_post_rdp",
             mech,
-            {"eps_tilde": eps_tilde, "alpha": a},
+            {"eps_tilde": epsilon_tilde, "alpha": a},
             None if pairs is None else prs,
             rng,
         ),
@@ -871,12 +946,13 @@ def lemma7_dp_bound(eps_tilde: Bound, alpha: Any, delta_: Any) -> Callable[[Outp
     return lambda o: f(o) + extra
 
 
+@privacy_parameters("epsilon_tilde", "alpha", "delta")
 def check_lemma7(
     mech: FiniteMechanism,
-    eps_tilde: Bound,
-    alpha: Any,
-    delta_: Any,
     *,
+    epsilon_tilde: Bound,
+    delta: Any,
+    alpha: Any,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     over: Any = None,
@@ -894,19 +970,21 @@ def check_lemma7(
 
     prs = None if pairs is None else list(pairs)
     kw: dict[str, Any] = {"pairs": prs, "precision": precision, "over": over, "budget": budget}
-    dp = check_ex_post(mech, eps_tilde, **kw)
-    rdp = check_ex_post_rdp(mech, lemma7_rdp_bound(eps_tilde), alpha, **kw)
-    conv = check_ex_post_approx(mech, lemma7_dp_bound(eps_tilde, alpha, delta_), delta_, **kw)
+    dp = check_ex_post(mech, epsilon_tilde=epsilon_tilde, **kw)
+    rdp = check_ex_post_rdp(mech, epsilon_tilde=lemma7_rdp_bound(epsilon_tilde), alpha=alpha, **kw)
+    conv = check_ex_post_approx(
+        mech, epsilon_tilde=lemma7_dp_bound(epsilon_tilde, alpha, delta), delta=delta, **kw
+    )
     if over is not None:
         return conjunction(
-            f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta_}) for every point of the box",
+            f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta}) for every point of the box",
             [
                 conjunction("Lemma 7 (i): ex-post DP and ex-post RDP", [dp, rdp]),
                 conjunction("Lemma 7 (ii): ex-post RDP and ex-post (eps, delta)-DP", [rdp, conv]),
             ],
         )
     return conjunction(
-        f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta_})",
+        f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta})",
         [
             implication("Lemma 7 (i): ex-post DP => ex-post RDP", dp, rdp),
             implication("Lemma 7 (ii): ex-post RDP => ex-post (eps, delta)-DP", rdp, conv),
@@ -1064,11 +1142,12 @@ def event_removal(
     return EventRemoval(best[0], best_both[0], best[1], best_both[1])
 
 
+@privacy_parameters("epsilon", "delta")
 def check_pure_off_event(
     mech: FiniteMechanism,
-    eps: Any,
-    delta_claim: Any,
     *,
+    epsilon: Any,
+    delta: Any,
     both: bool = False,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
@@ -1080,8 +1159,8 @@ def check_pure_off_event(
     ``(ε, δ)``-closeness of Liu & Talwar 2019, Lemma E.2 (decided by
     :func:`event_removal`).  Each finding compares the least removed mass with ``δ``
     and names an optimal event."""
-    e = check_epsilon(eps, precision=precision)
-    dl = check_delta(delta_claim, precision)
+    e = check_epsilon(epsilon, precision=precision)
+    dl = check_delta(delta, precision)
     findings: list[Finding] = []
     prs = _pairs(mech, pairs)
     for d, d2 in prs:

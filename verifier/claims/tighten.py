@@ -23,7 +23,7 @@ every privacy bound (ε, ε̃(o), δ, a Rényi ε).
 >>> h, q = sp.Rational(3, 4), sp.Rational(1, 4)
 >>> M = FiniteMechanism(pair("D", "D'"), {"D": {"y": h, "n": q}, "D'": {"y": q, "n": h}})
 >>> c = Claim(id="demo.rr", source="-", statement="RR is log 3-DP", expected="holds",
-...           check=lambda: check_pure_dp(M, sp.log(3)))
+...           check=lambda: check_pure_dp(M, epsilon=sp.log(3)))
 >>> t = tightened(c.run())
 >>> t.verdict.value, t.where
 ('violated', "output n, pair D' -> D")

@@ -93,7 +93,7 @@ class Extension:
         """2ε-DP on every edge of the graph (Prop. 2's conclusion)."""
         return check_pure_dp(
             self.mechanism,
-            2 * self.eps,
+            epsilon=2 * self.eps,
             precision=self.precision,
             title=f"extension {self.mechanism.name} is 2*{self.eps}-DP",
         )

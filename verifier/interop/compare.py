@@ -282,8 +282,8 @@ def _row(
     event_text: str,
     accountants: bool,
 ) -> CompareRow:
-    pure, _ = epsilon_for_delta(mech, 0)
-    at_delta, _ = epsilon_for_delta(mech, delta)
+    pure = epsilon_for_delta(mech, delta=0).value
+    at_delta = epsilon_for_delta(mech, delta=delta).value
     acc = pld_eps = None
     if accountants:
         from .accounting import accountant_epsilon, to_pld
@@ -426,8 +426,8 @@ def _composition(
             raise InvalidParameter(f"a number of runs must be an integer, got {m}")
         k = int(m)
         acc = Accountant().compose(rr, count=k)
-        pure, _ = acc.epsilon(delta=0)
-        at_delta, _ = acc.epsilon(delta=dl)
+        pure = acc.epsilon(delta=0).value
+        at_delta = acc.epsilon(delta=dl).value
         rdp = pld = None
         text = ""
         if accountants:

@@ -21,7 +21,7 @@ as ``dp_accounting`` answer the same question with an upper bound:
 
 >>> import sympy as sp
 >>> from verifier.mechanism.instances import randomized_response
->>> epsilon_for_delta(randomized_response(sp.log(3)), sp.Rational(1, 8))[0]
+>>> epsilon_for_delta(randomized_response(sp.log(3)), delta=sp.Rational(1, 8)).value
 log(5/2)
 """
 
@@ -35,6 +35,8 @@ import sympy as sp
 
 from ..accounting.pld import epsilon_of, worst_pair
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision
+from ..checks.privacy import Attained
+from ..checks.vocabulary import privacy_parameters
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output
 
@@ -72,12 +74,14 @@ def pair_epsilon_for_delta(
     return epsilon_of(((P[o], Q.get(o, 0)) for o in P), delta, precision)
 
 
+@privacy_parameters("delta", "pairs", "precision")
 def epsilon_for_delta(
     mech: FiniteMechanism,
+    *,
     delta: Any,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
-) -> tuple[sp.Expr, Pair]:
+) -> Attained:
     """The least ε with ``mech`` (ε, δ)-DP over the ordered neighbouring pairs (or
     ``pairs``): the maximum of :func:`pair_epsilon_for_delta`, and a pair attaining it.
     """

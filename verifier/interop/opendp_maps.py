@@ -123,7 +123,7 @@ def _dp() -> Iterator[Any]:
 def _check(
     name: str, d_in: int, claimed: float, mech: FiniteMechanism, pairs: Any = None
 ) -> MapCheck:
-    exact_eps, _ = epsilon_for_delta(mech, 0, pairs)
+    exact_eps = epsilon_for_delta(mech, delta=0, pairs=pairs).value
     verdict = decide_le(exact_eps, exact_float(claimed)).verdict
     return MapCheck(name, d_in, float(claimed), exact_eps, verdict)
 

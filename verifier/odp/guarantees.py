@@ -76,6 +76,7 @@ from ..checks.privacy import (
     realized_ex_post_epsilon,
 )
 from ..checks.results import CheckResult, Finding
+from ..checks.vocabulary import privacy_parameters
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output, natural_order
 from ..mechanism.neighbours import pair as pair_graph
@@ -263,7 +264,7 @@ def check_odp(
     name = title or f"{mech.name} is {g}"
     if g.delta == 0:
         # both readings coincide: the pointwise (ex-post) form, per output
-        r = check_ex_post(mech, g.e_of, pairs=prs, precision=precision, title=name)
+        r = check_ex_post(mech, epsilon_tilde=g.e_of, pairs=prs, precision=precision, title=name)
         r.quantity = "realized eps(o) vs e(cell)"
         return r
     findings: list[Finding] = []
@@ -290,12 +291,13 @@ def check_odp(
     )
 
 
+@privacy_parameters("epsilon", "delta")
 def check_subset_dp(
     mech: FiniteMechanism,
     subset: Iterable[Output],
-    eps: Any,
-    delta: Any = 0,
     *,
+    epsilon: Any,
+    delta: Any = 0,
     pairs: Iterable[Pair] | None = None,
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
@@ -303,7 +305,7 @@ def check_subset_dp(
     """Check ``(S, ε, δ)``-subset DP (Hartmann et al. Def 5):
     ``Σ_{o∈S} max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every ordered pair."""
     S = [o for o in mech.outputs if o in set(subset)]
-    e, dl = exact(eps), exact(delta)
+    e, dl = exact(epsilon), exact(delta)
     findings = []
     name = title or f"{mech.name} is ({sorted(map(str, S))}, {e}, {dl})-subset DP"
     if dl == 0:

@@ -39,6 +39,7 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic.exact import exact
+from ..checks.vocabulary import privacy_parameters
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism.model import FiniteMechanism
 from .guarantees import ODPGuarantee, Partition
@@ -153,10 +154,11 @@ def bottom_partition(outputs: Any) -> Partition:
     return Partition.from_key(outputs, lambda o: "⊥" if o == BOTTOM else "R")
 
 
-def ptr_guarantee(mech: FiniteMechanism, eps: Any, threshold: int) -> ODPGuarantee:
+@privacy_parameters("epsilon", "threshold")
+def ptr_guarantee(mech: FiniteMechanism, *, epsilon: Any, threshold: int) -> ODPGuarantee:
     """A PTR function's ODP guarantee (Hartmann et al. §4.2, via Lemma 6):
     ``({⊥}: ε, R: 2ε, δ0)``."""
-    e = exact(eps)
+    e = exact(epsilon)
     return ODPGuarantee.of(
         bottom_partition(mech.outputs), {"⊥": e, "R": 2 * e}, ptr_delta0(e, threshold)
     )

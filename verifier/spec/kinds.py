@@ -260,7 +260,7 @@ def _bounds(claim: SpecClaim) -> Any:
 def _pure_dp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_pure_dp(
         _mechanism_of(c),
-        c.epsilon,
+        epsilon=c.epsilon,
         pairs=c.pair_list(),
         over=c.over,
         precision=precision,
@@ -271,7 +271,7 @@ def _pure_dp(c: SpecClaim, precision: Precision) -> CheckResult:
 def _ex_post(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_ex_post(
         _mechanism_of(c),
-        _bounds(c),
+        epsilon_tilde=_bounds(c),
         pairs=c.pair_list(),
         over=c.over,
         precision=precision,
@@ -282,8 +282,8 @@ def _ex_post(c: SpecClaim, precision: Precision) -> CheckResult:
 def _approx_dp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_approx_dp(
         _mechanism_of(c),
-        c.epsilon,
-        c.delta,
+        epsilon=c.epsilon,
+        delta=c.delta,
         pairs=c.pair_list(),
         over=c.over,
         precision=precision,
@@ -294,8 +294,8 @@ def _approx_dp(c: SpecClaim, precision: Precision) -> CheckResult:
 def _ex_post_approx(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_ex_post_approx(
         _mechanism_of(c),
-        _bounds(c),
-        c.delta,
+        epsilon_tilde=_bounds(c),
+        delta=c.delta,
         pairs=c.pair_list(),
         over=c.over,
         precision=precision,
@@ -306,8 +306,8 @@ def _ex_post_approx(c: SpecClaim, precision: Precision) -> CheckResult:
 def _pure_off_event(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_pure_off_event(
         _mechanism_of(c),
-        c.epsilon,
-        c.delta,
+        epsilon=c.epsilon,
+        delta=c.delta,
         pairs=c.pair_list(),
         precision=precision,
         title=_title(c),
@@ -317,8 +317,8 @@ def _pure_off_event(c: SpecClaim, precision: Precision) -> CheckResult:
 def _pure_off_event_both(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_pure_off_event(
         _mechanism_of(c),
-        c.epsilon,
-        c.delta,
+        epsilon=c.epsilon,
+        delta=c.delta,
         both=True,
         pairs=c.pair_list(),
         precision=precision,
@@ -329,8 +329,8 @@ def _pure_off_event_both(c: SpecClaim, precision: Precision) -> CheckResult:
 def _rdp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_rdp(
         _mechanism_of(c),
-        c.alpha,
-        c.epsilon,
+        alpha=c.alpha,
+        epsilon=c.epsilon,
         pairs=c.pair_list(),
         precision=precision,
         title=_title(c),
@@ -340,8 +340,8 @@ def _rdp(c: SpecClaim, precision: Precision) -> CheckResult:
 def _ex_post_rdp(c: SpecClaim, precision: Precision) -> CheckResult:
     return check_ex_post_rdp(
         _mechanism_of(c),
-        _bounds(c),
-        c.alpha,
+        epsilon_tilde=_bounds(c),
+        alpha=c.alpha,
         pairs=c.pair_list(),
         over=c.over,
         precision=precision,
@@ -351,7 +351,12 @@ def _ex_post_rdp(c: SpecClaim, precision: Precision) -> CheckResult:
 
 def _lemma7(c: SpecClaim, precision: Precision) -> CheckResult:
     result = check_lemma7(
-        _mechanism_of(c), _bounds(c), c.alpha, c.delta, pairs=c.pair_list(), precision=precision
+        _mechanism_of(c),
+        epsilon_tilde=_bounds(c),
+        alpha=c.alpha,
+        delta=c.delta,
+        pairs=c.pair_list(),
+        precision=precision,
     )
     result.title = _title(c)
     return result

@@ -129,10 +129,10 @@ def test_theorem13_checker_runs_on_copies():
     ms = [randomized_response(L(2)), randomized_response(L(3), datasets=("D'", "D"))]
     from verifier.checks.privacy import rdp_epsilon
 
-    eps = [rdp_epsilon(m, 2)[0] for m in ms]
+    eps = [rdp_epsilon(m, alpha=2).value for m in ms]
     A = hyperparameter_tuning(ms, eps, R(1, 10), prior="exponential", copies=[4, 3])
     b = T.theorem13_bound(eps, R(1, 10), 2, copies=[4, 3])
-    assert check_ex_post_rdp(A, b, 2).holds
+    assert check_ex_post_rdp(A, epsilon_tilde=b, alpha=2).holds
     ells = [optimal_ell(i, eps, R(1, 10), 2, [4, 3]) for i in range(2)]
     assert all(decide_le(0, e).verdict is Verdict.HOLDS for e in ells)
     assert any(approx(e) > 0 for e in ells)

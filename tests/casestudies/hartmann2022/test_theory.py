@@ -46,9 +46,9 @@ def test_toy_mechanism_odp_and_lemmas():
 
 def test_subset_dp_and_lemma6():
     m = toy_mechanism()
-    assert check_subset_dp(m, ["⊥"], R(1, 10)).holds  # ⊥ leaks nothing
-    assert check_subset_dp(m, [0, 1], sp.log(2)).violated
-    assert check_subset_dp(m, [0, 1], sp.log(2), R(1, 8)).holds  # 3/8 - 2/8
+    assert check_subset_dp(m, ["⊥"], epsilon=R(1, 10)).holds  # ⊥ leaks nothing
+    assert check_subset_dp(m, [0, 1], epsilon=sp.log(2)).violated
+    assert check_subset_dp(m, [0, 1], epsilon=sp.log(2), delta=R(1, 8)).holds  # 3/8 - 2/8
     assert subset_dp_epsilon(m, [0, 1]) == sp.log(3)
     assert subset_dp_epsilon(m, ["⊥"]) == 0
     part = Partition.from_key(m.outputs, lambda o: o == "⊥")

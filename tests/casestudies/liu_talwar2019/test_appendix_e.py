@@ -35,7 +35,9 @@ def test_the_hand_counterexample_to_the_sqrt_case():
     )
     r = event_removal(dict(enumerate(P)), dict(enumerate(Q)), sp.sqrt(R(2, 100)))
     assert r.mass == R(11, 100) and r.removed == {0: 1, 1: 1, 2: 0}
-    res = check_pure_off_event(_mech(P, Q), sp.sqrt(R(2, 100)), R(1, 10), pairs=[("D", "D'")])
+    res = check_pure_off_event(
+        _mech(P, Q), epsilon=sp.sqrt(R(2, 100)), delta=R(1, 10), pairs=[("D", "D'")]
+    )
     assert res.verdict is Verdict.VIOLATED
 
 

@@ -144,7 +144,7 @@ def test_balanced_oracle_attains_the_utility_bound() -> None:
 def test_rr_delta_float_agrees_with_exact() -> None:
     T, odds = 20, R(11, 10)
     eps = sp.Rational(3, 10)
-    exact, _ = delta(rr_composition(T, odds), eps, pairs=[("D", "D'")])
+    exact = delta(rr_composition(T, odds), epsilon=eps, pairs=[("D", "D'")]).value
     assert rr_delta(T, 1.1, 0.3) == pytest.approx(approx(exact), rel=1e-9)
 
 

@@ -28,8 +28,8 @@ def test_realized_delta_at_t50_matches_the_table():
     eps = R(1, 20)
     r = check_approx_dp(
         rr_composition(T, sp.exp(eps)),
-        advanced_composition_epsilon(T, eps, dp),
-        dp,
+        epsilon=advanced_composition_epsilon(T, eps, dp),
+        delta=dp,
         pairs=[("D", "D'")],
     )
     assert r.verdict is Verdict.HOLDS

@@ -206,7 +206,7 @@ def check_program_dp(
     """
     e = exact(eps)
     prs = list(pairs) if pairs is not None else list(pm.mechanism.ordered_pairs())
-    parts = [check_pure_dp(pm.mechanism, e, pairs=prs, over=over, precision=precision)]
+    parts = [check_pure_dp(pm.mechanism, epsilon=e, pairs=prs, over=over, precision=precision)]
     if pm.tails:
         if over is not None:
             raise InvalidParameter("tails of point releases are decided at a numeric epsilon")

@@ -1,0 +1,134 @@
+"""One vocabulary for privacy parameters across the public API
+(:mod:`verifier.checks.vocabulary`): every checker or query that takes a mechanism
+names its privacy parameters ``epsilon_tilde``, ``epsilon``, ``delta``, ``alpha``,
+keyword-only and in that order; a string in the spec grammar is an exact number; a
+float is refused with the fix; the former calling style still works for one release
+and warns; something other than a mechanism is refused naming what converts it."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+import warnings
+
+import pytest
+import sympy as sp
+
+import verifier
+from verifier import check_approx_dp, check_pure_dp, check_rdp, delta, epsilon_for_delta
+from verifier.checks.privacy import Attained, check_ex_post, rdp_epsilon
+from verifier.checks.vocabulary import FORMER_NAMES, VOCABULARY, privacy_parameters
+from verifier.errors import BadInput, InvalidMechanism, InvalidParameter
+from verifier.mechanism.instances import randomized_response
+
+PRIVACY_NAME = re.compile(r"^(eps|epsilon|delta|alpha)(_|$)")
+RR3 = randomized_response(sp.log(3))
+
+
+def _checkers() -> list[tuple[str, inspect.Signature]]:
+    """Public functions of the engine whose first parameter is a mechanism."""
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for m in pkgutil.walk_packages(verifier.__path__, "verifier."):
+            if m.name.endswith("__main__") or ".cli" in m.name:
+                continue
+            mod = importlib.import_module(m.name)
+            for name, f in vars(mod).items():
+                if name.startswith("_") or not inspect.isfunction(f):
+                    continue
+                if f.__module__ != mod.__name__:
+                    continue
+                sig = inspect.signature(f)
+                first = next(iter(sig.parameters), None)
+                if first in ("mech", "mechanism"):
+                    out.append((f"{m.name}.{name}", sig))
+    return out
+
+
+CHECKERS = _checkers()
+
+
+def test_the_walk_sees_the_checkers():
+    names = {n.rsplit(".", 1)[1] for n, _ in CHECKERS}
+    assert {
+        "check_pure_dp",
+        "check_approx_dp",
+        "delta",
+        "rdp_epsilon",
+        "epsilon_for_delta",
+    } <= names
+
+
+@pytest.mark.parametrize("name,sig", CHECKERS, ids=[n for n, _ in CHECKERS])
+def test_privacy_parameters_are_keyword_only_in_the_vocabulary(name, sig):
+    seen = []
+    for p in list(sig.parameters.values())[1:]:
+        if PRIVACY_NAME.match(p.name) or p.name in FORMER_NAMES:
+            assert p.name in VOCABULARY, f"{name}: {p.name} is outside the vocabulary"
+            assert p.kind is p.KEYWORD_ONLY, f"{name}: {p.name} is not keyword-only"
+            seen.append(VOCABULARY.index(p.name))
+    assert seen == sorted(seen), f"{name}: privacy parameters out of order"
+
+
+def test_the_walk_would_see_a_positional_or_foreign_name():
+    def bad(mech, eps, *, delta_claim=0): ...
+
+    sig = inspect.signature(bad)
+    with pytest.raises(AssertionError, match="outside the vocabulary"):
+        test_privacy_parameters_are_keyword_only_in_the_vocabulary("bad", sig)
+    with pytest.raises(TypeError, match="former name"):
+        privacy_parameters()(bad)
+
+
+def test_strings_are_exact_numbers_and_floats_are_refused_with_the_fix():
+    assert check_pure_dp(RR3, epsilon="log(3)").holds
+    assert check_pure_dp(RR3, epsilon="log(2.9)").violated
+    assert check_approx_dp(RR3, epsilon="log(2)", delta="1/4").holds
+    assert check_approx_dp(RR3, epsilon="log(2)", delta="0.2499").violated
+    assert check_rdp(RR3, epsilon="log(3)", alpha="2").holds
+    with pytest.raises(InvalidParameter, match=r'Fraction\(1, 10\) \(or the string "0.1"'):
+        check_pure_dp(RR3, epsilon=0.1)
+    with pytest.raises(InvalidParameter, match="unknown name"):
+        check_pure_dp(RR3, epsilon="log(three)")
+
+
+def test_one_result_type_for_the_smallest_parameter():
+    d = delta(RR3, epsilon=sp.log(2))
+    e = epsilon_for_delta(RR3, delta=sp.Rational(1, 4))
+    r = rdp_epsilon(RR3, alpha=2)
+    p = verifier.pure_epsilon(RR3)
+    for got in (d, e, r, p):
+        assert isinstance(got, Attained) and got.pair in (("D", "D'"), ("D'", "D"))
+    assert d.value == sp.Rational(1, 4) and d.output is None
+    assert e.value == sp.log(2) and p.value == sp.log(3) and p.output is not None
+    assert float(d) == 0.25
+
+
+def test_the_former_style_works_for_one_release_and_warns():
+    with pytest.warns(DeprecationWarning, match="pass epsilon=... by keyword"):
+        assert check_pure_dp(RR3, sp.log(3)).holds
+    with pytest.warns(DeprecationWarning, match="delta_claim= is now delta="):
+        assert check_approx_dp(RR3, epsilon=sp.log(2), delta_claim=sp.Rational(1, 4)).holds
+    with pytest.warns(DeprecationWarning, match="eps_tilde= is now epsilon_tilde="):
+        assert check_ex_post(RR3, eps_tilde=sp.log(3)).holds
+    with pytest.warns(DeprecationWarning, match="use .value and .pair"):
+        value, pair = delta(RR3, epsilon=sp.log(2))
+    assert value == sp.Rational(1, 4)
+    with pytest.raises(TypeError, match="multiple values"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check_pure_dp(RR3, sp.log(3), epsilon=sp.log(3))
+
+
+def test_a_non_mechanism_is_refused_naming_the_conversion():
+    with pytest.raises(InvalidMechanism, match="got dict"):
+        check_pure_dp({"D": {"a": 1}}, epsilon=1)
+    dp_event = pytest.importorskip("dp_accounting.dp_event")
+    event = dp_event.RandomizedResponseDpEvent(0.5, 2)
+    with pytest.raises(BadInput, match="from_dp_event"):
+        check_pure_dp(event, epsilon=1)
+    with pytest.raises(BadInput, match="from_dp_event"):
+        delta(event, epsilon=1)

@@ -48,3 +48,17 @@ def test_every_page_is_in_the_table_of_contents_and_none_is_shadowed():
     pages = sorted(p.stem for p in API.glob("*.rst") if p.stem != "index")
     assert sorted(toc) == pages
     assert not SPHINX_PAGES & set(pages)
+
+
+def test_every_guide_of_the_repository_is_rendered():
+    root = API.parent.parent
+    guides = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    guides += sorted((root / "docs" / "math").glob("*.md"))
+    included = set()
+    for page in (API / "guide").glob("*.md"):
+        for target in re.findall(r"^```\{include\} (\S+)", page.read_text(), re.M):
+            included.add((page.parent / target).resolve())
+    assert len(guides) > 8
+    assert [str(g.relative_to(root)) for g in guides if g.resolve() not in included] == []
+    listed = re.findall(r"^   (guide/\S+)\s*$", (API / "guides.rst").read_text(), re.M)
+    assert sorted(listed) == sorted(f"guide/{p.stem}" for p in (API / "guide").glob("*.md"))

@@ -11,7 +11,12 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",  # numpydoc sections
     "sphinx.ext.viewcode",
+    "myst_parser",  # the guides (docs/*.md, README.md) rendered beside the reference
 ]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+myst_enable_extensions = ["dollarmath"]
+myst_fence_as_directive = ["math"]  # GitHub's ```math blocks
+myst_heading_anchors = 3
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 autodoc_default_options = {"members": True, "show-inheritance": True}
@@ -19,6 +24,9 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 # type hints are documented as written; their targets are not all in this reference
 nitpicky = False
-suppress_warnings = ["ref.python"]  # a name documented twice (re-exports) is not an error
+# a name documented twice (re-exports) is not an error; the guides' links between
+# repository files (README -> docs/..., notebooks/...) are checked by tests/test_docs.py
+# and resolve on the repository, not all on this site
+suppress_warnings = ["ref.python", "myst.xref_missing"]
 html_theme = "alabaster"
 exclude_patterns = ["_build"]

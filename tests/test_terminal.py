@@ -7,7 +7,14 @@ import argparse
 import io
 
 from verifier.cli.common import progress_wanted
-from verifier.runtime.terminal import is_terminal, progress_display, task, text_table
+from verifier.runtime.terminal import (
+    PlainProgress,
+    Task,
+    is_terminal,
+    progress_display,
+    task,
+    text_table,
+)
 
 LONG = "exp(eps_1/2)/(exp(eps_1) + exp(eps_2) + 1) + 3*log(2)/(1 + exp(-eps_1))"
 
@@ -70,7 +77,7 @@ def test_a_display_draws_on_its_stream_and_is_removed_at_the_end():
     assert drawn.rstrip().endswith(("\x1b[2K", "\x1b[?25h"))
 
 
-def test_progress_only_for_a_terminal_without_json(monkeypatch):
+def test_bars_for_a_terminal_plain_lines_for_a_pipe_none_with_json(monkeypatch):
     class Tty(io.StringIO):
         def isatty(self) -> bool:
             return True
@@ -78,11 +85,30 @@ def test_progress_only_for_a_terminal_without_json(monkeypatch):
     ns = argparse.Namespace
     monkeypatch.setattr("sys.stderr", io.StringIO())
     assert not is_terminal(io.StringIO())
-    assert not progress_wanted(ns(json=False, no_progress=False))
+    assert progress_wanted(ns(json=False, no_progress=False)) == "plain"
+    assert not progress_wanted(ns(json=True, no_progress=False))
     monkeypatch.setattr("sys.stderr", Tty())
-    assert progress_wanted(ns(json=False, no_progress=False))
+    assert progress_wanted(ns(json=False, no_progress=False)) == "bar"
     assert not progress_wanted(ns(json=True, no_progress=False))
     assert not progress_wanted(ns(json=False, no_progress=True))
+
+
+def test_plain_progress_writes_a_line_every_interval_and_nothing_for_short_work():
+    now = [0.0]
+    out = io.StringIO()
+    p = PlainProgress(out, interval=5, clock=lambda: now[0])
+    t = Task(p, p.add_task("claims", total=3, note=""))
+    t.advance(note="a.one")  # at 0 s: nothing yet
+    now[0] = 6.0
+    t.advance(note="a.two")
+    now[0] = 7.0
+    t.advance(note="a.three")  # 1 s after the last line: nothing
+    assert out.getvalue() == "claims: 2/3 done, 6 s, last a.two\n"
+    short = io.StringIO()
+    with progress_display("plain", stream=short), task("claims", total=2) as t2:
+        t2.advance()
+        t2.advance()
+    assert short.getvalue() == ""
 
 
 def test_a_terminal_too_narrow_to_fold_keeps_every_column():

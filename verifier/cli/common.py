@@ -211,16 +211,15 @@ def add_progress_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def progress_wanted(args: argparse.Namespace) -> bool:
-    """Whether to draw progress bars: standard error is a terminal, the output is not
-    JSON, and ``--no-progress`` was not given."""
+def progress_wanted(args: argparse.Namespace) -> bool | str:
+    """How to show progress on standard error: ``"bar"`` on a terminal, ``"plain"``
+    (a line every few seconds) for a log or a pipe, ``False`` with ``--json`` or
+    ``--no-progress``."""
     from ..runtime.terminal import is_terminal
 
-    return (
-        is_terminal(sys.stderr)
-        and not getattr(args, "json", False)
-        and not getattr(args, "no_progress", False)
-    )
+    if getattr(args, "json", False) or getattr(args, "no_progress", False):
+        return False
+    return "bar" if is_terminal(sys.stderr) else "plain"
 
 
 def say(*parts: object, file: TextIO | None = None) -> None:

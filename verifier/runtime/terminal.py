@@ -145,11 +145,66 @@ class Task:
 _DISPLAY: ContextVar[Any] = ContextVar("verifier_progress_display", default=None)
 
 
+class PlainProgress:
+    """Progress for a log or a pipe: one plain line per task at most every
+    ``interval`` seconds (``claims: 120/367 done, 84 s, last ghazi2025.thm11``),
+    nothing for work shorter than that, no control characters.  The subset of rich's
+    ``Progress`` that :class:`Task` uses."""
+
+    def __init__(self, stream: Any, interval: float = 5.0, clock: Any = None) -> None:
+        import time
+
+        self._stream, self._interval = stream, interval
+        self._clock = clock or time.monotonic
+        self._tasks: dict[int, dict[str, Any]] = {}
+        self._next = 0
+
+    def add_task(self, description: str, total: int | None = None, note: str = "") -> int:
+        now = self._clock()
+        self._next += 1
+        self._tasks[self._next] = {
+            "description": description,
+            "total": total,
+            "completed": 0,
+            "note": note,
+            "start": now,
+            "shown": now,
+        }
+        return self._next
+
+    def update(self, task_id: int, advance: int = 0, **fields: Any) -> None:
+        t = self._tasks[task_id]
+        t["completed"] += advance
+        t.update(fields)
+        now = self._clock()
+        if now - t["shown"] >= self._interval:
+            t["shown"] = now
+            of = "" if t["total"] is None else f"/{t['total']}"
+            last = f", last {t['note']}" if t["note"] else ""
+            line = f"{t['description']}: {t['completed']}{of} done, {now - t['start']:.0f} s{last}"
+            try:
+                print(line, file=self._stream, flush=True)
+            except (OSError, ValueError):
+                pass  # a log that went away never stops the work
+
+    def remove_task(self, task_id: int) -> None:
+        self._tasks.pop(task_id, None)
+
+
 @contextmanager
-def progress_display(enabled: bool, stream: Any = None) -> Iterator[None]:
-    """Show the :func:`task` bars of the work done inside the ``with`` block on
-    ``stream`` (default: standard error) when ``enabled``; the bars disappear when the
-    block ends (normally, by an error or by Ctrl-C)."""
+def progress_display(enabled: bool | str, stream: Any = None) -> Iterator[None]:
+    """Show the :func:`task` progress of the work done inside the ``with`` block on
+    ``stream`` (default: standard error): bars on a terminal (``enabled`` true or
+    ``"bar"``), a plain line every few seconds for a log or a pipe (``"plain"``,
+    :class:`PlainProgress`), nothing when ``enabled`` is false.  Bars disappear when
+    the block ends (normally, by an error or by Ctrl-C)."""
+    if enabled == "plain":
+        token = _DISPLAY.set(PlainProgress(stream if stream is not None else sys.stderr))
+        try:
+            yield
+        finally:
+            _DISPLAY.reset(token)
+        return
     if not enabled:
         token = _DISPLAY.set(None)
         try:

@@ -644,18 +644,23 @@ def delta(
     return Attained(vals[i], prs[i], None, ok)
 
 
-def _pair_findings(
+def _pair_check(
     mech: FiniteMechanism,
-    prs: list[Pair],
+    pairs: Iterable[Pair] | None,
     quantity: Callable[[dict[Output, sp.Expr], dict[Output, sp.Expr]], sp.Expr],
     claimed: sp.Expr,
     rng: Domain | None,
     precision: Precision,
     budget: BoxBudget | None,
-) -> list[Finding]:
+    title: str,
+    quantity_name: str,
+    subject: tuple[str, dict[str, Any]],
+) -> CheckResult:
     """One finding per ordered pair ``(D, D')``: ``quantity(P_D, P_D') <= claimed``
     decided at a point, over a range or over a box (the hockey-stick divergence
-    against δ, the ex-post Rényi sum against 1)."""
+    against δ, the ex-post Rényi sum against 1); ``subject`` is the checker's kind
+    and parameters."""
+    prs = _pairs(mech, pairs)
     findings = []
     for d, d2 in prs:
         q = quantity(_dist(mech, d), _dist(mech, d2))
@@ -675,7 +680,14 @@ def _pair_findings(
                 over=rng,
             )
         )
-    return findings
+    kind, params = subject
+    return CheckResult(
+        title,
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity=quantity_name,
+        subject=Subject.of(kind, mech, params, None if pairs is None else prs, rng),
+    )
 
 
 @privacy_parameters("epsilon_tilde", "delta")
@@ -695,28 +707,17 @@ def check_ex_post_approx(
     rng = parameter_domain(over)
     _require_bound(mech, rng)
     dl = check_delta(delta, precision)
-    prs = _pairs(mech, pairs)
-    findings = _pair_findings(
+    return _pair_check(
         mech,
-        prs,
+        pairs,
         lambda P, Q: hockey_stick(P, Q, epsilon_tilde, precision),
         dl,
         rng,
         precision,
         budget,
-    )
-    return CheckResult(
         title or f"ex-post (eps~, {dl})-DP of {mech.name}",
-        combine_verdicts(f.verdict for f in findings),
-        findings,
-        quantity="delta",
-        subject=Subject.of(
-            "ex_post_approx",
-            mech,
-            {"eps_tilde": epsilon_tilde, "delta": dl},
-            None if pairs is None else prs,
-            rng,
-        ),
+        "delta",
+        ("ex_post_approx", {"eps_tilde": epsilon_tilde, "delta": dl}),
     )
 
 
@@ -893,28 +894,17 @@ def check_ex_post_rdp(
     rng = parameter_domain(over)
     _require_bound(mech, rng)
     a = check_alpha(alpha, precision)
-    prs = _pairs(mech, pairs)
-    findings = _pair_findings(
+    return _pair_check(
         mech,
-        prs,
+        pairs,
         lambda P, Q: ex_post_rdp_sum(P, Q, epsilon_tilde, a, precision),
         sp.Integer(1),
         rng,
         precision,
         budget,
-    )
-    return CheckResult(
         title or f"ex-post ({a}, eps~)-RDP of {mech.name}",
-        combine_verdicts(f.verdict for f in findings),
-        findings,
-        quantity="ex-post RDP sum",
-        subject=Subject.of(
-            "ex_post_rdp",
-            mech,
-            {"eps_tilde": epsilon_tilde, "alpha": a},
-            None if pairs is None else prs,
-            rng,
-        ),
+        "ex-post RDP sum",
+        ("ex_post_rdp", {"eps_tilde": epsilon_tilde, "alpha": a}),
     )
 
 

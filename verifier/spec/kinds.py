@@ -257,96 +257,42 @@ def _bounds(claim: SpecClaim) -> Any:
     return dict(e) if isinstance(e, dict) else e
 
 
-def _pure_dp(c: SpecClaim, precision: Precision) -> CheckResult:
-    return check_pure_dp(
-        _mechanism_of(c),
-        epsilon=c.epsilon,
-        pairs=c.pair_list(),
-        over=c.over,
-        precision=precision,
-        title=_title(c),
-    )
+#: How a spec claim gives each privacy parameter of the shared vocabulary
+#: (:mod:`verifier.checks.vocabulary`) to a checker.
+_PARAMETERS: dict[str, Callable[[SpecClaim], Any]] = {
+    "epsilon_tilde": _bounds,
+    "epsilon": lambda c: c.epsilon,
+    "delta": lambda c: c.delta,
+    "alpha": lambda c: c.alpha,
+}
 
 
-def _ex_post(c: SpecClaim, precision: Precision) -> CheckResult:
-    return check_ex_post(
-        _mechanism_of(c),
-        epsilon_tilde=_bounds(c),
-        pairs=c.pair_list(),
-        over=c.over,
-        precision=precision,
-        title=_title(c),
-    )
+def _decider(
+    check: Callable[..., CheckResult], *names: str, over: bool = True, **fixed: Any
+) -> Callable[[SpecClaim, Precision], CheckResult]:
+    """A kind's decision: ``check`` on the claim's mechanism with the privacy
+    parameters ``names`` taken from the claim (and its ``over`` domain when the kind
+    may range), its pairs, precision and title, and the arguments ``fixed``."""
+
+    def decide(c: SpecClaim, precision: Precision) -> CheckResult:
+        kw = {n: _PARAMETERS[n](c) for n in names} | fixed
+        if over:
+            kw["over"] = c.over
+        return check(
+            _mechanism_of(c), pairs=c.pair_list(), precision=precision, title=_title(c), **kw
+        )
+
+    return decide
 
 
-def _approx_dp(c: SpecClaim, precision: Precision) -> CheckResult:
-    return check_approx_dp(
-        _mechanism_of(c),
-        epsilon=c.epsilon,
-        delta=c.delta,
-        pairs=c.pair_list(),
-        over=c.over,
-        precision=precision,
-        title=_title(c),
-    )
-
-
-def _ex_post_approx(c: SpecClaim, precision: Precision) -> CheckResult:
-    return check_ex_post_approx(
-        _mechanism_of(c),
-        epsilon_tilde=_bounds(c),
-        delta=c.delta,
-        pairs=c.pair_list(),
-        over=c.over,
-        precision=precision,
-        title=_title(c),
-    )
-
-
-def _pure_off_event(c: SpecClaim, precision: Precision) -> CheckResult:
-    return check_pure_off_event(
-        _mechanism_of(c),
-        epsilon=c.epsilon,
-        delta=c.delta,
-        pairs=c.pair_list(),
-        precision=precision,
-        title=_title(c),
-    )
-
-
-def _pure_off_event_both(c: SpecClaim, precision: Precision) -> CheckResult:
-    return check_pure_off_event(
-        _mechanism_of(c),
-        epsilon=c.epsilon,
-        delta=c.delta,
-        both=True,
-        pairs=c.pair_list(),
-        precision=precision,
-        title=_title(c),
-    )
-
-
-def _rdp(c: SpecClaim, precision: Precision) -> CheckResult:
-    return check_rdp(
-        _mechanism_of(c),
-        alpha=c.alpha,
-        epsilon=c.epsilon,
-        pairs=c.pair_list(),
-        precision=precision,
-        title=_title(c),
-    )
-
-
-def _ex_post_rdp(c: SpecClaim, precision: Precision) -> CheckResult:
-    return check_ex_post_rdp(
-        _mechanism_of(c),
-        epsilon_tilde=_bounds(c),
-        alpha=c.alpha,
-        pairs=c.pair_list(),
-        over=c.over,
-        precision=precision,
-        title=_title(c),
-    )
+_pure_dp = _decider(check_pure_dp, "epsilon")
+_ex_post = _decider(check_ex_post, "epsilon_tilde")
+_approx_dp = _decider(check_approx_dp, "epsilon", "delta")
+_ex_post_approx = _decider(check_ex_post_approx, "epsilon_tilde", "delta")
+_pure_off_event = _decider(check_pure_off_event, "epsilon", "delta", over=False)
+_pure_off_event_both = _decider(check_pure_off_event, "epsilon", "delta", over=False, both=True)
+_rdp = _decider(check_rdp, "epsilon", "alpha", over=False)
+_ex_post_rdp = _decider(check_ex_post_rdp, "epsilon_tilde", "alpha")
 
 
 def _lemma7(c: SpecClaim, precision: Precision) -> CheckResult:

@@ -259,12 +259,13 @@ def run_measured(cmd: list[str], cwd: Path, env: dict[str, str]) -> Run:
     return Run(dt, cpu, usage.ru_maxrss, out.decode(), tail)
 
 
-def baseline_tree(tmp: Path) -> Path | None:
-    """The source tree of :data:`BASELINE_COMMIT`, or ``None`` without git history."""
-    target = tmp / "baseline"
+def baseline_tree(tmp: Path, commit: str = BASELINE_COMMIT) -> Path | None:
+    """The source tree of ``commit`` (default :data:`BASELINE_COMMIT`), or ``None``
+    without git history."""
+    target = tmp / f"baseline-{commit[:12]}"
     try:
         archive = subprocess.run(
-            ["git", "archive", "--format=tar", BASELINE_COMMIT],
+            ["git", "archive", "--format=tar", commit],
             cwd=ROOT,
             capture_output=True,
             check=True,
@@ -598,7 +599,16 @@ def tightened_refuted(quick: bool) -> Figure:
     return fig
 
 
-FIGURES: list[Callable[[bool], Figure]] = [
+def _regression(quick: bool) -> list[Figure]:
+    from .regression import regression
+
+    return regression(quick)
+
+
+_regression.__name__ = "regression"
+
+FIGURES: list[Callable[[bool], Figure | list[Figure]]] = [
+    _regression,
     alg3_check,
     alg3_certified,
     casestudies,

@@ -94,11 +94,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for fig in figures:
         print(f"running {fig.__name__} ...", flush=True)
         try:
-            rows.append(fig(args.quick))
-        except Exception:
+            out = fig(args.quick)
+            rows.extend(out if isinstance(out, list) else [out])
+        except Exception as err:
             failed += 1
             print(traceback.format_exc(), flush=True)
-            rows.append(Figure(fig.__name__, None, None, "s", "-", False, "-", ["FAILED"]))
+            rows.extend(
+                getattr(err, "rows", None)
+                or [Figure(fig.__name__, None, None, "s", "-", False, "-", ["FAILED"])]
+            )
     print()
     print(_table(rows))
     doc = {

@@ -42,3 +42,13 @@ def test_an_older_tree_sees_the_entry_points_its_pyproject_declares(tmp_path: Pa
         check=True,
     ).stdout.splitlines()
     assert out == ["0.0.1", "['only_old=old_tree.command:COMMAND']", "['verifier']"]
+
+
+def test_the_regression_gate_needs_both_the_tolerance_and_the_noise_floor():
+    from benchmarks.regression import NOISE_FLOOR, TOLERANCE, is_regression
+
+    assert TOLERANCE == 1.10
+    assert is_regression(2.3, 2.0)  # 15% and 0.3 s slower
+    assert not is_regression(2.1, 2.0)  # 5%: within the tolerance
+    assert not is_regression(0.2, 0.1)  # twice as slow, but within the noise floor
+    assert is_regression(0.1 + NOISE_FLOOR + 0.01, 0.1)

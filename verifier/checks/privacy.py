@@ -43,6 +43,7 @@ take a ``budget`` (:class:`verifier.checks.boxes.BoxBudget`).
 from __future__ import annotations
 
 import functools
+import itertools
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -248,6 +249,14 @@ def _decide(
     if over is None or not (lhs.free_symbols or rhs.free_symbols):
         c = decide_le(lhs, rhs, precision)
         return c.verdict, c.tight, (), None
+    forms = _without_positive_parts(lhs)
+    if forms is not None:
+        # sum_i max(0, t_i) <= rhs  <=>  sum_{i in S} t_i <= rhs for every subset S
+        results = [_decide(f, rhs, over, precision, budget) for f in forms]
+        verdict = combine_verdicts(r[0] for r in results)
+        failing = tuple(x for r in results for x in r[2])
+        tight = verdict is Verdict.HOLDS and any(r[1] for r in results)
+        return verdict, tight, failing, None
     if isinstance(over, Box):
         if lhs is sp.oo or rhs is sp.oo:
             c = decide_le(lhs, rhs, precision)
@@ -258,6 +267,24 @@ def _decide(
 
     r = decide_on_interval(lhs, rhs, over.symbol, over.lo, over.hi, precision=precision)
     return r.verdict, r.identically_equal, tuple(r.failing), None
+
+
+def _without_positive_parts(lhs: sp.Expr, most: int = 6) -> list[sp.Expr] | None:
+    """``lhs = r + Σ_i max(0, t_i)`` (a hockey-stick sum whose terms change sign over a
+    domain) as the ``2^k`` sums ``r + Σ_{i ∈ S} t_i``, whose maximum it is — so ``lhs <=
+    rhs`` over a domain is decided as the conjunction of smooth inequalities; ``None``
+    without such terms or with more than ``most`` of them."""
+    terms = sp.Add.make_args(lhs)
+    parts = [a for a in terms if isinstance(a, sp.Max) and len(a.args) == 2 and 0 in a.args]
+    if not parts or len(parts) > most:
+        return None
+    rest = sp.Add(*[a for a in terms if a not in parts])
+    ts = [next(x for x in a.args if x != 0) for a in parts]
+    return [
+        rest + sp.Add(*chosen)
+        for k in range(len(ts) + 1)
+        for chosen in itertools.combinations(ts, k)
+    ]
 
 
 #: Largest expression tree (nodes) of a probability whose ratio ``p/q`` is evaluated for
@@ -612,6 +639,10 @@ def hockey_stick(
         b = bound(o)
         t = p - sp.exp(b) * q
         if t.free_symbols:  # a term over a parameter domain: its sign varies
+            if t.is_polynomial():
+                t = sp.expand(t)  # an identically zero term (an attained bound) drops
+                if t == 0:
+                    continue
             total += sp.Max(0, t)
             continue
         s = decide_sign(t, precision).sign

@@ -459,6 +459,20 @@ def approx(expr: Any, digits: int = 15) -> float:
     return last.mid if last is not None else float(sp.N(x, digits))
 
 
+def _shorter_logs(x: sp.Expr, text: str) -> str:
+    """For display: a constant sum of logarithms combined into one when that is shorter
+    (``-log(2) + log(3/2)`` is ``log(3/4)``); the arguments of a real constant's logs are
+    positive, where combining is exact, and the decimal values are compared besides."""
+    if not text or x.free_symbols or not x.has(sp.log) or sp.count_ops(x) > 30:
+        return text
+    y = sp.logcombine(x, force=True)
+    short = str(y)
+    if len(short) >= len(text):
+        return text
+    a, b = approx(x), approx(y)
+    return short if abs(a - b) <= 1e-12 * (1 + abs(a)) else text
+
+
 def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
     """Human-readable form: the exact expression when short, and a decimal value.
 
@@ -466,6 +480,8 @@ def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
     '1/3 ≈ 0.333333'
     >>> format_number(sp.Integer(2))
     '2'
+    >>> format_number(-sp.log(2) + sp.log(sp.Rational(3, 2)))
+    'log(3/4) ≈ -0.287682'
     """
     x = exact(expr)
     if x.is_Integer or x in (sp.oo, -sp.oo):
@@ -477,6 +493,7 @@ def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
         text = str(x)
     except ValueError:  # a rational with more digits than Python prints
         text = ""
+    text = _shorter_logs(x, text)
     dec = f"{approx(x):.{digits}g}"
     if not text:
         return f"≈ {dec}"

@@ -132,3 +132,19 @@ def test_a_non_mechanism_is_refused_naming_the_conversion():
         check_pure_dp(event, epsilon=1)
     with pytest.raises(BadInput, match="from_dp_event"):
         delta(event, epsilon=1)
+
+
+def test_constructors_take_the_spec_kinds_epsilon():
+    from verifier.mechanism.instances import truncated_geometric
+
+    assert randomized_response("log(3)").p("D", 1) == sp.Rational(3, 4)
+    assert randomized_response(epsilon=sp.log(3)).p("D'", 1) == sp.Rational(1, 4)
+    a = truncated_geometric(3, epsilon="log(2)")
+    b = truncated_geometric(3, sp.Rational(1, 2))
+    assert all(a.p(d, o) == b.p(d, o) for d in range(4) for o in range(4))
+    with pytest.raises(InvalidParameter, match="one of them"):
+        truncated_geometric(3, sp.Rational(1, 2), epsilon=1)
+    with pytest.raises(InvalidParameter, match="one of them"):
+        truncated_geometric(3)
+    with pytest.raises(InvalidParameter, match="float"):
+        randomized_response(1.1)

@@ -18,6 +18,7 @@ import networkx as nx
 import sympy as sp
 
 from ..arithmetic.exact import exact
+from ..arithmetic.expressions import number
 from ..errors import InvalidParameter
 from .model import FiniteMechanism
 from .neighbours import pair, path
@@ -31,28 +32,41 @@ __all__ = [
 
 
 def randomized_response(
-    eps: Any, datasets: tuple[Hashable, Hashable] = ("D", "D'"), name: str = "RR"
+    epsilon: Any, datasets: tuple[Hashable, Hashable] = ("D", "D'"), name: str = "RR"
 ) -> FiniteMechanism:
     """Binary randomized response: ``D`` reports 1 w.p. ``e^ε/(1+e^ε)``, ``D'`` w.p.
-    ``1/(1+e^ε)``; exactly ε-DP, the bound attained at both outputs."""
-    e = exact(eps)
+    ``1/(1+e^ε)``; exactly ε-DP, the bound attained at both outputs.  ``epsilon`` as
+    the spec kind of the same name takes it (a string in the spec grammar too).
+
+    >>> randomized_response("log(3)").p("D", 1)
+    3/4
+    """
+    e = number(epsilon, what="epsilon")
     p = sp.exp(e) / (1 + sp.exp(e))
     q = 1 / (1 + sp.exp(e))
     a, b = datasets
     return FiniteMechanism(pair(a, b), {a: {0: q, 1: p}, b: {0: p, 1: q}}, [0, 1], name=name)
 
 
-def truncated_geometric(n: int, x: Any, name: str | None = None) -> FiniteMechanism:
+def truncated_geometric(
+    n: int, x: Any = None, name: str | None = None, *, epsilon: Any = None
+) -> FiniteMechanism:
     """The truncated two-sided geometric mechanism on the path ``0 ~ 1 ~ ... ~ n``.
 
     Dataset ``k`` outputs ``o ∈ {0..n}`` with probability ``(1-x)/(1+x) · x^{|o-k|}``
     for ``0 < o < n`` and ``x^{|o-k|}/(1+x)`` at the two ends (the clamped tails), where
     ``x = e^{-ε}`` (Ghosh, Roughgarden, Sundararajan 2009).  It is exactly ε-DP and
     group privacy is attained with equality: ``P_0(0) / P_n(0) = x^{-n} = e^{nε}``.
+    Give ``x`` or, as the spec kind does, ``epsilon`` (a string in the spec grammar too).
+
+    >>> truncated_geometric(2, epsilon="log(2)").p(0, 0) == truncated_geometric(2, sp.Rational(1, 2)).p(0, 0)
+    True
     """
     if not isinstance(n, int) or n < 1:
         raise InvalidParameter(f"n must be a positive integer, got {n!r}")
-    xx = exact(x)
+    if (x is None) == (epsilon is None):
+        raise InvalidParameter("give x = e^(-epsilon) or epsilon, one of them")
+    xx = exact(x) if x is not None else sp.exp(-number(epsilon, what="epsilon"))
     dists: dict[Hashable, dict[Hashable, sp.Expr]] = {}
     for k in range(n + 1):
         row: dict[Hashable, sp.Expr] = {}

@@ -168,6 +168,12 @@ class Comparison:
         """Violated if some accountant understates the exact ε(δ)."""
         return combine_verdicts(r.verdict for r in self.rows)
 
+    @property
+    def compared(self) -> int:
+        """The rows with some accountant figure (RDP or PLD) set beside the exact ε(δ):
+        a comparison of none says nothing about soundness."""
+        return sum(1 for r in self.rows if r.accountant is not None or r.pld is not None)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "algorithm": self.algorithm,
@@ -176,6 +182,7 @@ class Comparison:
             "rows": [r.to_dict() for r in self.rows],
             "notes": self.notes,
             "accountants": self.accountants,
+            "compared_rows": self.compared,
             "verdict": self.verdict.value,
         }
 
@@ -222,6 +229,9 @@ class Comparison:
             lines.append(f"accountant: {e}")
         lines.extend(self.notes)
         if not self.accountants:
+            return "\n".join(lines)
+        if not self.compared:
+            lines.append("verdict: no accountant figure (every row unsupported): nothing compared")
             return "\n".join(lines)
         lines.append(
             "verdict: "

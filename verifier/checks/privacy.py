@@ -249,7 +249,7 @@ def _decide(
     if over is None or not (lhs.free_symbols or rhs.free_symbols):
         c = decide_le(lhs, rhs, precision)
         return c.verdict, c.tight, (), None
-    forms = _without_positive_parts(lhs)
+    forms = None if isinstance(over, Box) else _without_positive_parts(lhs)
     if forms is not None:
         # sum_i max(0, t_i) <= rhs  <=>  sum_{i in S} t_i <= rhs for every subset S
         results = [_decide(f, rhs, over, precision, budget) for f in forms]
@@ -272,8 +272,9 @@ def _decide(
 def _without_positive_parts(lhs: sp.Expr, most: int = 6) -> list[sp.Expr] | None:
     """``lhs = r + Σ_i max(0, t_i)`` (a hockey-stick sum whose terms change sign over a
     domain) as the ``2^k`` sums ``r + Σ_{i ∈ S} t_i``, whose maximum it is — so ``lhs <=
-    rhs`` over a domain is decided as the conjunction of smooth inequalities; ``None``
-    without such terms or with more than ``most`` of them."""
+    rhs`` over a range is decided as the conjunction of smooth inequalities (a box keeps
+    its own decision of the sum, with the regions it reports); ``None`` without such
+    terms or with more than ``most`` of them."""
     terms = sp.Add.make_args(lhs)
     parts = [a for a in terms if isinstance(a, sp.Max) and len(a.args) == 2 and 0 in a.args]
     if not parts or len(parts) > most:

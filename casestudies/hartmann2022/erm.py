@@ -744,11 +744,17 @@ LAM = sp.Symbol("lambda", nonnegative=True)
 EPS_RANGE = (R(1, 1000), 1000)
 
 
-def _within(lhs: sp.Expr, budget: Any, title: str, over: Any) -> list[CheckResult]:
-    """``±lhs <= budget`` for a positive ``budget`` that ``lhs`` is a multiple of, decided
-    as ``±lhs/budget <= 1``: the budget cancels (exact algebra), so the verdict holds for
+def _within(
+    lhs: sp.Expr, budget: Any, title: str, over: Any, *, both: bool = True
+) -> list[CheckResult]:
+    """``±lhs <= budget`` (only ``lhs <= budget`` when not ``both``: a nonnegative
+    ``lhs``) for a positive ``budget`` that ``lhs`` is a multiple of, decided as
+    ``lhs/budget <= 1``: the budget cancels (exact algebra), so the verdict holds for
     every value of the privacy parameters."""
-    return _two_ways(lhs / budget, 1, f"{title}, divided by the budget", over)
+    title = f"{title}, divided by the budget"
+    if not both:
+        return [check_le(lhs / budget, 1, f"{title} (<=)", over=over)]
+    return _two_ways(lhs / budget, 1, title, over)
 
 
 def alg5_cells(inst: Alg5, e1: Any, e2: Any, tag: str) -> CheckResult:
@@ -768,7 +774,8 @@ def alg5_cells(inst: Alg5, e1: Any, e2: Any, tag: str) -> CheckResult:
         e1,
         f"{tag}: R, training record: beta |w1 - w2| <= eps_1",
         (DELTA, lo, hi),
-    )[:1]
+        both=False,
+    )
     # a test record replaced (released theta and bot alike):
     # F_L(tau - e)/F_L(tau - e') and S_L(tau - e)/S_L(tau - e') <= e^(eps_2 |e - e'|/a)
     parts += _within(
@@ -809,7 +816,8 @@ def alg5_every_d(e1: Any, e2: Any) -> CheckResult:
         e1,
         "every d: R, training record: beta ||w1 - w2|| <= eps_1",
         (rho, 0, 1),
-    )[:1]
+        both=False,
+    )
     # beyond D0 = 4 the bound 2(e^D0 - 1) exceeds 2, which bounds any shift
     parts.append(
         check_le(
@@ -820,8 +828,12 @@ def alg5_every_d(e1: Any, e2: Any) -> CheckResult:
         )
     )
     parts += _within(
-        e2 * mu, e2, "every d: bot, training record: eps_2 (mu a)/a <= eps_2", (mu, 0, 1)
-    )[:1]
+        e2 * mu,
+        e2,
+        "every d: bot, training record: eps_2 (mu a)/a <= eps_2",
+        (mu, 0, 1),
+        both=False,
+    )
     for y in (1, -1):
         for y2 in (1, -1):
             parts += _within(

@@ -239,6 +239,7 @@ class Run:
     peak_kib: int
     out: str
     err: str = ""
+    code: int = 0
 
 
 def run_measured(cmd: list[str], cwd: Path, env: dict[str, str]) -> Run:
@@ -256,7 +257,7 @@ def run_measured(cmd: list[str], cwd: Path, env: dict[str, str]) -> Run:
         if proc.returncode not in (0, 1):
             raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}: {tail}")
     cpu = usage.ru_utime + usage.ru_stime
-    return Run(dt, cpu, usage.ru_maxrss, out.decode(), tail)
+    return Run(dt, cpu, usage.ru_maxrss, out.decode(), tail, proc.returncode)
 
 
 def baseline_tree(tmp: Path, commit: str = BASELINE_COMMIT) -> Path | None:

@@ -103,6 +103,10 @@ def _median(runs: Sequence[Run], attr: str) -> float:
 
 
 def _same_answer(cmd: Command, ours: Run, old: Run) -> None:
+    if ours.code != old.code:
+        raise AssertionError(
+            f"{cmd.name}: this tree exits {ours.code}, {PREVIOUS_RELEASE[:7]} exits {old.code}"
+        )
     if cmd.verdicts:
         a, b = _verdicts(ours.out), _verdicts(old.out)
         if not a or a != b:
@@ -124,36 +128,27 @@ def regression(quick: bool) -> list[Figure]:
             return [
                 Figure("regression", None, None, "s", "-", None, "(no git history)", ["skipped"])
             ]
+
+        def run(tree: Path, argv: list[str]) -> Run:
+            return run_measured(
+                [sys.executable, "-m", "verifier", *argv], tree, {**env, "PYTHONPATH": str(tree)}
+            )
+
         for cmd in commands(quick):
             argv = list(cmd.argv)
-            if cmd.verdicts and not quick:
-                # the release's claims only: those registered since are not compared
-                first = run_measured(
-                    [sys.executable, "-m", "verifier", *argv],
-                    old_tree,
-                    {**env, "PYTHONPATH": str(old_tree)},
-                )
-                argv += [c for c, _ in _verdicts(first.out)]
-                repeats_here = 1
-            else:
-                repeats_here = repeats
             ours_runs: list[Run] = []
             old_runs: list[Run] = []
-            for _ in range(repeats_here):
-                old_runs.append(
-                    run_measured(
-                        [sys.executable, "-m", "verifier", *argv],
-                        old_tree,
-                        {**env, "PYTHONPATH": str(old_tree)},
-                    )
-                )
-                ours_runs.append(
-                    run_measured(
-                        [sys.executable, "-m", "verifier", *argv],
-                        ROOT,
-                        {**env, "PYTHONPATH": str(ROOT)},
-                    )
-                )
+            if cmd.verdicts and not quick:
+                # every claim of the release, once on each side: the release's run names
+                # them, and this tree decides the same ids (claims registered since are
+                # not compared)
+                old_runs.append(run(old_tree, argv))
+                argv += [c for c, _ in _verdicts(old_runs[0].out)]
+                ours_runs.append(run(ROOT, argv))
+            else:
+                for _ in range(repeats):
+                    old_runs.append(run(old_tree, argv))
+                    ours_runs.append(run(ROOT, argv))
             _same_answer(cmd, ours_runs[-1], old_runs[-1])
             cpu, old_cpu = _median(ours_runs, "cpu"), _median(old_runs, "cpu")
             fig = Figure(
@@ -168,7 +163,7 @@ def regression(quick: bool) -> list[Figure]:
             regressed = is_regression(cpu, old_cpu)
             fig.met = not regressed
             fig.notes.append(
-                f"median of {repeats_here} paired: CPU s; wall {_median(ours_runs, 'wall'):.2f} "
+                f"median of {len(ours_runs)} paired: CPU s; wall {_median(ours_runs, 'wall'):.2f} "
                 f"vs {_median(old_runs, 'wall'):.2f} s; peak "
                 f"{max(r.peak_kib for r in ours_runs) / 1024:.0f} vs "
                 f"{max(r.peak_kib for r in old_runs) / 1024:.0f} MiB"

@@ -125,20 +125,24 @@ def _mixture(
 
 
 def _build(
-    laws: dict[Dataset, dict[Hashable, sp.Expr]], graph: nx.Graph, name: str, symbolic: bool
+    laws: dict[Dataset, dict[Hashable, sp.Expr]],
+    graph: nx.Graph,
+    name: str,
+    *,
+    symbolic_rate: bool,
 ) -> FiniteMechanism:
-    """The mechanism of the mixtures.  With a symbolic rate each probability is a
-    polynomial in it (expanded), a distribution for every rate in ``[0, 1]`` by
-    construction — weights ``γ^k (1-γ)^{n-k} >= 0`` summing to one times distributions
-    — which the model's validation, asked about every real rate, cannot see; it is
-    skipped then (the checkers decide over a range inside ``[0, 1]``)."""
+    """The mechanism of the mixtures, validated — except with a symbolic Poisson rate:
+    each probability is then a polynomial in it (expanded), a distribution for every
+    rate in ``[0, 1]`` by construction — weights ``γ^k (1-γ)^{n-k} >= 0`` summing to one
+    times distributions — which the model's validation, asked about every real rate,
+    cannot see (the checkers decide over a range inside ``[0, 1]``)."""
     outputs = sorted({o for law in laws.values() for o in law}, key=repr)
     zero = sp.Integer(0)
     dists = {
-        d: {o: sp.expand(law.get(o, zero)) if symbolic else law.get(o, zero) for o in outputs}
+        d: {o: sp.expand(law.get(o, zero)) if symbolic_rate else law.get(o, zero) for o in outputs}
         for d, law in laws.items()
     }
-    return FiniteMechanism(graph, dists, outputs, name=name, validate=not symbolic)
+    return FiniteMechanism(graph, dists, outputs, name=name, validate=not symbolic_rate)
 
 
 def poisson_subsample(
@@ -161,7 +165,9 @@ def poisson_subsample(
             for idx in itertools.combinations(range(n), k)
         ]
         laws[d] = _mixture(base, d, weighted, cache)
-    return _build(laws, add_remove_graph(ds), name or f"Poisson({g})", bool(g.free_symbols))
+    return _build(
+        laws, add_remove_graph(ds), name or f"Poisson({g})", symbolic_rate=bool(g.free_symbols)
+    )
 
 
 def sample_without_replacement(
@@ -182,5 +188,4 @@ def sample_without_replacement(
         subsets = list(itertools.combinations(range(len(d)), size))
         w = sp.Rational(1, len(subsets))
         laws[d] = _mixture(base, d, [(idx, w) for idx in subsets], cache)
-    symbolic = any(p.free_symbols for law in laws.values() for p in law.values())
-    return _build(laws, substitution_graph(ds), name or f"WOR(m={size})", symbolic)
+    return _build(laws, substitution_graph(ds), name or f"WOR(m={size})", symbolic_rate=False)

@@ -461,16 +461,15 @@ def approx(expr: Any, digits: int = 15) -> float:
 
 def _shorter_logs(x: sp.Expr, text: str) -> str:
     """For display: a constant sum of logarithms combined into one when that is shorter
-    (``-log(2) + log(3/2)`` is ``log(3/4)``); the arguments of a real constant's logs are
-    positive, where combining is exact, and the decimal values are compared besides."""
+    (``-log(2) + log(3/2)`` is ``log(3/4)``), kept only when the two are proved equal
+    (:func:`is_exactly_zero`)."""
     if not text or x.free_symbols or not x.has(sp.log) or sp.count_ops(x) > 30:
         return text
     y = sp.logcombine(x, force=True)
     short = str(y)
     if len(short) >= len(text):
         return text
-    a, b = approx(x), approx(y)
-    return short if abs(a - b) <= 1e-12 * (1 + abs(a)) else text
+    return short if is_exactly_zero(x - y) is True else text
 
 
 def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:

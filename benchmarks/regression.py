@@ -29,7 +29,7 @@ from pathlib import Path
 from .figures import ROOT, Figure, Run, _verdicts, baseline_tree, run_measured
 
 #: The last commit that landed on main (CI passed) before this tree.
-PREVIOUS_RELEASE = "718d10f6a36073c789a6c0d4b76324576b65da6c"
+PREVIOUS_RELEASE = "fb082dc0fb5281238d0cf6144162943549da7eaf"
 #: A command is slower when its median CPU time exceeds the previous release's by this
 #: factor ...
 TOLERANCE = 1.10

@@ -350,7 +350,7 @@ def svt_document(
             "M",
             "ex_post",
             "refuted",
-            eps_tilde=bound,
+            epsilon_tilde=bound,
             statement=statement + f": the answer sequences ({BOT} below, {TOP} above) "
             "within eps minus the supremum eta |q_i - q'_i| of each released value's "
             "independent Laplace density ratio",

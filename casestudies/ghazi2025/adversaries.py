@@ -203,7 +203,7 @@ def adversary_document(adv: Adversary, claim_id: str, enforce: bool) -> dict[str
             },
         }
         c = _claimed(n, a)
-        eps_tilde = (
+        epsilon_tilde = (
             {output_label(o): expr_text(v) for o, v in c.items()}
             if isinstance(c, dict)
             else expr_text(c)
@@ -214,7 +214,7 @@ def adversary_document(adv: Adversary, claim_id: str, enforce: bool) -> dict[str
                 name,
                 "ex_post_rdp",
                 "holds",
-                eps_tilde=eps_tilde,
+                epsilon_tilde=epsilon_tilde,
                 alpha=a,
                 statement=f"premise: request {k + 1} (preorder) is ex-post ({a}, eps~)-RDP (Def 6)",
             )

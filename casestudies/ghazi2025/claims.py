@@ -191,10 +191,10 @@ def _instances() -> list:
 def lemma7_realized() -> CheckResult:
     parts = []
     for m in _instances():
-        eps_tilde = realized_ex_post_epsilon(m).as_dict()
+        epsilon_tilde = realized_ex_post_epsilon(m).as_dict()
         for a in ALPHAS:
             for d in DELTAS:
-                parts.append(check_lemma7(m, epsilon_tilde=eps_tilde, alpha=a, delta=d))
+                parts.append(check_lemma7(m, epsilon_tilde=epsilon_tilde, alpha=a, delta=d))
     return conjunction("Lemma 7 on random mechanisms", parts)
 
 

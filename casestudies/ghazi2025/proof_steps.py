@@ -1235,9 +1235,9 @@ def _thm13_plug_in() -> list[Step]:
 def _thm13_choice_of_eps() -> list[Step]:
     al, tau_i = sp.symbols("alpha tau_i", positive=True)
     ell, ei, S = sp.symbols("ell eps_i S", nonnegative=True)
-    eps_tilde = (2 + ell) * ei + (1 + ell) * EP + (sp.log(_TAU + 1) + S) / (al - 1)
+    epsilon_tilde = (2 + ell) * ei + (1 + ell) * EP + (sp.log(_TAU + 1) + S) / (al - 1)
     lhs = (al - 1) * (1 + ell) * (EP + ei) + S + sp.log(tau_i)
-    rhs = sp.log(tau_i) - sp.log(_TAU + 1) + (al - 1) * (eps_tilde - ei)
+    rhs = sp.log(tau_i) - sp.log(_TAU + 1) + (al - 1) * (epsilon_tilde - ei)
     return [
         Step(
             "log of both sides: (alpha-1)(1+l)(eps'+eps_i) + S + log tau_i = log tau_i - log(tau+1) + "

@@ -114,14 +114,14 @@ def _alg3_document(inst: Selection, claim_id: str, factor: int, statement: str) 
             "prior": "geometric",
         },
     }
-    eps_tilde = _selection_bounds(_alg3_outputs(inst), inst.mechs, inst.param, factor, 0)
+    epsilon_tilde = _selection_bounds(_alg3_outputs(inst), inst.mechs, inst.param, factor, 0)
     doc["claims"].append(
         claim_entry(
             claim_id,
             "A",
             "ex_post",
             "refuted",
-            eps_tilde=eps_tilde,
+            epsilon_tilde=epsilon_tilde,
             statement=statement
             + f" (eps~(o,i) written as log(a_i^{factor} e^eps'), a_i = e^eps_i)",
             source=f"{GHAZI}, Theorem 11",
@@ -178,7 +178,7 @@ def _alg2_document(inst: Selection, claim_id: str) -> dict[str, Any]:
             "threshold": inst.tau,
         },
     }
-    eps_tilde = _selection_bounds(
+    epsilon_tilde = _selection_bounds(
         derived_outputs(doc, "A"), inst.mechs, inst.param, 2, log_text(inst.param)
     )
     doc["claims"].append(
@@ -187,7 +187,7 @@ def _alg2_document(inst: Selection, claim_id: str) -> dict[str, Any]:
             "A",
             "ex_post",
             "refuted",
-            eps_tilde=eps_tilde,
+            epsilon_tilde=epsilon_tilde,
             statement=statement,
             source=f"{GHAZI}, Theorem 10",
         )
@@ -238,10 +238,10 @@ def _alg1_document(inst: Table, claim_id: str, factor: int, statement: str) -> d
         "inputs": names,
         "params": {"epsilons": [log_text(b) for b in inst.budgets], "eps_prime": log_text(inst.ep)},
     }
-    eps_tilde: dict[str, Any] = {}
+    epsilon_tilde: dict[str, Any] = {}
     for o in derived_outputs(doc, "A"):
         idx = output_index(o)
-        eps_tilde[output_label(o)] = (
+        epsilon_tilde[output_label(o)] = (
             log_text(inst.ep)
             if idx is None
             else log_text(inst.budgets[idx - 1] ** factor * inst.ep)
@@ -252,7 +252,7 @@ def _alg1_document(inst: Table, claim_id: str, factor: int, statement: str) -> d
             "A",
             "ex_post",
             "refuted",
-            eps_tilde=eps_tilde,
+            epsilon_tilde=epsilon_tilde,
             statement=statement,
             source=f"{GHAZI}, Theorem {8 if factor == 2 else 9}",
         )
@@ -379,14 +379,14 @@ def _thm13_document(inst: Selection, claim_id: str) -> dict[str, Any]:
     bound = theorem13_bound(
         eps_exact, ep, a, ells=[sp.Rational(x.numerator, x.denominator) for x in ells]
     )
-    eps_tilde = {output_label(o): expr_text(bound(o)) for o in derived_outputs(doc, "A")}
+    epsilon_tilde = {output_label(o): expr_text(bound(o)) for o in derived_outputs(doc, "A")}
     doc["claims"].append(
         claim_entry(
             claim_id,
             "A",
             "ex_post_rdp",
             "refuted",
-            eps_tilde=eps_tilde,
+            epsilon_tilde=epsilon_tilde,
             alpha=a,
             statement=statement + f"; ell = {[str(x) for x in ells]}",
             source=f"{GHAZI}, Theorem 13",

@@ -196,7 +196,7 @@ def odp_claim(
         "id": claim_id,
         "mechanism": mech,
         "kind": "ex_post_approx",
-        "eps_tilde": {lab: _log(x) for lab, x in zip(labels, a, strict=True)},
+        "epsilon_tilde": {lab: _log(x) for lab, x in zip(labels, a, strict=True)},
         "delta": frac_text(delta),
         "expected": expected,
         "statement": statement,
@@ -216,7 +216,7 @@ def dp_claim(
             "id": claim_id,
             "mechanism": mech,
             "kind": "ex_post_approx",
-            "eps_tilde": 0,
+            "epsilon_tilde": 0,
             "delta": frac_text(delta),
             "expected": expected,
             "statement": statement,
@@ -1516,10 +1516,10 @@ def _singleton_document(inst: OdpPair, claim_id: str) -> dict[str, Any]:
     ex_post = {
         "mechanism": "M",
         "kind": "ex_post",
-        "eps_tilde": {lab: _log(x) for lab, x in zip(inst.labels, a, strict=True)},
+        "epsilon_tilde": {lab: _log(x) for lab, x in zip(inst.labels, a, strict=True)},
     }
     odp = odp_claim("x", "M", inst.labels, a, F(0), "", "")
-    odp = {k: odp[k] for k in ("mechanism", "kind", "eps_tilde", "delta")}
+    odp = {k: odp[k] for k in ("mechanism", "kind", "epsilon_tilde", "delta")}
     first, second = (ex_post, odp) if _singleton_direction(inst) else (odp, ex_post)
     doc["claims"].append(
         {"id": "premise", **first, "expected": "holds", "statement": "premise: one reading holds"}
@@ -1665,7 +1665,7 @@ def _lemma8_document(inst: SvtPair, claim_id: str) -> dict[str, Any]:
             "id": claim_id,
             "mechanism": "S",
             "kind": "ex_post",
-            "eps_tilde": {output_label(o): expr_text(x) for o, x in zip(outs, e, strict=True)},
+            "epsilon_tilde": {output_label(o): expr_text(x) for o, x in zip(outs, e, strict=True)},
             "expected": "refuted",
             "statement": f"Lemma 8: Lyu et al.'s Algorithm 1 (c = {inst.c}, eps = {eps}, {inst.noise} noise) is ODP with "
             "cells 'l tops' and e(l) = eps_1 + l eps_2/c, delta = 0",
@@ -1828,7 +1828,7 @@ def _ptr_document(inst: PtrInst, claim_id: str, cascade: bool) -> dict[str, Any]
             "id": cid,
             "mechanism": mech,
             "kind": "ex_post_approx",
-            "eps_tilde": {output_label(o): _log(a_of(o)) for o in m.outputs},
+            "epsilon_tilde": {output_label(o): _log(a_of(o)) for o in m.outputs},
             "delta": frac_text(d),
             "expected": expected,
             "statement": what,

@@ -451,7 +451,7 @@ def _document(inst: ClosePair, claim_id: str, variant: Variant) -> dict[str, Any
             "id": "premise-close",
             "mechanism": "M",
             "kind": "ex_post_approx",
-            "eps_tilde": _log_text(inst.a),
+            "epsilon_tilde": _log_text(inst.a),
             "delta": frac_text(inst.delta),
             "expected": "holds",
             "statement": "premise: P = M(D) and Q = M(D') are (eps, delta)-close both ways",

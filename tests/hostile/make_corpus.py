@@ -313,7 +313,7 @@ def numbers() -> dict[str, Entry]:
             RR
             + claim()
             .replace("pure_dp", "ex_post")
-            .replace("epsilon", "eps_tilde")
+            .replace("epsilon", "epsilon_tilde")
             .replace('"1"', '"-1"'),
             ">= 0",
         ),
@@ -354,7 +354,7 @@ def resources() -> dict[str, Entry]:
             RR
             + claim()
             .replace("pure_dp", "ex_post")
-            .replace("epsilon", "eps_tilde")
+            .replace("epsilon", "epsilon_tilde")
             .replace('"1"', '"exp(10^9)"'),
             "magnitude",
         ),
@@ -542,7 +542,7 @@ def unbound() -> dict[str, Entry]:
             + RR
             + claim()
             .replace("pure_dp", "ex_post")
-            .replace("epsilon", "eps_tilde")
+            .replace("epsilon", "epsilon_tilde")
             .replace('"1"', '"t"'),
             "no value",
         ),

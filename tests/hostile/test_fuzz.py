@@ -63,7 +63,7 @@ def expressions(depth: int = 3) -> st.SearchStrategy[str]:
 #: Values each claim parameter usually takes (a valid file now and then).
 GOOD = {
     "epsilon": ["log(2)", "1", "eps", "2*eps", "log(3)", "1/10"],
-    "eps_tilde": ["log(2)", "1", "2*eps", "log(4)"],
+    "epsilon_tilde": ["log(2)", "1", "2*eps", "log(4)"],
     "delta": ["0", "1/10", "1/100", "1/2"],
     "alpha": [2, 3, "3/2"],
     "lhs": ["exp(1)", "log(2)", "1/3", "sqrt(2)"],

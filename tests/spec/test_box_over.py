@@ -64,7 +64,9 @@ def test_box_for_approximate_and_rdp_kinds():
     box = '{ eps_1 = ["1/10", "2"], eps_2 = ["0", "1"] }'
     spec = loads_spec(_doc("approx_dp", 'epsilon = "eps_1"\ndelta = "eps_2/100"', box), "toml")
     assert spec.run()[0][1].verdict is Verdict.HOLDS
-    spec = loads_spec(_doc("ex_post_rdp", 'eps_tilde = "eps_1"\nalpha = "2 + eps_2"', box), "toml")
+    spec = loads_spec(
+        _doc("ex_post_rdp", 'epsilon_tilde = "eps_1"\nalpha = "2 + eps_2"', box), "toml"
+    )
     assert spec.run()[0][1].verdict is Verdict.HOLDS
 
 
@@ -129,7 +131,7 @@ distributions."D'" = { a = "3/5", b = "2/5" }
 id = "box"
 mechanism = "m"
 kind = "ex_post"
-eps_tilde = { a = "eps_2", b = "eps_2 + 1" }
+epsilon_tilde = { a = "eps_2", b = "eps_2 + 1" }
 pairs = [["D", "D'"]]
 over = { eps_1 = ["-1", "1/2"], eps_2 = ["1/100", "1/20"] }
 """

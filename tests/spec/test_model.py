@@ -47,7 +47,7 @@ over = { symbol = "t", lo = "0", hi = "log(2)" }
 id = "half-t"
 mechanism = "rr"
 kind = "ex_post"
-eps_tilde = "t/2"
+epsilon_tilde = "t/2"
 over = { symbol = "t", lo = "0", hi = "log(2)" }
 """
     spec = loads_spec(text)
@@ -62,14 +62,14 @@ over = { symbol = "t", lo = "0", hi = "log(2)" }
     ("kind", "params", "statement"),
     [
         ("pure_dp", {"epsilon": sp.log(3)}, "geo is log(3)-DP"),
-        ("ex_post", {"eps_tilde": 1}, "geo is ex-post eps~-DP"),
+        ("ex_post", {"epsilon_tilde": 1}, "geo is ex-post eps~-DP"),
         ("approx_dp", {"epsilon": 1, "delta": R(1, 10)}, "geo is (1, 1/10)-DP"),
-        ("ex_post_approx", {"eps_tilde": 1, "delta": 0}, "geo is ex-post (eps~, 0)-DP"),
+        ("ex_post_approx", {"epsilon_tilde": 1, "delta": 0}, "geo is ex-post (eps~, 0)-DP"),
         ("rdp", {"alpha": 2, "epsilon": 1}, "geo is (2, 1)-RDP"),
-        ("ex_post_rdp", {"eps_tilde": 1, "alpha": 3}, "geo is ex-post (3, eps~)-RDP"),
+        ("ex_post_rdp", {"epsilon_tilde": 1, "alpha": 3}, "geo is ex-post (3, eps~)-RDP"),
         (
             "lemma7",
-            {"eps_tilde": 1, "alpha": 3, "delta": R(1, 2)},
+            {"epsilon_tilde": 1, "alpha": 3, "delta": R(1, 2)},
             "Lemma 7 on geo (alpha = 3, delta = 1/2)",
         ),
     ],
@@ -100,11 +100,11 @@ def test_claims_built_in_python_are_checked():
     with pytest.raises(InvalidParameter, match="epsilon must be >= 0"):
         SpecClaim(id="c", kind="rdp", mechanism=GEO, alpha=2, epsilon=-1)
     with pytest.raises(InvalidParameter, match=r"Lemma 7 \(ii\) needs delta > 0"):
-        SpecClaim(id="c", kind="lemma7", mechanism=GEO, eps_tilde=1, alpha=2, delta=0)
-    with pytest.raises(InvalidParameter, match="eps_tilde for output 2 must be >= 0"):
-        SpecClaim(id="c", kind="ex_post", mechanism=GEO, eps_tilde=lambda o: 1 - o)
-    with pytest.raises(InvalidParameter, match="eps_tilde gives no bound for output"):
-        SpecClaim(id="c", kind="ex_post", mechanism=GEO, eps_tilde={0: 1})
+        SpecClaim(id="c", kind="lemma7", mechanism=GEO, epsilon_tilde=1, alpha=2, delta=0)
+    with pytest.raises(InvalidParameter, match="epsilon_tilde for output 2 must be >= 0"):
+        SpecClaim(id="c", kind="ex_post", mechanism=GEO, epsilon_tilde=lambda o: 1 - o)
+    with pytest.raises(InvalidParameter, match="epsilon_tilde gives no bound for output"):
+        SpecClaim(id="c", kind="ex_post", mechanism=GEO, epsilon_tilde={0: 1})
     with pytest.raises(SpecError, match="supported for ex_post and pure_dp claims only, not rdp"):
         SpecClaim(id="c", kind="rdp", mechanism=GEO, alpha=2, epsilon=t, over=(t, 0, 1))
     with pytest.raises(UnboundSymbol, match="or decide the claim for every value of one symbol"):
@@ -121,10 +121,10 @@ def test_claims_built_in_python_are_checked():
         SpecClaim(id="c", kind="pure_dp", mechanism="geo", epsilon=1)
 
 
-def test_eps_tilde_becomes_a_table_over_every_output():
+def test_epsilon_tilde_becomes_a_table_over_every_output():
     m = FiniteMechanism(pair(), {"D": {"a": 1}, "D'": {"b": 1}}, ["a", "b"], name="m")
-    claim = SpecClaim(id="c", kind="ex_post", mechanism=m, eps_tilde=lambda o: R(len(o), 2))
-    assert claim.eps_tilde == {"a": R(1, 2), "b": R(1, 2)}
+    claim = SpecClaim(id="c", kind="ex_post", mechanism=m, epsilon_tilde=lambda o: R(len(o), 2))
+    assert claim.epsilon_tilde == {"a": R(1, 2), "b": R(1, 2)}
     assert claim.mechanism_name == "m"
     assert claim.parameter_values() == [R(1, 2), R(1, 2)]
 

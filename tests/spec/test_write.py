@@ -67,7 +67,7 @@ inputs = ["rr", "rr"]
 id = "table"
 mechanism = "two"
 kind = "ex_post"
-eps_tilde = { "(1, 1)" = "2*eps", "(0, 0)" = "2*eps", default = "1/2" }
+epsilon_tilde = { "(1, 1)" = "2*eps", "(0, 0)" = "2*eps", default = "1/2" }
 expected = "refuted"
 source = "made up; \\"quoted\\" text, unicode ε"
 [[claims]]
@@ -119,9 +119,9 @@ def test_roundtrip_python_built_mechanism(tmp_path):
 )
 def test_expression_text_round_trips(expr):
     m = FiniteMechanism(pair(), {"D": {0: 1}, "D'": {0: 1}})
-    claim = SpecClaim(id="x", kind="ex_post", mechanism=m, eps_tilde=sp.Abs(expr))
+    claim = SpecClaim(id="x", kind="ex_post", mechanism=m, epsilon_tilde=sp.Abs(expr))
     doc = loads_spec(spec_to_toml(m, claim))
-    assert doc.claims[0].eps_tilde == sp.Abs(expr)
+    assert doc.claims[0].epsilon_tilde == sp.Abs(expr)
 
 
 def test_certificate_of_a_violation_reverifies(tmp_path):
@@ -180,7 +180,7 @@ EVERY_SHAPE: dict[str, Any] = {
             "id": "x.y",
             "mechanism": "M",
             "kind": "ex_post",
-            "eps_tilde": {"⊥": 0, "(0, 1)": "log(3/2)", "(≥, 2, 1)": "n*eps + t"},
+            "epsilon_tilde": {"⊥": 0, "(0, 1)": "log(3/2)", "(≥, 2, 1)": "n*eps + t"},
             "over": {"symbol": "t", "lo": 0, "hi": "log(2)"},
             "pairs": [["D'", "D"], ["D", "D'"]],
             "max_bits": 4096,
@@ -205,7 +205,7 @@ def test_document_text_round_trips_every_shape():
     assert "\n[mechanisms.B]\n" in text and "[mechanisms.M]" in text
     assert '\n[mechanisms.M.distributions]\nD = { "⊥" = "1/3", ' in text
     assert '\n"D\'" = { "⊥" = "1/3", "(0, 1)" = "2/3", "(≥, 2, 1)" = 0 }\n' in text
-    assert 'kind = "ex_post"\neps_tilde = { "⊥" = 0, ' in text
+    assert 'kind = "ex_post"\nepsilon_tilde = { "⊥" = 0, ' in text
     assert "\noutputs = [-1, 9223372036854775807]\n" in text
     assert text.endswith('max_bits = 4096\nexpected = "refuted"\nsource = "made up"\n')
 

@@ -582,7 +582,7 @@ def check_ex_post(
         findings,
         quantity="realized eps(o)",
         subject=Subject.of(
-            "ex_post", mech, {"eps_tilde": epsilon_tilde}, None if pairs is None else prs, rng
+            "ex_post", mech, {"epsilon_tilde": epsilon_tilde}, None if pairs is None else prs, rng
         ),
     )
 
@@ -749,7 +749,7 @@ def check_ex_post_approx(
         budget,
         title or f"ex-post (eps~, {dl})-DP of {mech.name}",
         "delta",
-        ("ex_post_approx", {"eps_tilde": epsilon_tilde, "delta": dl}),
+        ("ex_post_approx", {"epsilon_tilde": epsilon_tilde, "delta": dl}),
     )
 
 
@@ -936,7 +936,7 @@ def check_ex_post_rdp(
         budget,
         title or f"ex-post ({a}, eps~)-RDP of {mech.name}",
         "ex-post RDP sum",
-        ("ex_post_rdp", {"eps_tilde": epsilon_tilde, "alpha": a}),
+        ("ex_post_rdp", {"epsilon_tilde": epsilon_tilde, "alpha": a}),
     )
 
 

@@ -155,7 +155,7 @@ def add_limit_options(p: argparse.ArgumentParser) -> None:
         type=int_option(1, m.max_exponent),
         metavar="N",
         default=d.max_exponent,
-        help=f"privacy parameters (epsilon, eps_tilde, alpha) and range ends may reach "
+        help=f"privacy parameters (epsilon, epsilon_tilde, alpha) and range ends may reach "
         f"2^N in absolute value (default {d.max_exponent}, at most {m.max_exponent})",
     )
     p.add_argument(

@@ -113,10 +113,10 @@ def deterministic_mechanism(graph: str, values: dict[str, Any]) -> dict[str, Any
 def claim_entry(
     claim_id: str, mechanism: str, kind: str, expected: str, **params: Any
 ) -> dict[str, Any]:
-    """A ``[[claims]]`` entry (``params``: epsilon, eps_tilde, alpha, delta,
+    """A ``[[claims]]`` entry (``params``: epsilon, epsilon_tilde, alpha, delta,
     statement, source)."""
     entry: dict[str, Any] = {"id": claim_id, "mechanism": mechanism, "kind": kind}
-    for k in ("epsilon", "eps_tilde", "delta", "alpha"):
+    for k in ("epsilon", "epsilon_tilde", "delta", "alpha"):
         if k in params and params[k] is not None:
             entry[k] = params[k]
     entry["expected"] = expected

@@ -369,7 +369,7 @@ class _SpecClaimSearch:
     def _bounds(c: SpecClaim, m: FiniteMechanism) -> list[float]:
         if c.kind in ("pure_dp", "approx_dp"):
             return [_float(c.epsilon)] * len(m.outputs)
-        e = c.eps_tilde
+        e = c.epsilon_tilde
         if isinstance(e, dict):
             return [_float(e[o]) for o in m.outputs]
         return [_float(e)] * len(m.outputs)

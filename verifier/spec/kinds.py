@@ -9,7 +9,7 @@ entry (and, for a parameter no kind used before, a field of ``SpecClaim`` of the
 name).
 
 A :class:`Parameter` says how a value is checked and whether it is given per output
-(``eps_tilde``: one bound for every output, or a table output -> bound): the one
+(``epsilon_tilde``: one bound for every output, or a table output -> bound): the one
 parameter shape that the reader and the writer treat differently from a single exact
 number.
 
@@ -166,7 +166,7 @@ def _any(value: sp.Expr, what: str) -> sp.Expr:
 
 EPSILON = Parameter("epsilon", _positive)
 EPSILON_NONNEGATIVE = Parameter("epsilon", _nonnegative)
-EPS_TILDE = Parameter("eps_tilde", _nonnegative, per_output=True)
+EPS_TILDE = Parameter("epsilon_tilde", _nonnegative, per_output=True)
 DELTA = Parameter("delta", _delta)
 DELTA_POSITIVE = Parameter("delta", _lemma7_delta)
 ALPHA = Parameter("alpha", _alpha)
@@ -252,8 +252,8 @@ def _mechanism_of(claim: SpecClaim) -> FiniteMechanism:
 
 
 def _bounds(claim: SpecClaim) -> Any:
-    """``eps_tilde`` as the checkers take it (a fresh dict, or one expression)."""
-    e = claim.eps_tilde
+    """``epsilon_tilde`` as the checkers take it (a fresh dict, or one expression)."""
+    e = claim.epsilon_tilde
     return dict(e) if isinstance(e, dict) else e
 
 

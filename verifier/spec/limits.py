@@ -12,7 +12,7 @@ time or memory.  The expression parser bounds every single number
   from the inputs and parameters before the mechanism is built
   (:mod:`verifier.algorithms.estimates`);
 * ``max_exponent`` -- the magnitude, as a power of two, of a claim's privacy
-  parameters (``epsilon``, ``eps_tilde``, ``alpha``) and range ends: checking a claim
+  parameters (``epsilon``, ``epsilon_tilde``, ``alpha``) and range ends: checking a claim
   computes ``exp(epsilon)``, which needs about ``log2(epsilon)`` extra bits of
   working precision (``epsilon = "exp(10^9)"`` would need a billion); the ends of a
   box (``over = { eps_1 = [lo, hi], ... }``) are limited the same way;

@@ -19,6 +19,8 @@ parameters, usually about one mechanism; constructing it checks every parameter,
 
 from __future__ import annotations
 
+import functools
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,7 +71,7 @@ class SpecClaim:
     epsilon, delta, alpha : sympy.Expr, optional
         The claim's parameters (those its kind needs; see
         :data:`~verifier.spec.kinds.CLAIM_KINDS`).
-    eps_tilde : sympy.Expr, mapping or callable, optional
+    epsilon_tilde : sympy.Expr, mapping or callable, optional
         An ex-post bound: one expression for every output, a mapping output →
         expression covering every output, or a function of the output (evaluated on
         every output at construction).
@@ -95,7 +97,7 @@ class SpecClaim:
     # narrowing: __post_init__ checks it against the kind.
     mechanism: Any = None
     epsilon: sp.Expr | None = None
-    eps_tilde: Any = None
+    epsilon_tilde: Any = None
     delta: sp.Expr | None = None
     alpha: sp.Expr | None = None
     lhs: sp.Expr | None = None
@@ -238,6 +240,38 @@ class SpecClaim:
             return self.claim_kind.decide(self, prec)
         except VerifierError as err:
             raise located(err, f"claim {self.id!r}") from None
+
+
+# The former name ``eps_tilde`` of ``epsilon_tilde`` (the Python API's vocabulary,
+# :mod:`verifier.checks.vocabulary`) is still taken by the constructor and read as an
+# attribute for one release, with a DeprecationWarning; it is not a field, so
+# ``dataclasses.replace`` and ``fields`` see only the new name.
+_dataclass_init = SpecClaim.__init__
+
+
+@functools.wraps(_dataclass_init)
+def _init(self: SpecClaim, *args: Any, **kwargs: Any) -> None:
+    if "eps_tilde" in kwargs:
+        if "epsilon_tilde" in kwargs:
+            raise SpecError("give either 'epsilon_tilde' or its former name 'eps_tilde', not both")
+        warnings.warn(
+            "SpecClaim(eps_tilde=...) is now SpecClaim(epsilon_tilde=...)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        kwargs["epsilon_tilde"] = kwargs.pop("eps_tilde")
+    _dataclass_init(self, *args, **kwargs)
+
+
+def _former_epsilon_tilde(claim: SpecClaim) -> Any:
+    warnings.warn(
+        "SpecClaim.eps_tilde is now SpecClaim.epsilon_tilde", DeprecationWarning, stacklevel=2
+    )
+    return claim.epsilon_tilde
+
+
+setattr(SpecClaim, "__init__", _init)  # noqa: B010 (mypy: a method is not assignable)
+setattr(SpecClaim, "eps_tilde", property(_former_epsilon_tilde))  # noqa: B010
 
 
 @dataclass

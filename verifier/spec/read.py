@@ -38,6 +38,7 @@ import re
 import stat
 import tomllib
 import unicodedata
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,7 @@ _TOP_KEYS = (
 )
 #: Claim parameters that checking exponentiates (``exp(epsilon)``, ``P^alpha``): their
 #: magnitude is limited by ``Limits.max_exponent``.
-_EXPONENTIATED = ("epsilon", "eps_tilde", "alpha")
+_EXPONENTIATED = ("epsilon", "epsilon_tilde", "alpha")
 _SYMBOL_KEYS = ("value", "positive", "nonnegative", "real", "integer")
 _BASE_MECH_KEYS = ("graph", "outputs", "distributions", "description")
 _DERIVED_MECH_KEYS = ("algorithm", "inputs", "params", "description")
@@ -120,7 +121,7 @@ _CLAIM_COMMON = (
 #: Claim keys that only a claim about a mechanism takes.
 _MECHANISM_KEYS = ("mechanism", "over", "distance", "pairs")
 _OVER_KEYS = ("symbol", "lo", "hi")
-#: Key of a table of bounds per output (``eps_tilde``) giving the bound of every
+#: Key of a table of bounds per output (``epsilon_tilde``) giving the bound of every
 #: output not listed.
 DEFAULT_KEY = "default"
 #: Largest explicit graph a spec file may ask for.
@@ -330,6 +331,34 @@ def _check_keys(
     for k in required:
         if k not in table:
             raise SpecError(f"{where}: missing required key {k!r}")
+
+
+#: Claim keys read under a former name for one release (the spec format shares the
+#: Python API's vocabulary, :mod:`verifier.checks.vocabulary`).
+FORMER_CLAIM_KEYS: dict[str, str] = {"eps_tilde": "epsilon_tilde"}
+
+
+def _former_keys(c: dict[str, Any], where: str) -> dict[str, Any]:
+    """``c`` with every former key renamed (a ``FutureWarning`` says so), in place
+    of its position; both names at once are refused."""
+    if not any(k in c for k in FORMER_CLAIM_KEYS):
+        return c
+    renamed: dict[str, Any] = {}
+    for k, v in c.items():
+        new = FORMER_CLAIM_KEYS.get(k)
+        if new is None:
+            renamed[k] = v
+            continue
+        if new in c:
+            raise SpecError(f"{where}: give either {new!r} or its former name {k!r}, not both")
+        warnings.warn(
+            f"{location(where, k)}: the key {k!r} is now {new!r} (the former name is read "
+            f"for one release)",
+            FutureWarning,
+            stacklevel=2,
+        )
+        renamed[new] = v
+    return renamed
 
 
 def _table(value: Any, where: str) -> dict[str, Any]:
@@ -955,7 +984,7 @@ class _Loader:
         )
         for i, entry in enumerate(entries):
             where = location("claims", i)
-            c = _table(entry, where)
+            c = _former_keys(_table(entry, where), where)
             if "kind" in c:
                 name = _string(c["kind"], location(where, "kind"))
                 if name not in CLAIM_KINDS:

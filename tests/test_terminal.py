@@ -118,3 +118,25 @@ def test_a_terminal_too_narrow_to_fold_keeps_every_column():
     for cell in (*head, *rows[0][:2]):
         assert cell in text
     assert LONG in text and "-7/32 ≈ -0.2188" in text
+
+
+def test_columns_are_left_out_in_order_until_the_table_fits():
+    head = ("claim", "kind", "source", "verdict", "at")
+    row = ("paper.theorem3.step", "proof-step", "Ghazi et al. 2025, Theorem 9 (ii)", LONG, "o=1")
+    wide = text_table(head, [row], width=200, fold=(3,), drop=(2, 4, 1))
+    assert "not shown" not in wide and row[2] in wide.splitlines()[2]
+    # `optional` columns go while a row is longer than a line; `drop` ones only when
+    # folding cannot fit
+    narrow = text_table(head, [row], width=60, fold=(3,), optional=(2,), drop=(4, 1))
+    lines = narrow.splitlines()
+    assert all(len(line) <= 60 for line in lines)
+    assert lines[0].split() == ["claim", "kind", "verdict", "at"]
+    assert lines[-1] == "(not shown, to fit 60 columns: source; --wide)"
+    table = "\n".join(lines[:-1])
+    assert "".join(_cells(table, 2, ("claim", "kind", "verdict", "at"))).replace(
+        " ", ""
+    ) == LONG.replace(" ", "")
+    tight = text_table(head, [row], width=45, fold=(0, 3), drop=(2, 4, 1))
+    assert tight.splitlines()[0].split() == ["claim", "verdict"]
+    assert all(len(line) <= 45 for line in tight.splitlines()[:-1])
+    assert tight.splitlines()[-1] == "(not shown, to fit 45 columns: source, at, kind; --wide)"

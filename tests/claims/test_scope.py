@@ -172,3 +172,30 @@ def test_a_step_with_free_parameters_needs_a_domain():
         decide_steps("c", [Step("x", t, 1)])
     with pytest.raises(InvalidParameter, match="relation"):
         Step("x", t, 1, "<")
+
+
+def test_the_outcome_table_fits_80_and_120_columns_and_wide_keeps_every_column():
+    from verifier.report import outcomes_table
+
+    c = Claim(
+        id="liu_talwar2019.thm31.step.bottom_ratio_over_the_whole_box",
+        source="Liu & Talwar 2019, Theorem 3.1, proof (the ratio at the bottom output)",
+        statement="s",
+        check=lambda: check_le(sp.log(2) + sp.Rational(1, 3) * sp.log(3), 2),
+        expected="holds",
+        kind="proof-step",
+    )
+    outcomes = [ClaimOutcome(c, c.check(), 12.5)]
+    for width in (80, 120):
+        text = outcomes_table(outcomes, width=width)
+        table = text.split("\n1 of 1 claims")[0]
+        assert all(len(line) <= width for line in table.splitlines()), table
+        assert f"(not shown, to fit {width} columns: source, at" in table
+        header = table.splitlines()[0].split()
+        assert {"claim", "verdict", "expected"} <= set(header)
+        assert "source" not in header and "at" not in header
+    at_120 = outcomes_table(outcomes, width=120).splitlines()[0].split()
+    assert "kind" in at_120 and "time" in at_120
+    every = outcomes_table(outcomes, width=120, wide=True)
+    assert every.splitlines()[0].split()[:4] == ["claim", "kind", "source", "expected"]
+    assert "not shown" not in every

@@ -108,6 +108,13 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="skip the selected claims up to and including ID (an interrupted run says "
         "which ID to continue after)",
     )
+    p.add_argument(
+        "--wide",
+        action="store_true",
+        help="on a terminal narrower than the outcome table, fold its cells but keep every "
+        "column (by default source and at are left out when a row does not fit on a line, "
+        "then time and kind when folding cannot fit)",
+    )
     add_progress_option(p)
     p.add_argument(
         "-j",
@@ -177,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     elif getattr(args, "scope", False):
         say(scope_table(outcomes))
     else:
-        say(outcomes_table(outcomes))
+        say(outcomes_table(outcomes, wide=args.wide))
         for cid, text in certs.items():
             say(f"{cid}: {text}")
     if interrupted:

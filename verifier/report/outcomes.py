@@ -39,11 +39,16 @@ def where_attained(o: ClaimOutcome) -> str:
     return ", ".join(parts)
 
 
-def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
+def outcomes_table(
+    outcomes: Sequence[ClaimOutcome], *, wide: bool = False, width: int | None = None
+) -> str:
     """Text table: claim, kind, source, expected, verdict, worst slack and where it is
     (output and ordered pair), time; for a claim over a box, the verdict says so and
-    names the undecided share when any.  On a terminal long cells fold onto further
-    lines (:func:`verifier.runtime.terminal.text_table`); a row is one line in a file or pipe."""
+    names the undecided share when any.  On a terminal (or at ``width``) long cells
+    fold onto further lines (:func:`verifier.runtime.terminal.text_table`); unless
+    ``wide``, source and at are left out when a row does not fit on one line, then time
+    and kind when even folding cannot fit (80 columns keep claim, expected, verdict,
+    slack and the match); a row is one line in a file or pipe."""
     head = ("claim", "kind", "source", "expected", "verdict", "worst slack", "at", "time", "")
     rows = []
     for o in outcomes:
@@ -63,7 +68,10 @@ def outcomes_table(outcomes: Sequence[ClaimOutcome]) -> str:
                 "ok" if o.matches else "MISMATCH",
             )
         )
-    lines = [text_table(head, rows, fold=(2, 4, 5, 6))]
+    optional, drop = ((), ()) if wide else ((2, 6), (7, 1))
+    lines = [
+        text_table(head, rows, width=width, fold=(0, 2, 4, 5, 6), optional=optional, drop=drop)
+    ]
     n_ok = sum(o.matches for o in outcomes)
     lines.append(f"{n_ok} of {len(outcomes)} claims match their expected outcome")
     counts = scope_counts(outcomes)

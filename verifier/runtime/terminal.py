@@ -61,22 +61,56 @@ def text_table(
     width: int | None = None,
     fold: Sequence[int] | None = None,
     indent: str = "",
+    optional: Sequence[int] = (),
+    drop: Sequence[int] = (),
 ) -> str:
     """``rows`` under ``header`` as plain text, columns apart by two spaces.
 
     ``width`` is the line width to fit (default: the terminal's when standard output is
     a terminal, else unlimited).  Only the columns in ``fold`` (default: all) are folded
     when the table is wider than ``width``; a cell is folded at spaces where it has
-    them, else character by character, and never cut; when even folding cannot fit
-    every column, rows stay whole lines (no column is ever dropped).  Every line starts with
-    ``indent``; trailing spaces are removed.
+    them, else character by character, and never cut.  Before folding, the columns in
+    ``optional`` are left out, one at a time in that order, while a row does not fit on
+    one line; when even folding cannot fit, so are the columns in ``drop``.  A last line
+    names the columns left out; when the table still cannot fit, rows stay whole lines.
+    Every line starts with ``indent``; trailing spaces are removed.
     """
+    if width is None:
+        width = shutil.get_terminal_size().columns if is_terminal(sys.stdout) else 1_000_000
+    folded = set(range(len(header))) if fold is None else set(fold)
+    longest = [max([len(h), *(len(str(r[i])) for r in rows)]) for i, h in enumerate(header)]
+    minimum = [min(FOLD_MIN_WIDTH, n) if i in folded else n for i, n in enumerate(longest)]
+    kept = list(range(len(header)))
+    left_out: list[str] = []
+    room = width - len(indent)
+    for i in optional:
+        if sum(longest[k] + 2 for k in kept) <= room:
+            break
+        kept.remove(i)
+        left_out.append(header[i])
+    for i in drop:
+        if sum(minimum[k] + 2 for k in kept) <= room:
+            break
+        kept.remove(i)
+        left_out.append(header[i])
+    text = _fitted(
+        [header[k] for k in kept],
+        [[r[k] for k in kept] for r in rows],
+        room,
+        {kept.index(k) for k in folded if k in kept},
+        indent,
+    )
+    if left_out:
+        text += f"\n{indent}(not shown, to fit {width} columns: {', '.join(left_out)}; --wide)"
+    return text
+
+
+def _fitted(
+    header: Sequence[str], rows: Sequence[Sequence[str]], width: int, folded: set[int], indent: str
+) -> str:
     from rich.console import Console
     from rich.table import Table
 
-    if width is None:
-        width = shutil.get_terminal_size().columns if is_terminal(sys.stdout) else 1_000_000
-    width -= len(indent)
     table = Table(
         box=_rule_box(),
         show_edge=False,
@@ -87,7 +121,6 @@ def text_table(
         header_style=None,
         highlight=False,
     )
-    folded = set(range(len(header))) if fold is None else set(fold)
     longest = [max([len(h), *(len(str(r[i])) for r in rows)]) for i, h in enumerate(header)]
     for i, h in enumerate(header):
         table.add_column(

@@ -597,6 +597,21 @@ def search(
     SpecError
         If the ``resume`` file is not a valid checkpoint of this claim
         (:mod:`verifier.search.checkpoints`).
+    UnknownClaim
+        If ``claim`` is an id that no case study registers as searchable.
+
+    Examples
+    --------
+    The best of ``K`` ε-DP candidates is not ε-DP (refuted: Liu & Talwar 2019,
+    Appendix B.1): the search certifies a counterexample, whose realized/claimed
+    ratio exceeds 1 and whose certificate ``verifier check`` re-verifies.  Random
+    stopping's 3ε bound (Theorem 3.2) survives the same budget.
+
+    >>> r = search("liu_talwar2019.B1.best_of_k_eps", instances=60, seed=1, seconds=None)
+    >>> r.status, r.counterexample_ratio > 1, "[[claims]]" in r.certificate_text
+    ('violated', True, True)
+    >>> search("liu_talwar2019.thm32", instances=60, seed=0, seconds=None).violated
+    False
     """
     ck_path = Path(checkpoint) if checkpoint is not None else (Path(resume) if resume else None)
     with checkpoints.lock_checkpoint(ck_path):

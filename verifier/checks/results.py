@@ -145,10 +145,9 @@ class Finding:
         A remark shown with the finding.
     lower_bound : bool
         The claim bounds ``realized`` from below.
-    region, over, equality
-        See the fields' comments.
-    slack : sympy.Expr
-        ``claimed - realized`` (property).
+
+    The fields ``region``, ``over`` and ``equality`` and the property ``slack``
+    are documented below, with the class's members.
 
     Examples
     --------
@@ -273,16 +272,9 @@ class CheckResult:
         Remarks shown with the result.
     parts : list of CheckResult
         Sub-results of a conjunction or implication.
-    subject : Subject or None
-        What a checker of :mod:`verifier.checks.privacy` decided.
-    premises : list of CheckResult
-        Results this one assumed.
-    measured : dict
-        Exact quantities the check computed, by name.
-    vacuous : bool
-        Holds only because no premise held.
-    identity_in : tuple of str
-        Symbols of an identity proved for every value of them.
+
+    The fields ``subject``, ``premises``, ``measured``, ``vacuous`` and
+    ``identity_in`` are documented below, with the class's members.
 
     Examples
     --------

@@ -83,7 +83,7 @@ def independent(*mechs: FiniteMechanism, name: str | None = None) -> FiniteMecha
     *mechs : FiniteMechanism
         On the same neighbour graph.
     name : str, optional
-        Used in reports; default the names joined by `` x ``.
+        Used in reports; default the names joined by ``" x "``.
 
     Returns
     -------

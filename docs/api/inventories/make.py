@@ -38,7 +38,6 @@ PYTHON: list[tuple[str, str, str]] = [
     ("Exception", "exception", "library/exceptions.html#Exception"),
     ("ValueError", "exception", "library/exceptions.html#ValueError"),
     ("KeyError", "exception", "library/exceptions.html#KeyError"),
-    ("TypeError", "exception", "library/exceptions.html#TypeError"),
     ("ImportError", "exception", "library/exceptions.html#ImportError"),
     ("ArithmeticError", "exception", "library/exceptions.html#ArithmeticError"),
     ("AssertionError", "exception", "library/exceptions.html#AssertionError"),

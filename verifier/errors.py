@@ -81,6 +81,27 @@ class VerifierError(Exception):
     :class:`BadInput`, :class:`Undecidable` and :class:`ConstructionFailed`, whose
     ``exit_code`` the command line exits with.  An instance of the base class alone
     would be a misclassified error, so its code is :data:`EXIT_INTERNAL`.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong and where (every error of the verifier names its problem).
+
+    Attributes
+    ----------
+    exit_code : int
+        The command line's exit code for this class of error.
+
+    Examples
+    --------
+    Catch every error the verifier raises on purpose (and nothing else):
+
+    >>> from verifier import randomized_response
+    >>> try:
+    ...     randomized_response(0.5)
+    ... except VerifierError as err:
+    ...     print(type(err).__name__, err.exit_code)
+    InvalidParameter 2
     """
 
     exit_code: ClassVar[int] = EXIT_INTERNAL
@@ -113,25 +134,97 @@ class BadInput(VerifierError):
 class InvalidMechanism(BadInput, ValueError):
     """A mechanism description is malformed: a distribution that does not sum to 1,
     a negative probability, an edge to an unknown dataset, an output missing from the
-    order, ..."""
+    order, ...
+
+    Parameters
+    ----------
+    message : str
+        The problem, naming the dataset and output.
+
+    Examples
+    --------
+    >>> from verifier import FiniteMechanism, pair
+    >>> FiniteMechanism(pair(), {"D": {0: 1}, "D'": {0: 1}, "E": {0: 1}})
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidMechanism: a distribution is given for dataset 'E', which is not a node of the neighbour graph
+    """
 
 
 class InvalidParameter(BadInput, ValueError):
     """A parameter is out of its domain: epsilon <= 0, alpha <= 1, delta outside
-    [0, 1], a non-exact float where an exact number is required, ..."""
+    [0, 1], a non-exact float where an exact number is required, ...
+
+    Parameters
+    ----------
+    message : str
+        The parameter, its value and its domain.
+
+    Examples
+    --------
+    >>> from verifier import check_pure_dp, randomized_response
+    >>> check_pure_dp(randomized_response("log(3)"), epsilon=-1)
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidParameter: epsilon must be > 0, got -1
+    """
 
 
 class UnboundSymbol(BadInput, ValueError):
-    """A symbol has no value where a number is needed."""
+    """A symbol has no value where a number is needed.
+
+    Parameters
+    ----------
+    message : str
+        The symbols without a value.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from verifier import pure_epsilon, randomized_response
+    >>> pure_epsilon(randomized_response(sp.Symbol("eps", positive=True)))
+    Traceback (most recent call last):
+    ...
+    verifier.errors.UnboundSymbol: symbol(s) ['eps'] have no value; give values or check the claim over a range with over=(symbol, lo, hi)
+    """
 
 
 class UnsupportedExpression(BadInput, ValueError):
     """An expression uses a function or construct the certified evaluator or the
-    exact decision procedure does not support."""
+    exact decision procedure does not support.
+
+    Parameters
+    ----------
+    message : str
+        The unsupported function and the expression.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from verifier import enclose
+    >>> enclose(sp.gamma(sp.Rational(1, 3)))
+    Traceback (most recent call last):
+    ...
+    verifier.errors.UnsupportedExpression: cannot evaluate gamma in 'gamma(1/3)' with certified arithmetic
+    """
 
 
 class SpecError(BadInput, ValueError):
-    """A spec file cannot be read: unparsable text, an unknown key, a forbidden name."""
+    """A spec file cannot be read: unparsable text, an unknown key, a forbidden name.
+
+    Parameters
+    ----------
+    message : str
+        The problem and where it is in the file.
+
+    Examples
+    --------
+    >>> from verifier.spec import loads_spec
+    >>> loads_spec("[mechanisms")
+    Traceback (most recent call last):
+    ...
+    verifier.errors.SpecError: invalid TOML: Expected ']' at the end of a table declaration (at end of document)
+    """
 
 
 class UnknownClaim(BadInput, KeyError):

@@ -71,7 +71,35 @@ def rational_distributions(
     draw: Any, m: int | tuple[int, int] = (2, 4), max_weight: int = 100
 ) -> tuple[Fraction, ...]:
     """Positive rational distributions on ``m`` points (or a number of points in
-    the range ``m``), as integer weights over their sum."""
+    the range ``m``), as integer weights over their sum.
+
+    Parameters
+    ----------
+    m : int or (int, int)
+        The number of points, or the range it is drawn from (both ends included).
+    max_weight : int
+        The largest integer weight of a point.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        Of tuples of :class:`fractions.Fraction`, positive, summing to 1.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        (When drawing) a range ``m`` whose low end exceeds its high end, or
+        ``max_weight < 1``.
+
+    Examples
+    --------
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=25, database=None)
+    ... @given(rational_distributions(m=(2, 4)))
+    ... def test_a_distribution(p):
+    ...     assert 2 <= len(p) <= 4 and sum(p) == 1 and min(p) > 0
+    >>> test_a_distribution()
+    """
     n = m if isinstance(m, int) else draw(st.integers(m[0], m[1]))
     w = draw(st.lists(st.integers(1, max_weight), min_size=n, max_size=n))
     s = sum(w)
@@ -95,6 +123,27 @@ def pair_mechs(
         Number of outputs.
     extreme : float
         Probability of an extreme ratio ``a^{±1}`` at each output.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        Of :class:`~verifier.search.spaces.PairMech` (``a``, ``p``, ``q``: every
+        ratio ``p[o]/q[o]`` in ``[1/a, a]``).
+
+    Raises
+    ------
+    ValueError
+        (When drawing) ``a <= 1``.
+
+    Examples
+    --------
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=25, database=None)
+    ... @given(pair_mechs(a=3))
+    ... def test_ratios(pm):
+    ...     assert sum(pm.p) == sum(pm.q) == 1
+    ...     assert all(Fraction(1, 3) <= x / y <= 3 for x, y in zip(pm.p, pm.q))
+    >>> test_ratios()
     """
     aa = Fraction(a) if a is not None else draw(st.sampled_from(PURE_BUDGETS))
     if aa <= 1:
@@ -120,7 +169,43 @@ def dp_pairs(
 ) -> FiniteMechanism:
     """:func:`pair_mechs` as a :class:`~verifier.mechanism.model.FiniteMechanism` on the
     pair ``datasets`` with outputs ``0..m-1``; it is exactly ``log(a)``-DP:
-    ``check_pure_dp(m, log(a))`` holds, attained when a ratio is extreme."""
+    ``check_pure_dp(m, log(a))`` holds, attained when a ratio is extreme.
+
+    Parameters
+    ----------
+    a : rational > 1, optional
+        ``e^ε`` (default: one of :data:`~verifier.search.spaces.PURE_BUDGETS`).
+    outputs : int or (int, int)
+        Number of outputs.
+    extreme : float
+        Probability of an extreme ratio ``a^{±1}`` at each output.
+    datasets : (str, str)
+        The names of the two datasets.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        Of :class:`~verifier.mechanism.model.FiniteMechanism`.
+
+    Raises
+    ------
+    ValueError
+        (When drawing) ``a <= 1``.
+
+    Examples
+    --------
+    Every drawn mechanism is ``log 3``-DP (a property test of
+    :func:`~verifier.checks.privacy.check_pure_dp`):
+
+    >>> from hypothesis import given, settings
+    >>> from verifier.checks.privacy import check_pure_dp
+    >>> @settings(max_examples=10, database=None, deadline=None)
+    ... @given(dp_pairs(a=3, outputs=3))
+    ... def test_is_log3_dp(m):
+    ...     assert m.outputs == (0, 1, 2)
+    ...     assert check_pure_dp(m, epsilon=sp.log(3)).holds
+    >>> test_is_log3_dp()
+    """
     pm = draw(pair_mechs(a, outputs, extreme))
     d0, d1 = datasets
     outs = list(range(pm.m))
@@ -136,7 +221,35 @@ def sensitivity_tables(
     draw: Any, d: tuple[int, int] = (1, 3), values: tuple[int, int] = (-1, 2)
 ) -> dict[str, list[int]]:
     """``{"D": [f_1(D), ...], "D'": [f_1(D'), ...]}`` with ``|f_i(D) - f_i(D')| <= 1``
-    (Ghazi et al. 2025, Algorithm 1)."""
+    (Ghazi et al. 2025, Algorithm 1).
+
+    Parameters
+    ----------
+    d : (int, int)
+        The range of the number of functions.
+    values : (int, int)
+        The range of ``f_i(D)``.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        Of dicts ``{"D": list of int, "D'": list of int}``.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        (When drawing) a range whose low end exceeds its high end.
+
+    Examples
+    --------
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=25, database=None)
+    ... @given(sensitivity_tables(d=(1, 3)))
+    ... def test_sensitivity_one(t):
+    ...     assert 1 <= len(t["D"]) == len(t["D'"]) <= 3
+    ...     assert all(abs(x - y) <= 1 for x, y in zip(t["D"], t["D'"]))
+    >>> test_sensitivity_one()
+    """
     n = draw(st.integers(d[0], d[1]))
     fd = draw(st.lists(st.integers(values[0], values[1]), min_size=n, max_size=n))
     steps = draw(st.lists(st.sampled_from((-1, 0, 1)), min_size=n, max_size=n))
@@ -148,7 +261,35 @@ def query_vector_pairs(
     draw: Any, n: tuple[int, int] = (1, 4), values: tuple[int, int] = (-1, 2)
 ) -> QueryPair:
     """Neighbouring query-answer vectors ``q ~ q'`` (every answer moves by at most 1,
-    some answer moves)."""
+    some answer moves).
+
+    Parameters
+    ----------
+    n : (int, int)
+        The range of the vectors' length.
+    values : (int, int)
+        The range of the answers of ``q``.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        Of :class:`~verifier.search.spaces.QueryPair` (``q``, ``q2``).
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        (When drawing) a range whose low end exceeds its high end.
+
+    Examples
+    --------
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=25, database=None)
+    ... @given(query_vector_pairs(n=(1, 4)))
+    ... def test_neighbours(qp):
+    ...     moves = [b - a for a, b in zip(qp.q, qp.q2)]
+    ...     assert set(moves) <= {-1, 0, 1} and any(moves)
+    >>> test_neighbours()
+    """
     k = draw(st.integers(n[0], n[1]))
     q = draw(st.lists(st.integers(values[0], values[1]), min_size=k, max_size=k))
     moves = draw(
@@ -183,7 +324,47 @@ def find_counterexample(
     certificate: str | os.PathLike[str] | None = None,
 ) -> SearchResult:
     """Run :func:`verifier.search.search` on ``claim`` (a registered id, a spec file
-    with ``claim_id``, or a :class:`~verifier.search.Claim`)."""
+    with ``claim_id``, or a :class:`~verifier.search.Claim`).
+
+    Parameters
+    ----------
+    claim : Claim, str or path
+        A claim, a registered claim id, or a spec file (``.toml``/``.json``).
+    claim_id : str, optional
+        The claim of the spec file (when it has several).
+    seconds : float or None
+        Outer time limit (``None``: none); the instance budget fixes the answer.
+    seed : int
+        Master seed.
+    instances : int, optional
+        The instance budget (default: the claim's).
+    workers : int
+        Local worker processes (1: in this process).
+    certificate : path, optional
+        Where to write the certificate of a counterexample.
+
+    Returns
+    -------
+    SearchResult
+        ``status`` (``"violated"`` when a counterexample was certified), the best
+        ratio seen, the certificate text.
+
+    Raises
+    ------
+    verifier.errors.UnknownClaim
+        ``claim`` is neither a registered searchable claim nor a spec file.
+    verifier.errors.SpecError
+        The spec file cannot be read or has no such claim.
+
+    Examples
+    --------
+    Random stopping is 3ε-DP (Liu & Talwar 2019, Theorem 3.2): 60 instances find no
+    counterexample.
+
+    >>> r = find_counterexample("liu_talwar2019.thm32", instances=60, seed=0, seconds=None)
+    >>> r.violated, r.best_ratio <= 1
+    (False, True)
+    """
     return search(
         _claim(claim, claim_id),
         seconds=seconds,
@@ -210,6 +391,42 @@ def assert_no_counterexample(
     The message shows the counterexample and its certificate (written to
     ``certificate`` when given).  ``max_ratio`` additionally bounds the best
     realized/claimed ratio seen (a tightness regression).  Returns the result.
+
+    Parameters
+    ----------
+    claim : Claim, str or path
+        A claim, a registered claim id, or a spec file (``.toml``/``.json``).
+    claim_id : str, optional
+        The claim of the spec file.
+    seconds : float or None
+        Outer time limit.
+    seed : int
+        Master seed.
+    instances : int, optional
+        The instance budget.
+    workers : int
+        Local worker processes.
+    certificate : path, optional
+        Where to write the certificate of a counterexample.
+    max_ratio : float, optional
+        The largest best realized/claimed ratio accepted.
+
+    Returns
+    -------
+    SearchResult
+
+    Raises
+    ------
+    AssertionError
+        A counterexample was found, or the best ratio exceeds ``max_ratio``.
+    verifier.errors.UnknownClaim
+        ``claim`` is neither a registered searchable claim nor a spec file.
+
+    Examples
+    --------
+    >>> r = assert_no_counterexample("liu_talwar2019.thm32", instances=60, seed=0, seconds=None)
+    >>> r.violated
+    False
     """
     r = find_counterexample(
         claim,
@@ -243,7 +460,50 @@ def assert_counterexample(
     certificate: str | os.PathLike[str] | None = None,
 ) -> SearchResult:
     """Fail unless the search refutes ``claim`` (a negative control); returns the
-    result, whose ``certificate_text`` re-verifies."""
+    result, whose ``certificate_text`` re-verifies.
+
+    Parameters
+    ----------
+    claim : Claim, str or path
+        A claim, a registered claim id, or a spec file (``.toml``/``.json``).
+    claim_id : str, optional
+        The claim of the spec file.
+    seconds : float or None
+        Outer time limit.
+    seed : int
+        Master seed.
+    instances : int, optional
+        The instance budget.
+    workers : int
+        Local worker processes.
+    certificate : path, optional
+        Where to write the certificate.
+
+    Returns
+    -------
+    SearchResult
+
+    Raises
+    ------
+    AssertionError
+        No counterexample was found.
+    verifier.errors.UnknownClaim
+        ``claim`` is neither a registered searchable claim nor a spec file.
+
+    Examples
+    --------
+    The best of ``k`` runs is not ε-DP (a registered finding,
+    ``liu_talwar2019.B1.best_of_k_eps``); random stopping's 3ε bound is not refuted:
+
+    >>> r = assert_counterexample("liu_talwar2019.B1.best_of_k_eps", instances=60, seed=1, seconds=None)
+    >>> r.violated, r.counterexample_ratio > 1
+    (True, True)
+    >>> assert_counterexample("liu_talwar2019.thm32", instances=60, seed=0, seconds=None)
+    Traceback (most recent call last):
+    ...
+    AssertionError: no counterexample found:
+    ...
+    """
     r = find_counterexample(
         claim,
         claim_id=claim_id,

@@ -11,6 +11,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",  # numpydoc sections
     "sphinx.ext.viewcode",
+    "sphinx.ext.intersphinx",  # types link to Python's, sympy's and networkx's docs
     "myst_parser",  # the guides (docs/*.md, README.md) rendered beside the reference
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -28,5 +29,12 @@ nitpicky = False
 # repository files (README -> docs/..., notebooks/...) are checked by tests/test_docs.py
 # and resolve on the repository, not all on this site
 suppress_warnings = ["ref.python", "myst.xref_missing"]
+# The inventories are vendored (docs/api/inventories/make.py writes them): the build
+# needs no network, and they list exactly the targets this reference links to.
+intersphinx_mapping = {
+    "python": ("https://docs.python.org/3", "inventories/python.inv"),
+    "sympy": ("https://docs.sympy.org/latest", "inventories/sympy.inv"),
+    "networkx": ("https://networkx.org/documentation/stable", "inventories/networkx.inv"),
+}
 html_theme = "alabaster"
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "inventories"]

@@ -202,7 +202,37 @@ class ProfileSegment:
 class PrivacyLoss:
     """The exact privacy loss distribution of an ordered pair ``(P, Q)``: its atoms
     (the outputs ``P`` never gives are one atom of ratio 0: they count in no δ(ε), but
-    the trade-off curve needs their ``Q``-mass)."""
+    the trade-off curve needs their ``Q``-mass).
+
+    Build it with :meth:`of` (a mechanism and an ordered pair) or
+    :meth:`of_distributions`; :meth:`compose` and :meth:`power` compose it exactly,
+    :meth:`delta` and :meth:`epsilon` answer for it.
+
+    Parameters
+    ----------
+    atoms : tuple of LossAtom
+        ``(ratio P(o)/Q(o), P-mass, Q-mass)`` per distinct ratio.
+    precision : Precision
+        Working precision of the certified comparisons.
+
+    Attributes
+    ----------
+    atoms : tuple of LossAtom
+    precision : Precision
+
+    Examples
+    --------
+    Randomized response with ε = log 3 from ``D`` to ``D'`` has two atoms, ratio 3
+    (mass 3/4 under ``D``) and 1/3 (mass 1/4): δ(0) = 3/4 - 1/4 = 1/2, and δ = 1/8
+    needs ``3/4 - e^ε/4 = 1/8``, ``ε = log(5/2)``.  Two runs: δ(0) = 9/16 - 1/16 = 1/2.
+
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> loss = PrivacyLoss.of(randomized_response("log(3)"), "D", "D'")
+    >>> [(a.ratio, a.p, a.q) for a in loss.atoms]
+    [(1/3, 1/4, 3/4), (3, 3/4, 1/4)]
+    >>> loss.delta(0), loss.epsilon(sp.Rational(1, 8)), loss.power(2).delta(0)
+    (1/2, log(5/2), 1/2)
+    """
 
     atoms: tuple[LossAtom, ...]
     precision: Precision = DEFAULT_PRECISION
@@ -418,11 +448,38 @@ class Accountant:
     same bounds hold adaptively only through the composition theorems, which this
     object does not apply).
 
+    Parameters
+    ----------
+    precision : Precision
+        Working precision of the certified comparisons.
+
+    Attributes
+    ----------
+    precision : Precision
+    runs : int
+        The number of runs composed so far.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        (From :meth:`compose`) not a :class:`FiniteMechanism` or a count < 1; (from
+        :meth:`delta`, :meth:`epsilon`) nothing composed yet.
+    verifier.errors.InvalidMechanism
+        (From :meth:`compose`) a mechanism on another neighbour graph.
+
+    Examples
+    --------
+    Three runs of randomized response with ε = log 3: ``k`` ones have probability
+    ``C(3,k) 3^k/64`` at ``D`` and ``C(3,k) 3^(3-k)/64`` at ``D'``, so ε(δ=0) is
+    ``log 27`` and δ(log 3) = ``(27 - 3 · 1)/64 = 3/8`` (only ``k = 3`` exceeds).
+
     >>> import sympy as sp
     >>> from verifier.mechanism.instances import randomized_response
     >>> acc = Accountant().compose(randomized_response(sp.log(3)), count=3)
     >>> acc.delta(epsilon=0).value   # total variation: (27 - 1)/64 + (27 - 9)/64
     11/16
+    >>> acc.epsilon(delta=0).value, acc.delta(epsilon=sp.log(3)).value, acc.runs
+    (log(27), 3/8, 3)
     """
 
     def __init__(self, precision: Precision = DEFAULT_PRECISION):

@@ -76,7 +76,27 @@ MAX_EXP_ARGUMENT_BITS = 1024
 
 
 class Verdict(enum.StrEnum):
-    """Three-valued outcome of a check."""
+    """Three-valued outcome of a check.
+
+    A string enum: ``Verdict("holds") is Verdict.HOLDS`` and ``str(v)`` is its value.
+
+    Attributes
+    ----------
+    HOLDS : Verdict
+        Proved: exactly, or with certified enclosures.
+    VIOLATED : Verdict
+        Disproved, with the findings that fail.
+    UNDECIDED : Verdict
+        Neither could be proved at the precision limit (never rounded to one of the
+        other two).
+
+    Examples
+    --------
+    >>> Verdict("holds") is Verdict.HOLDS, str(Verdict.UNDECIDED)
+    (True, 'undecided')
+    >>> [v.value for v in Verdict]
+    ['holds', 'violated', 'undecided']
+    """
 
     HOLDS = "holds"
     VIOLATED = "violated"
@@ -114,6 +134,34 @@ class Precision:
 
     Evaluation starts at ``start_bits`` and doubles up to ``max_bits`` before a
     comparison is declared undecided.
+
+    Parameters
+    ----------
+    start_bits : int
+        The first working precision (default 64).
+    max_bits : int
+        The last (default 4096).
+
+    Attributes
+    ----------
+    start_bits, max_bits : int
+        As given.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        Unless ``16 <= start_bits <= max_bits``.
+
+    Examples
+    --------
+    >>> Precision().schedule()
+    [64, 128, 256, 512, 1024, 2048, 4096]
+    >>> Precision(16, 100).schedule()
+    [16, 32, 64, 100]
+    >>> Precision(8)
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidParameter: precision must satisfy 16 <= start_bits <= max_bits, got start_bits=8, max_bits=4096
     """
 
     start_bits: int = 64
@@ -162,6 +210,25 @@ def exact(value: Any) -> sp.Expr:
     (:mod:`verifier.checks.vocabulary`), and :func:`verifier.arithmetic.expressions.number`
     reads them exactly.
 
+    Parameters
+    ----------
+    value : sympy.Expr, int, fractions.Fraction or bool
+        The number or expression.
+
+    Returns
+    -------
+    sympy.Expr
+        ``value`` itself for a sympy expression, else the exact sympy number.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``value`` is a float, contains a float, is a string, or is no number.
+
+    Examples
+    --------
+    >>> exact(Fraction(1, 3)), exact(2), exact(True)
+    (1/3, 2, 1)
     >>> exact(Fraction(1, 3))
     1/3
     >>> exact(0.1)
@@ -422,6 +489,39 @@ def enclose(expr: Any, bits: int = 64) -> Enclosure | None:
     expression with a method ``_certified_interval(bits) -> (lo, hi)``, e.g. a
     convergent series with its tail bound).
 
+    Parameters
+    ----------
+    expr : sympy.Expr, int or fractions.Fraction
+        A constant expression (no free symbols).
+    bits : int
+        Working precision, in bits.
+
+    Returns
+    -------
+    Enclosure or None
+        ``[lo, hi]`` with ``lo <= expr <= hi`` certified (outward rounding), or
+        ``None`` when ``bits`` is too low.
+
+    Raises
+    ------
+    verifier.errors.UnboundSymbol
+        ``expr`` has a free symbol.
+    verifier.errors.UnsupportedExpression
+        ``expr`` uses a function the certified evaluator does not support.
+    verifier.errors.InvalidParameter
+        ``expr`` is not exact (a float).
+
+    Examples
+    --------
+    ``log 2 = 0.693147...``: the enclosure's ends are rationals around it.
+
+    >>> lo, hi = enclose(sp.log(2), 64).bounds()
+    >>> Fraction(693147, 10**6) < lo <= hi < Fraction(693148, 10**6)
+    True
+    >>> enclose(sp.Symbol("x"))
+    Traceback (most recent call last):
+    ...
+    verifier.errors.UnboundSymbol: symbol 'x' has no value
     >>> print(enclose(sp.log(2), 64))
     [0.69314718056, 0.69314718056]
     >>> enclose(sp.log(2), 64).hi - enclose(sp.log(2), 64).lo < 2**-60
@@ -612,7 +712,41 @@ def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> C
     Infinite values are allowed (``sympy.oo``): ``x <= oo`` holds for every ``x``.
     Two rationals are compared by cross-multiplication, without forming (and
     reducing) their difference.
+
+    Parameters
+    ----------
+    lhs, rhs : sympy.Expr, int or fractions.Fraction
+        Constant exact numbers (or ``oo``, ``-oo``).
+    precision : Precision
+        Up to how many bits the enclosures are refined before the verdict is
+        *undecided*.
+
+    Returns
+    -------
+    Comparison
+        The verdict, both sides and the sign of ``rhs - lhs``; ``tight`` is True when
+        equality is proved exactly.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        A side is not exact (a float).
+    verifier.errors.UnboundSymbol
+        A side has a free symbol.
+
+    Examples
+    --------
+    ``log 2 = 0.6931... <= 7/10``; ``1 <= log 2`` is false; ``(√2)² = 2`` is proved
+    equal:
+
+    >>> decide_le(sp.log(2), Fraction(7, 10)).verdict
+    <Verdict.HOLDS: 'holds'>
+    >>> decide_le(1, sp.log(2)).verdict
+    <Verdict.VIOLATED: 'violated'>
+    >>> decide_le(sp.sqrt(2) ** 2, 2).tight
+    True
     """
+
     a, b = exact(lhs), exact(rhs)
     if b is sp.oo or a is -sp.oo:
         return Comparison(Verdict.HOLDS, a, b, SignResult(Sign.POSITIVE, None))

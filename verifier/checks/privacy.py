@@ -486,6 +486,43 @@ def realized_ex_post_epsilon(
     Outputs impossible at every dataset are excluded; ``oo`` where some
     ``P_D'(o) = 0 < P_D(o)``.  Values are exact expressions; the maximum over pairs
     is found with certified comparisons.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+        Without free symbols.
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to maximise over; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+
+    Returns
+    -------
+    RealizedTable
+        One :class:`Attained` per output (value, pair, output, whether the maximum
+        is certified); ``as_dict()`` maps outputs to values.
+
+    Raises
+    ------
+    verifier.errors.UnboundSymbol
+        A probability has a symbol without a value.
+    verifier.errors.InvalidParameter
+        A pair names a dataset the mechanism lacks.
+
+    Examples
+    --------
+    At ``D`` both outputs have probability 1/2; at ``D'``, ``a`` has 1/4 and ``b``
+    3/4.  The loss at ``a`` is largest from ``D`` to ``D'``: ``log((1/2)/(1/4)) =
+    log 2``; at ``b`` from ``D'`` to ``D``: ``log((3/4)/(1/2)) = log(3/2)``.
+
+    >>> from verifier.mechanism.model import FiniteMechanism
+    >>> from verifier.mechanism.neighbours import pair
+    >>> R = sp.Rational
+    >>> m = FiniteMechanism(pair(), {"D": {"a": R(1, 2), "b": R(1, 2)}, "D'": {"a": R(1, 4), "b": R(3, 4)}})
+    >>> print(realized_ex_post_epsilon(m))
+    output  realized ex-post epsilon  pair
+    a       log(2) ≈ 0.693147        D -> D'
+    b       log(3/2) ≈ 0.405465      D' -> D
     """
     _require_bound(mech, None)
     prs = _pairs(mech, pairs)
@@ -515,7 +552,46 @@ def pure_epsilon(
     precision: Precision = DEFAULT_PRECISION,
 ) -> Attained:
     """The smallest ε for which ``mech`` is ε-DP: ``max_o ε_M(o)`` (exact), with the
-    output and the pair attaining it."""
+    output and the pair attaining it.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+        Without free symbols.
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to maximise over; default every ordered neighbouring pair
+        (pairs at distance ``k``, :func:`~verifier.mechanism.neighbours.pairs_at_distance`,
+        give the group-privacy ε).
+    precision : Precision
+        Working precision of the certified comparisons.
+
+    Returns
+    -------
+    Attained
+        The exact ε (``oo`` when some output is possible at one dataset only), the
+        pair and the output attaining it.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        The mechanism has no possible output, or a pair names an unknown dataset.
+    verifier.errors.UnboundSymbol
+        A probability has a symbol without a value.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 is exactly log 3-DP (``(3/4)/(1/4) = 3``).  The
+    truncated geometric mechanism with ``x = 1/2`` is ``log 2``-DP, and ``log 4``-DP
+    for datasets two steps apart (``P_0(0)/P_2(0) = (2/3)/(1/6) = 4``):
+
+    >>> from verifier.mechanism.instances import randomized_response, truncated_geometric
+    >>> from verifier.mechanism.neighbours import pairs_at_distance
+    >>> pure_epsilon(randomized_response("log(3)")).value
+    log(3)
+    >>> tg = truncated_geometric(2, sp.Rational(1, 2))
+    >>> pure_epsilon(tg).value, pure_epsilon(tg, pairs=pairs_at_distance(tg.graph, 2)).value
+    (log(2), log(4))
+    """
     table = realized_ex_post_epsilon(mech, pairs, precision).rows
     if not table:
         raise InvalidParameter("the mechanism has no possible output")
@@ -544,6 +620,56 @@ def check_ex_post(
     ``epsilon_tilde`` is a function of the output, a mapping, or a constant (then this
     is ex-ante ε-DP).  Findings carry, per output and pair, the realized loss
     ``log(P_D(o)/P_D'(o))``, the claimed ``ε̃(o)`` and the slack.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    epsilon_tilde : callable, mapping or number
+        The claimed ex-post bound ε̃(o) (keyword-only; a string in the spec grammar
+        for a constant).
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to check; default every ordered neighbouring pair.
+    over : optional
+        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``: the
+        claim is decided for every point of it.
+    precision : Precision
+        Working precision of the certified comparisons.
+    title : str, optional
+        The result's title.
+    budget : BoxBudget, optional
+        Limits of the subdivision over a box.
+
+    Returns
+    -------
+    CheckResult
+        Verdict *holds*, *violated* or *undecided*, one :class:`Finding` per output
+        and pair.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.UnboundSymbol
+        A symbol has no value and is not ranged over by ``over``.
+    verifier.errors.InvalidParameter
+        A bound is not an exact number, or a pair names an unknown dataset.
+
+    Examples
+    --------
+    The mechanism of :func:`realized_ex_post_epsilon`'s example realizes ``log 2`` at
+    ``a`` and ``log(3/2)`` at ``b``: that bound holds, attained; ``log(5/4)`` at ``b``
+    is violated (from ``D'`` to ``D``).
+
+    >>> from verifier.mechanism.model import FiniteMechanism
+    >>> from verifier.mechanism.neighbours import pair
+    >>> R = sp.Rational
+    >>> m = FiniteMechanism(pair(), {"D": {"a": R(1, 2), "b": R(1, 2)}, "D'": {"a": R(1, 4), "b": R(3, 4)}})
+    >>> r = check_ex_post(m, epsilon_tilde={"a": sp.log(2), "b": sp.log(R(3, 2))})
+    >>> r.verdict, r.tight
+    (<Verdict.HOLDS: 'holds'>, True)
+    >>> w = check_ex_post(m, epsilon_tilde={"a": sp.log(2), "b": sp.log(R(5, 4))}).worst()
+    >>> w.verdict, w.output, w.pair, w.realized
+    (<Verdict.VIOLATED: 'violated'>, 'b', ("D'", 'D'), log(3/2))
     """
     rng = parameter_domain(over)
     _require_bound(mech, rng)
@@ -598,7 +724,51 @@ def check_pure_dp(
     title: str | None = None,
     budget: BoxBudget | None = None,
 ) -> CheckResult:
-    """Check ε-DP (ex-ante): ``P_D(o) <= e^ε P_D'(o)`` for all pairs and outputs."""
+    """Check ε-DP (ex-ante): ``P_D(o) <= e^ε P_D'(o)`` for all pairs and outputs.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    epsilon : sympy.Expr, int, fractions.Fraction or str
+        The claimed ε > 0 (keyword-only; ``"log(3)"`` is read exactly).
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to check; default every ordered neighbouring pair.
+    over : optional
+        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.
+    precision : Precision
+        Working precision of the certified comparisons.
+    title : str, optional
+        The result's title.
+    budget : BoxBudget, optional
+        Limits of the subdivision over a box.
+
+    Returns
+    -------
+    CheckResult
+        One :class:`Finding` per output and ordered pair.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.InvalidParameter
+        ``epsilon`` is not an exact number > 0.
+    verifier.errors.UnboundSymbol
+        A symbol has no value and is not ranged over by ``over``.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 is log 3-DP with equality, and not 1-DP
+    (``log 3 > 1``; the slack is ``1 - log 3``):
+
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> rr = randomized_response("log(3)")
+    >>> print(check_pure_dp(rr, epsilon="log(3)").summary())
+    RR is (log(3))-DP: holds; worst slack 0 (attained exactly)
+    >>> r = check_pure_dp(rr, epsilon=1)
+    >>> r.verdict, r.worst().slack
+    (<Verdict.VIOLATED: 'violated'>, 1 - log(3))
+    """
     e = check_epsilon(epsilon, precision=precision)
     prs = None if pairs is None else list(pairs)
     result = check_ex_post(
@@ -668,7 +838,43 @@ def delta(
 ) -> Attained:
     """The smallest δ with ``mech`` (ε, δ)-DP — or ex-post (ε̃, δ)-DP when ``epsilon``
     is a function or mapping of the output: the maximum over ordered pairs of the
-    hockey-stick divergence, and a pair attaining it."""
+    hockey-stick divergence, and a pair attaining it.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+        Without free symbols.
+    epsilon : callable, mapping or number
+        ε (keyword-only), or ε̃(o) for ex-post DP.
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to maximise over; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+
+    Returns
+    -------
+    Attained
+        The exact δ and a pair attaining it.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.UnboundSymbol
+        A probability has a symbol without a value.
+    verifier.errors.InvalidParameter
+        ``epsilon`` is not exact, or a pair names an unknown dataset.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 (``3/4`` against ``1/4``): at ε = 0 the
+    total variation ``3/4 - 1/4 = 1/2``; at ε = log 2, ``3/4 - 2 · 1/4 = 1/4``.
+
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> rr = randomized_response("log(3)")
+    >>> delta(rr, epsilon=0).value, delta(rr, epsilon="log(2)").value
+    (1/2, 1/4)
+    """
     _require_bound(mech, None)
     prs = _pairs(mech, pairs)
     vals = [hockey_stick(_dist(mech, d), _dist(mech, d2), epsilon, precision) for d, d2 in prs]
@@ -735,7 +941,55 @@ def check_ex_post_approx(
     budget: BoxBudget | None = None,
 ) -> CheckResult:
     """Check ex-post (ε̃, δ)-DP (Ghazi et al. 2025, Def 5) via the hockey-stick
-    divergence per ordered pair; with a constant ε̃ this is (ε, δ)-DP."""
+    divergence per ordered pair; with a constant ε̃ this is (ε, δ)-DP.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    epsilon_tilde : callable, mapping or number
+        The ex-post bound ε̃(o) (keyword-only).
+    delta : sympy.Expr, int, fractions.Fraction or str
+        The claimed δ in ``[0, 1]``.
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to check; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+    title : str, optional
+        The result's title.
+    over : optional
+        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.
+    budget : BoxBudget, optional
+        Limits of the subdivision over a box.
+
+    Returns
+    -------
+    CheckResult
+        One :class:`Finding` per ordered pair: the divergence against δ.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.InvalidParameter
+        ``delta`` is outside ``[0, 1]`` or not exact.
+    verifier.errors.UnboundSymbol
+        A symbol has no value and is not ranged over by ``over``.
+
+    Examples
+    --------
+    With ε̃(a) = log 2 and ε̃(b) = 0 on the mechanism of
+    :func:`realized_ex_post_epsilon`'s example, the divergence from ``D`` to ``D'``
+    is ``max(0, 1/2 - 2/4) + max(0, 1/2 - 3/4) = 0`` and from ``D'`` to ``D`` it is
+    ``max(0, 1/4 - 1) + max(0, 3/4 - 1/2) = 1/4``:
+
+    >>> from verifier.mechanism.model import FiniteMechanism
+    >>> from verifier.mechanism.neighbours import pair
+    >>> R = sp.Rational
+    >>> m = FiniteMechanism(pair(), {"D": {"a": R(1, 2), "b": R(1, 2)}, "D'": {"a": R(1, 4), "b": R(3, 4)}})
+    >>> r = check_ex_post_approx(m, epsilon_tilde={"a": sp.log(2), "b": 0}, delta=R(1, 4))
+    >>> r.verdict, [f.realized for f in r.findings]
+    (<Verdict.HOLDS: 'holds'>, [0, 1/4])
+    """
     rng = parameter_domain(over)
     _require_bound(mech, rng)
     dl = check_delta(delta, precision)
@@ -765,7 +1019,53 @@ def check_approx_dp(
     over: Any = None,
     budget: BoxBudget | None = None,
 ) -> CheckResult:
-    """Check (ε, δ)-DP: ``Σ_o max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every pair."""
+    """Check (ε, δ)-DP: ``Σ_o max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every pair.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    epsilon : sympy.Expr, int, fractions.Fraction or str
+        The claimed ε > 0 (keyword-only).
+    delta : sympy.Expr, int, fractions.Fraction or str
+        The claimed δ in ``[0, 1]``.
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to check; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+    title : str, optional
+        The result's title.
+    over : optional
+        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.
+    budget : BoxBudget, optional
+        Limits of the subdivision over a box.
+
+    Returns
+    -------
+    CheckResult
+        One :class:`Finding` per ordered pair: the hockey-stick divergence against δ.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.InvalidParameter
+        ``epsilon`` is not > 0 or ``delta`` not in ``[0, 1]``.
+    verifier.errors.UnboundSymbol
+        A symbol has no value and is not ranged over by ``over``.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 has δ(log 2) = ``3/4 - 2 · 1/4 = 1/4``: it is
+    (log 2, 1/4)-DP, attained, and not (log 2, 1/5)-DP.
+
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> rr = randomized_response("log(3)")
+    >>> r = check_approx_dp(rr, epsilon="log(2)", delta=sp.Rational(1, 4))
+    >>> r.verdict, r.tight
+    (<Verdict.HOLDS: 'holds'>, True)
+    >>> check_approx_dp(rr, epsilon="log(2)", delta=sp.Rational(1, 5)).verdict
+    <Verdict.VIOLATED: 'violated'>
+    """
     e = check_epsilon(epsilon, precision=precision)
     dl = check_delta(delta, precision)
     prs = None if pairs is None else list(pairs)
@@ -820,9 +1120,32 @@ def _renyi_sum(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: sp.Expr)
 def renyi_divergence(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: Any) -> sp.Expr:
     """``D_α(P‖Q) = log(Σ_o P(o)^α Q(o)^{1-α}) / (α - 1)`` exactly (α may be a symbol).
 
+    Parameters
+    ----------
+    P, Q : mapping
+        ``{output: probability}`` (exact); outputs missing from ``Q`` have mass 0.
+    alpha : sympy.Expr, int or fractions.Fraction
+        The order α > 1 (or a symbol).
+
+    Returns
+    -------
+    sympy.Expr
+        The exact divergence; ``oo`` when ``Q(o) = 0 < P(o)`` for some ``o``.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``alpha`` is not > 1, or a probability is not exact.
+
+    Examples
+    --------
+    ``Σ P²/Q = (1/4)/(1/3) + (1/4)/(2/3) = 9/8`` at α = 2:
+
     >>> half, third = sp.Rational(1, 2), sp.Rational(1, 3)
     >>> renyi_divergence({0: half, 1: half}, {0: third, 1: 2 * third}, 2)
     log(9/8)
+    >>> renyi_divergence({0: half, 1: half}, {0: 1}, 2)
+    oo
     """
     a = check_alpha(alpha)
     s = _renyi_sum(P, Q, a)
@@ -840,7 +1163,42 @@ def rdp_epsilon(
     precision: Precision = DEFAULT_PRECISION,
 ) -> Attained:
     """The RDP ε of ``mech`` at order α: ``max_{(D,D')} D_α(P_D ‖ P_D')`` and a pair
-    attaining it (numeric α)."""
+    attaining it (numeric α).
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+        Without free symbols.
+    alpha : sympy.Expr, int, fractions.Fraction or str
+        The order α > 1 (keyword-only; a number, not a symbol).
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to maximise over; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+
+    Returns
+    -------
+    Attained
+        The exact Rényi ε and a pair attaining it.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.UnboundSymbol
+        ``alpha`` or a probability has a symbol without a value.
+    verifier.errors.InvalidParameter
+        ``alpha`` is not > 1.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 at α = 2: ``Σ P²/Q = (9/16)/(1/4) +
+    (1/16)/(3/4) = 9/4 + 1/12 = 7/3``:
+
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> rdp_epsilon(randomized_response("log(3)"), alpha=2).value
+    log(7/3)
+    """
     _require_bound(mech, None)
     a = check_alpha(alpha, precision)
     if a.free_symbols:
@@ -864,7 +1222,50 @@ def check_rdp(
     precision: Precision = DEFAULT_PRECISION,
     title: str | None = None,
 ) -> CheckResult:
-    """Check (α, ε)-RDP: ``Σ_o P_D(o)^α P_D'(o)^{1-α} <= e^{(α-1)ε}`` per pair."""
+    """Check (α, ε)-RDP: ``Σ_o P_D(o)^α P_D'(o)^{1-α} <= e^{(α-1)ε}`` per pair.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+        Without free symbols.
+    epsilon : sympy.Expr, int, fractions.Fraction or str
+        The claimed Rényi ε >= 0 (keyword-only).
+    alpha : sympy.Expr, int, fractions.Fraction or str
+        The order α > 1.
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to check; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+    title : str, optional
+        The result's title.
+
+    Returns
+    -------
+    CheckResult
+        One :class:`Finding` per ordered pair (realized ``D_α`` against ε).
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.InvalidParameter
+        ``alpha`` is not > 1 or ``epsilon`` is negative.
+    verifier.errors.UnboundSymbol
+        A probability has a symbol without a value.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 has ``D_2 = log(7/3)`` (:func:`rdp_epsilon`):
+    (2, log(7/3))-RDP holds with equality, and (2, 1/2)-RDP fails (``7/3 > e^{1/2}``).
+
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> rr = randomized_response("log(3)")
+    >>> r = check_rdp(rr, alpha=2, epsilon=sp.log(sp.Rational(7, 3)))
+    >>> r.verdict, r.tight
+    (<Verdict.HOLDS: 'holds'>, True)
+    >>> check_rdp(rr, alpha=2, epsilon=sp.Rational(1, 2)).verdict
+    <Verdict.VIOLATED: 'violated'>
+    """
     _require_bound(mech, None)
     a = check_alpha(alpha, precision)
     e = exact(epsilon)
@@ -922,7 +1323,57 @@ def check_ex_post_rdp(
     over: Any = None,
     budget: BoxBudget | None = None,
 ) -> CheckResult:
-    """Check ex-post (α, ε̃)-RDP (Ghazi et al. 2025, Def 6) for every ordered pair."""
+    """Check ex-post (α, ε̃)-RDP (Ghazi et al. 2025, Def 6) for every ordered pair.
+
+    The sum ``Σ_o P_D(o)^α (e^{ε̃(o)} P_D'(o))^{1-α}`` must be at most 1.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    epsilon_tilde : callable, mapping or number
+        The ex-post bound ε̃(o) (keyword-only).
+    alpha : sympy.Expr, int, fractions.Fraction or str
+        The order α > 1.
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to check; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+    title : str, optional
+        The result's title.
+    over : optional
+        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.
+    budget : BoxBudget, optional
+        Limits of the subdivision over a box.
+
+    Returns
+    -------
+    CheckResult
+        One :class:`Finding` per ordered pair: the sum against 1.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.InvalidParameter
+        ``alpha`` is not > 1.
+    verifier.errors.UnboundSymbol
+        A symbol has no value and is not ranged over by ``over``.
+
+    Examples
+    --------
+    On the mechanism of :func:`realized_ex_post_epsilon`'s example with its realized
+    bound (ε̃(a) = log 2, ε̃(b) = log(3/2)) at α = 2: from ``D`` to ``D'`` the sum is
+    ``(1/4)/(2 · 1/4) + (1/4)/(3/2 · 3/4) = 1/2 + 2/9 = 13/18``, from ``D'`` to ``D``
+    ``(1/16)/(2 · 1/2) + (9/16)/(3/2 · 1/2) = 1/16 + 3/4 = 13/16``:
+
+    >>> from verifier.mechanism.model import FiniteMechanism
+    >>> from verifier.mechanism.neighbours import pair
+    >>> R = sp.Rational
+    >>> m = FiniteMechanism(pair(), {"D": {"a": R(1, 2), "b": R(1, 2)}, "D'": {"a": R(1, 4), "b": R(3, 4)}})
+    >>> r = check_ex_post_rdp(m, epsilon_tilde={"a": sp.log(2), "b": sp.log(R(3, 2))}, alpha=2)
+    >>> r.verdict, [f.realized for f in r.findings]
+    (<Verdict.HOLDS: 'holds'>, [13/18, 13/16])
+    """
     rng = parameter_domain(over)
     _require_bound(mech, rng)
     a = check_alpha(alpha, precision)
@@ -987,7 +1438,53 @@ def check_lemma7(
     premise fails on the instance.  Over a box (``over``) an implication is decided as
     the conjunction of its premise and its conclusion: a premise that fails somewhere
     in the box is reported as such, never taken as vacuous.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    epsilon_tilde : callable, mapping or number
+        The ex-post bound ε̃(o) (keyword-only).
+    delta : sympy.Expr, int, fractions.Fraction or str
+        δ in ``(0, 1]`` of (ii).
+    alpha : sympy.Expr, int, fractions.Fraction or str
+        The order α > 1.
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to check; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+    over : optional
+        A parameter box: both implications for every point of it.
+    budget : BoxBudget, optional
+        Limits of the subdivision over a box.
+
+    Returns
+    -------
+    CheckResult
+        The conjunction of (i) and (ii), each an implication with its premise.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.InvalidParameter
+        ``delta`` is 0 or outside ``[0, 1]``, or ``alpha`` is not > 1.
+    verifier.errors.UnboundSymbol
+        A symbol has no value and is not ranged over by ``over``.
+
+    Examples
+    --------
+    The mechanism of :func:`realized_ex_post_epsilon`'s example is ex-post ε̃-DP for
+    its realized ε̃ (the premise of (i) holds), so Lemma 7 is checked, not vacuous:
+
+    >>> from verifier.mechanism.model import FiniteMechanism
+    >>> from verifier.mechanism.neighbours import pair
+    >>> R = sp.Rational
+    >>> m = FiniteMechanism(pair(), {"D": {"a": R(1, 2), "b": R(1, 2)}, "D'": {"a": R(1, 4), "b": R(3, 4)}})
+    >>> r = check_lemma7(m, epsilon_tilde={"a": sp.log(2), "b": sp.log(R(3, 2))}, alpha=2, delta=R(1, 10))
+    >>> r.verdict, r.vacuous, [p.title for p in r.parts]
+    (<Verdict.HOLDS: 'holds'>, False, ['Lemma 7 (i): ex-post DP => ex-post RDP', 'Lemma 7 (ii): ex-post RDP => ex-post (eps, delta)-DP'])
     """
+
     from .results import conjunction, implication
 
     prs = None if pairs is None else list(pairs)

@@ -124,6 +124,43 @@ class Finding:
     ``-oo`` when the realized value is), negative exactly when the claim fails.
     ``tight`` is True when equality was proved exactly.  For claims over a
     parameter range, ``failing`` lists the sub-intervals where the inequality fails.
+
+    Attributes
+    ----------
+    verdict : Verdict
+        Of ``lhs <= rhs``.
+    output : hashable or None
+        The output the inequality is about (``None`` for a sum over outputs).
+    pair : (dataset, dataset) or None
+        The ordered pair of datasets.
+    realized, claimed : sympy.Expr
+        The bounded quantity and its bound (exact).
+    lhs, rhs : sympy.Expr
+        The two sides decided (``P_D(o)`` and ``e^ε P_D'(o)`` for pure DP).
+    tight : bool
+        Equality proved exactly.
+    failing : tuple
+        Over a parameter range: the sub-intervals where it fails.
+    note : str
+        A remark shown with the finding.
+    lower_bound : bool
+        The claim bounds ``realized`` from below.
+
+    The fields ``region``, ``over`` and ``equality`` and the property ``slack``
+    are documented below, with the class's members.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 against ε = 1: at output 1 from ``D`` to
+    ``D'`` the inequality is ``3/4 <= e · 1/4``, false since ``3 > e``; the slack is
+    ``1 - log 3``.
+
+    >>> from verifier import check_pure_dp, randomized_response
+    >>> f = check_pure_dp(randomized_response("log(3)"), epsilon=1).findings[2]
+    >>> f.output, f.pair, f.lhs, f.rhs
+    (1, ('D', "D'"), 3/4, E/4)
+    >>> f.verdict, f.realized, f.claimed, f.slack
+    (<Verdict.VIOLATED: 'violated'>, log(3), 1, 1 - log(3))
     """
 
     verdict: Verdict
@@ -219,7 +256,38 @@ class Finding:
 
 @dataclass(repr=False)
 class CheckResult:
-    """The verdict of a check with every finding behind it."""
+    """The verdict of a check with every finding behind it.
+
+    Attributes
+    ----------
+    title : str
+        What was checked.
+    verdict : Verdict
+        The conjunction of the findings' (and parts') verdicts.
+    findings : list of Finding
+        Every decided inequality.
+    quantity : str
+        The name of the bounded quantity (a column of :meth:`table`).
+    notes : list of str
+        Remarks shown with the result.
+    parts : list of CheckResult
+        Sub-results of a conjunction or implication.
+
+    The fields ``subject``, ``premises``, ``measured``, ``vacuous`` and
+    ``identity_in`` are documented below, with the class's members.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 against ε = 1: four findings (two outputs, two
+    ordered pairs), two of them violated (``log 3 > 1``):
+
+    >>> from verifier import check_pure_dp, randomized_response
+    >>> r = check_pure_dp(randomized_response("log(3)"), epsilon=1)
+    >>> r.verdict, r.violated, len(r.findings), len(r.violations())
+    (<Verdict.VIOLATED: 'violated'>, True, 4, 2)
+    >>> print(r.summary())
+    RR is (1)-DP: violated; worst slack 1 - log(3) ≈ -0.0986123
+    """
 
     title: str
     verdict: Verdict

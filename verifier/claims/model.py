@@ -350,6 +350,33 @@ class Claim:
     scope_note : str
         For a claim decided on its registered instances only: why nothing broader (a
         box, a range, an exhaustive domain, a search) decides it.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        An empty id, an ``expected`` other than ``"holds"``/``"refuted"``, an unknown
+        ``kind``, ...
+
+    Examples
+    --------
+    A claim of one's own, decided on its instance (randomized response with ε = log 3
+    is log 3-DP, the bound attained):
+
+    >>> from verifier import check_pure_dp, randomized_response
+    >>> claim = Claim(
+    ...     id="example.rr",
+    ...     source="randomized response",
+    ...     statement="randomized response with eps = log 3 is log 3-DP",
+    ...     expected="holds",
+    ...     check=lambda: check_pure_dp(randomized_response("log(3)"), epsilon="log(3)"),
+    ... )
+    >>> outcome = claim.run()
+    >>> outcome.verdict, outcome.matches, outcome.result.tight
+    (<Verdict.HOLDS: 'holds'>, True, True)
+    >>> Claim(id="example.bad", source="", statement="", expected="true")
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidParameter: claim 'example.bad': expected must be 'holds' or 'refuted', got 'true'
     """
 
     id: str

@@ -257,6 +257,30 @@ def load_casestudies(*modules: str) -> Registry:
     Without arguments, every package announced in the entry-point group
     :data:`ENTRY_POINT_GROUP`; an import error propagates (a broken case study is an
     error, never silently skipped).
+
+    Parameters
+    ----------
+    *modules : str
+        Modules to import (``"casestudies.ghazi2025.claims"``); each is imported once
+        per process.
+
+    Returns
+    -------
+    Registry
+        :data:`REGISTRY`, holding every claim registered so far.
+
+    Raises
+    ------
+    verifier.errors.UnknownClaim
+        No module is given and no case-study package is installed.
+    ImportError
+        A case-study module cannot be imported.
+
+    Examples
+    --------
+    >>> registry = load_casestudies("casestudies.ghazi2025.claims")
+    >>> registry is REGISTRY, any(i.startswith("ghazi2025.") for i in registry.claims)
+    (True, True)
     """
     names = list(modules)
     if not names:

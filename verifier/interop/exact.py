@@ -84,6 +84,39 @@ def epsilon_for_delta(
 ) -> Attained:
     """The least ε with ``mech`` (ε, δ)-DP over the ordered neighbouring pairs (or
     ``pairs``): the maximum of :func:`pair_epsilon_for_delta`, and a pair attaining it.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+        Without free symbols.
+    delta : sympy.Expr, int, fractions.Fraction or str
+        δ in ``[0, 1]`` (keyword-only).
+    pairs : iterable of (dataset, dataset), optional
+        The ordered pairs to maximise over; default every ordered neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons.
+
+    Returns
+    -------
+    Attained
+        The exact least ε (``oo`` when none will do) and a pair attaining it.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``mech`` is not a :class:`FiniteMechanism`.
+    verifier.errors.InvalidParameter
+        The mechanism has no neighbouring pair, or ``delta`` is not in ``[0, 1]``.
+
+    Examples
+    --------
+    Randomized response with ε = log 3: δ = 0 needs ε = log 3; δ = 1/8 needs
+    ``3/4 - e^ε · 1/4 <= 1/8``, ``e^ε = 5/2``:
+
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> rr = randomized_response("log(3)")
+    >>> epsilon_for_delta(rr, delta=0).value, epsilon_for_delta(rr, delta=sp.Rational(1, 8)).value
+    (log(3), log(5/2))
     """
     prs = list(mech.ordered_pairs()) if pairs is None else list(pairs)
     if not prs:

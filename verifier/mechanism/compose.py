@@ -77,6 +77,39 @@ def independent(*mechs: FiniteMechanism, name: str | None = None) -> FiniteMecha
 
     The output order is lexicographic in the components' orders.  The result's size
     is the product of the output counts; it is refused beyond ``MAX_OUTPUTS``.
+
+    Parameters
+    ----------
+    *mechs : FiniteMechanism
+        On the same neighbour graph.
+    name : str, optional
+        Used in reports; default the names joined by ``" x "``.
+
+    Returns
+    -------
+    FiniteMechanism
+        Output ``(o_1, ..., o_k)`` at ``D`` has probability ``Π_i P_i,D(o_i)``.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        No mechanism is given.
+    verifier.errors.InvalidMechanism
+        The neighbour graphs differ, a symbol has two values, or the product has
+        more than ``MAX_OUTPUTS`` outputs.
+
+    Examples
+    --------
+    Randomized response with ε = log 3 and the truncated geometric with ε = log 2 on
+    the same pair: ``D`` gives ``(1, 0)`` with probability ``3/4 · 2/3 = 1/2``.
+
+    >>> from verifier.mechanism.instances import randomized_response, truncated_geometric
+    >>> rr = randomized_response("log(3)", datasets=(0, 1))
+    >>> m = independent(rr, truncated_geometric(1, epsilon="log(2)"))
+    >>> m.outputs
+    ((0, 0), (0, 1), (1, 0), (1, 1))
+    >>> m.p(0, (1, 0))
+    1/2
     """
     if not mechs:
         raise InvalidParameter("independent() needs at least one mechanism")
@@ -110,7 +143,42 @@ def independent(*mechs: FiniteMechanism, name: str | None = None) -> FiniteMecha
 
 
 def repeat(mech: FiniteMechanism, k: int, name: str | None = None) -> FiniteMechanism:
-    """``k`` independent runs of ``mech`` (outputs are ``k``-tuples)."""
+    """``k`` independent runs of ``mech`` (outputs are ``k``-tuples).
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    k : int
+        The number of runs.
+    name : str, optional
+        Used in reports; default ``<name>^<k>``.
+
+    Returns
+    -------
+    FiniteMechanism
+        :func:`independent` of ``k`` copies.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``k`` is not a positive integer.
+    verifier.errors.InvalidMechanism
+        The product has more than ``MAX_OUTPUTS`` outputs.
+
+    Examples
+    --------
+    Two runs of randomized response with ε = log 3: ``(1, 1)`` has probability
+    ``(3/4)^2 = 9/16`` at ``D`` and ``1/16`` at ``D'``, so the composition is exactly
+    ``log 9``-DP (twice ε):
+
+    >>> from verifier.checks.privacy import pure_epsilon
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> rr2 = repeat(randomized_response("log(3)"), 2)
+    >>> rr2.p("D", (1, 1)), rr2.p("D'", (1, 1))
+    (9/16, 1/16)
+    >>> pure_epsilon(rr2).value
+    log(9)
+    """
     if not isinstance(k, int) or k < 1:
         raise InvalidParameter(f"number of runs must be a positive integer, got {k!r}")
     return independent(*([mech] * k), name=name or f"{mech.name}^{k}")
@@ -125,6 +193,36 @@ def postprocess(
     """The mechanism ``f(M(D))``: probabilities of preimages are summed exactly.
 
     ``outputs`` fixes the order of the images; by default their natural order.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    f : callable
+        Maps each output of ``mech`` to an output of the result (hashable).
+    outputs : sequence, optional
+        The order of the images.
+    name : str, optional
+        Used in reports; default ``f(<name>)``.
+
+    Returns
+    -------
+    FiniteMechanism
+        ``P(y) = Σ_{o: f(o) = y} P(o)`` at every dataset.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        An image is missing from ``outputs``.
+
+    Examples
+    --------
+    The number of ones in two runs of randomized response (ε = log 3): at ``D``,
+    ``P(0) = 1/16``, ``P(1) = 2 · 3/16 = 3/8``, ``P(2) = 9/16``.
+
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> s = postprocess(repeat(randomized_response("log(3)"), 2), sum)
+    >>> s.outputs, [s.p("D", o) for o in s.outputs]
+    ((0, 1, 2), [1/16, 3/8, 9/16])
     """
     images = {o: f(o) for o in mech.outputs}
     order = list(outputs) if outputs is not None else natural_order(images.values())
@@ -155,6 +253,26 @@ def best_index(
     ``(score, index)`` as in the selection papers (Liu & Talwar 2019, §3: a fixed total order breaks ties); ``"lowest_index"``
     prefers the first.
 
+    Parameters
+    ----------
+    score : callable
+        The score of one output (comparable values).
+    ties : {"highest_index", "lowest_index"}
+        Which of equally scored candidates wins.
+
+    Returns
+    -------
+    callable
+        From a tuple of outputs to the index of the best (an ``int``); a function to
+        give :func:`postprocess`.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``ties`` is neither of the two.
+
+    Examples
+    --------
     >>> best_index(lambda o: o)((3, 5, 5))
     2
     >>> best_index(lambda o: o, ties="lowest_index")((3, 5, 5))
@@ -177,6 +295,35 @@ def indicator(
 
     Checking pure DP of the indicator in both directions checks the event ``E``
     and its complement.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    event : iterable of outputs
+        The event ``E``.
+    name : str, optional
+        Used in reports.
+
+    Returns
+    -------
+    FiniteMechanism
+        Outputs ``False`` and ``True``.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        ``event`` has an output that ``mech`` does not have.
+
+    Examples
+    --------
+    The truncated geometric mechanism on ``0 ~ 1 ~ 2`` with ``x = 1/2`` outputs 0 with
+    probability ``2/3``, ``1/3``, ``1/6`` at datasets 0, 1, 2:
+
+    >>> import sympy as sp
+    >>> from verifier.mechanism.instances import truncated_geometric
+    >>> ind = indicator(truncated_geometric(2, sp.Rational(1, 2)), {0})
+    >>> ind.outputs, [ind.p(d, True) for d in range(3)]
+    ((False, True), [2/3, 1/3, 1/6])
     """
     ev = frozenset(event)
     unknown = ev - set(mech.outputs)
@@ -188,7 +335,32 @@ def indicator(
 
 
 def events(outputs: Sequence[Output], max_outputs: int = 12) -> Iterator[frozenset[Output]]:
-    """Every non-empty proper subset of ``outputs`` (refused beyond ``max_outputs``)."""
+    """Every non-empty proper subset of ``outputs`` (refused beyond ``max_outputs``).
+
+    Parameters
+    ----------
+    outputs : sequence
+        The outputs.
+    max_outputs : int
+        The largest number of outputs accepted (``2^n - 2`` events).
+
+    Returns
+    -------
+    iterator of frozenset
+        Smaller events first.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        More than ``max_outputs`` outputs (raised when the iterator is first
+        advanced).
+
+    Examples
+    --------
+    >>> [sorted(e) for e in events([0, 1, 2])]
+    [[0], [1], [2], [0, 1], [0, 2], [1, 2]]
+    """
+
     outs = list(outputs)
     if len(outs) > max_outputs:
         raise InvalidParameter(

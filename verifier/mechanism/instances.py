@@ -38,8 +38,34 @@ def randomized_response(
     ``1/(1+e^ε)``; exactly ε-DP, the bound attained at both outputs.  ``epsilon`` as
     the spec kind of the same name takes it (a string in the spec grammar too).
 
-    >>> randomized_response("log(3)").p("D", 1)
-    3/4
+    Parameters
+    ----------
+    epsilon : sympy.Expr, int, fractions.Fraction or str
+        The privacy parameter ε (exact; a string such as ``"log(3)"`` is read by the
+        spec grammar).
+    datasets : tuple of two hashables
+        The neighbouring datasets ``(D, D')``; default ``("D", "D'")``.
+    name : str
+        Used in reports.
+
+    Returns
+    -------
+    FiniteMechanism
+        Outputs ``0 < 1`` on the pair ``D ~ D'``.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``epsilon`` is not an exact number (a float, an unparsable string).
+
+    Examples
+    --------
+    With ε = log 3, ``D`` reports 1 with probability 3/(1+3) = 3/4 and ``D'`` with
+    probability 1/4:
+
+    >>> rr = randomized_response("log(3)")
+    >>> rr.p("D", 1), rr.p("D", 0), rr.p("D'", 1)
+    (3/4, 1/4, 1/4)
     """
     e = number(epsilon, what="epsilon")
     p = sp.exp(e) / (1 + sp.exp(e))
@@ -59,8 +85,39 @@ def truncated_geometric(
     group privacy is attained with equality: ``P_0(0) / P_n(0) = x^{-n} = e^{nε}``.
     Give ``x`` or, as the spec kind does, ``epsilon`` (a string in the spec grammar too).
 
-    >>> truncated_geometric(2, epsilon="log(2)").p(0, 0) == truncated_geometric(2, sp.Rational(1, 2)).p(0, 0)
-    True
+    Parameters
+    ----------
+    n : int
+        The largest dataset (and output): datasets and outputs are ``0..n``.
+    x : sympy.Expr, int or fractions.Fraction, optional
+        ``e^{-ε}``, in ``(0, 1)``.
+    name : str, optional
+        Used in reports; default ``TGeom_<n>``.
+    epsilon : sympy.Expr, int, fractions.Fraction or str, optional
+        ε itself (keyword-only), instead of ``x``.
+
+    Returns
+    -------
+    FiniteMechanism
+        On the path graph :func:`~verifier.mechanism.neighbours.path` ``(n)``.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``n`` is not a positive integer, or not exactly one of ``x`` and ``epsilon``
+        is given.
+
+    Examples
+    --------
+    With ``n = 2`` and ``x = 1/2`` (ε = log 2), dataset 0 outputs 0 with probability
+    ``1/(1 + 1/2) = 2/3``, 1 with ``(1/2)/(3/2) · 1/2 = 1/6`` and 2 with
+    ``(1/4)/(3/2) = 1/6``:
+
+    >>> tg = truncated_geometric(2, sp.Rational(1, 2))
+    >>> [tg.p(0, o) for o in tg.outputs]
+    [2/3, 1/6, 1/6]
+    >>> truncated_geometric(2, epsilon="log(2)").p(0, 0)
+    2/3
     """
     if not isinstance(n, int) or n < 1:
         raise InvalidParameter(f"n must be a positive integer, got {n!r}")
@@ -102,7 +159,43 @@ def random_mechanism(
     positive: bool = True,
     name: str | None = None,
 ) -> FiniteMechanism:
-    """A seeded random mechanism on ``graph`` with exact rational probabilities."""
+    """A seeded random mechanism on ``graph`` with exact rational probabilities.
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+        The neighbour graph; every node gets a distribution.
+    outputs : int or sequence of hashables
+        The outputs (``k`` means ``0..k-1``).
+    seed : int
+        Seeds :class:`random.Random`: the same seed gives the same mechanism.
+    denominator : int
+        Every probability is a multiple of ``1/denominator``.
+    positive : bool
+        Every probability is at least ``1/denominator`` (default), so every ratio is
+        finite.
+    name : str, optional
+        Used in reports; default ``random[<seed>]``.
+
+    Returns
+    -------
+    FiniteMechanism
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``denominator`` is smaller than the number of outputs.
+
+    Examples
+    --------
+    >>> from verifier.mechanism.neighbours import pair
+    >>> m = random_mechanism(pair(), 3, seed=0)
+    >>> [sum(m.p(d, o) for o in m.outputs) for d in m.datasets]
+    [1, 1]
+    >>> all((60 * m.p(d, o)).is_Integer and m.p(d, o) > 0 for d in m.datasets for o in m.outputs)
+    True
+    """
+
     outs = list(range(outputs)) if isinstance(outputs, int) else list(outputs)
     rng = random.Random(seed)
     dists = {

@@ -118,6 +118,35 @@ class FiniteMechanism:
     validate : bool
         Check the description (default).  Only internal constructors that produce
         valid mechanisms by construction may skip it.
+    precision : Precision
+        Working precision of the certified checks of the description.
+
+    Raises
+    ------
+    verifier.errors.InvalidMechanism
+        The description is malformed: a distribution that does not sum to 1, a
+        negative or float probability, a dataset without a distribution, an output
+        missing from the order, ...
+
+    Examples
+    --------
+    Two datasets and two outputs: at ``D`` each output has probability 1/2, at ``D'``
+    ``a`` has 1/4.  The realized losses are ``log((1/2)/(1/4)) = log 2`` at ``a`` and
+    ``log((3/4)/(1/2)) = log(3/2)`` at ``b`` (from ``D'`` to ``D``):
+
+    >>> import sympy as sp
+    >>> from verifier.mechanism.neighbours import pair
+    >>> from verifier.checks.privacy import realized_ex_post_epsilon
+    >>> half, quarter = sp.Rational(1, 2), sp.Rational(1, 4)
+    >>> m = FiniteMechanism(pair(), {"D": {"a": half, "b": half}, "D'": {"a": quarter, "b": 3 * quarter}})
+    >>> m.outputs, m.p("D'", "b")
+    (('a', 'b'), 3/4)
+    >>> realized_ex_post_epsilon(m).as_dict()
+    {'a': log(2), 'b': log(3/2)}
+    >>> FiniteMechanism(pair(), {"D": {"a": half}, "D'": {"a": 1}})
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidMechanism: the distribution at dataset 'D' sums to 1/2 ≈ 0.5, not 1
     """
 
     def __init__(

@@ -51,8 +51,25 @@ def _check_n(n: int, what: str) -> None:
 def pair(a: Hashable = "D", b: Hashable = "D'") -> nx.Graph:
     """Two neighbouring datasets.
 
-    >>> sorted(pair().nodes)
-    ['D', "D'"]
+    Parameters
+    ----------
+    a, b : hashable
+        The two datasets; default ``"D"`` and ``"D'"``.
+
+    Returns
+    -------
+    networkx.Graph
+        One edge ``a ~ b``.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``a == b``.
+
+    Examples
+    --------
+    >>> sorted(pair().nodes), list(pair(0, 1).edges)
+    (['D', "D'"], [(0, 1)])
     """
     if a == b:
         raise InvalidParameter("a neighbouring pair needs two distinct datasets")
@@ -62,7 +79,27 @@ def pair(a: Hashable = "D", b: Hashable = "D'") -> nx.Graph:
 
 
 def path(n: int) -> nx.Graph:
-    """Datasets ``0, 1, ..., n`` with ``i ~ i+1`` (a chain; distance = ``|i-j|``)."""
+    """Datasets ``0, 1, ..., n`` with ``i ~ i+1`` (a chain; distance = ``|i-j|``).
+
+    Parameters
+    ----------
+    n : int
+        The number of edges (``n + 1`` datasets).
+
+    Returns
+    -------
+    networkx.Graph
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``n`` is not a positive integer.
+
+    Examples
+    --------
+    >>> sorted(path(3).edges)
+    [(0, 1), (1, 2), (2, 3)]
+    """
     _check_n(n, "path length")
     return nx.path_graph(n + 1)
 
@@ -70,9 +107,29 @@ def path(n: int) -> nx.Graph:
 def hamming_cube(n: int) -> nx.Graph:
     """``{0,1}^n`` as bit tuples; neighbours differ in one coordinate.
 
+    Parameters
+    ----------
+    n : int
+        The dimension.
+
+    Returns
+    -------
+    networkx.Graph
+        ``2^n`` nodes and ``n 2^(n-1)`` edges.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``n`` is not a positive integer, or the cube exceeds
+        :data:`MAX_EXPLICIT_NODES` (use :func:`lumped_hamming_cube`).
+
+    Examples
+    --------
     >>> G = hamming_cube(3)
     >>> G.number_of_nodes(), G.number_of_edges()
     (8, 12)
+    >>> sorted(G[(0, 0, 0)])
+    [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
     """
     _check_n(n, "cube dimension")
     if 2**n > MAX_EXPLICIT_NODES:
@@ -95,6 +152,27 @@ def lumped_hamming_cube(n: int) -> nx.Graph:
     Exact for mechanisms that depend on a dataset only through its distance to
     ``0^n`` (see the module docstring); the graph distance between the singleton
     classes ``0`` and ``n`` is the Hamming distance ``n`` between ``0^n`` and ``1^n``.
+
+    Parameters
+    ----------
+    n : int
+        The dimension of the cube.
+
+    Returns
+    -------
+    networkx.Graph
+        The path ``0 ~ 1 ~ ... ~ n``; node attribute ``size`` is ``C(n, k)``.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``n`` is not a positive integer.
+
+    Examples
+    --------
+    >>> G = lumped_hamming_cube(3)
+    >>> sorted(G.nodes(data="size")), sorted(G.edges)
+    ([(0, 1), (1, 3), (2, 3), (3, 1)], [(0, 1), (1, 2), (2, 3)])
     """
     _check_n(n, "cube dimension")
     g = nx.path_graph(n + 1)
@@ -107,9 +185,31 @@ def lumped_hamming_cube(n: int) -> nx.Graph:
 def add_remove(universe: Iterable[Hashable], max_size: int | None = None) -> nx.Graph:
     """Subsets of ``universe`` (as frozensets); neighbours differ by one element.
 
+    Parameters
+    ----------
+    universe : iterable of hashables
+        The possible records (duplicates are dropped).
+    max_size : int, optional
+        Only subsets of at most this many records.
+
+    Returns
+    -------
+    networkx.Graph
+        Nodes are frozensets.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        The universe is empty, ``max_size`` is negative, or there are more than
+        :data:`MAX_EXPLICIT_NODES` subsets.
+
+    Examples
+    --------
     >>> G = add_remove("ab")
     >>> sorted(sorted(s) for s in G.nodes)
     [[], ['a'], ['a', 'b'], ['b']]
+    >>> G.number_of_edges()
+    4
     """
     items = list(dict.fromkeys(universe))
     if not items:
@@ -177,9 +277,33 @@ def pairs_at_distance(
 
     Group privacy (Talwar 2025, Props 4-6) is a statement about these pairs.
 
+    Parameters
+    ----------
+    graph : networkx.Graph
+        The neighbour graph.
+    k : int
+        The graph distance.
+    at_most : bool
+        Every distance ``1..k`` instead of exactly ``k``.
+
+    Returns
+    -------
+    iterator of (hashable, hashable)
+        Both orders of every pair.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``k`` is not a positive integer (raised when the iterator is first advanced).
+
+    Examples
+    --------
     >>> sorted(pairs_at_distance(path(3), 2))
     [(0, 2), (1, 3), (2, 0), (3, 1)]
+    >>> len(list(pairs_at_distance(path(3), 2, at_most=True)))
+    10
     """
+
     if not isinstance(k, int) or k < 1:
         raise InvalidParameter(f"distance must be a positive integer, got {k!r}")
     for u, lengths in nx.all_pairs_shortest_path_length(graph, cutoff=k):

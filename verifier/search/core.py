@@ -90,6 +90,24 @@ def encode(value: Any) -> Any:
     ``Fraction`` → ``{"f": "p/q"}``, tuple → ``{"t": [...]}``, registered dataclass →
     ``{"dc": name, "v": {...}}``; ints, strings, bools, ``None`` and lists as they are.
 
+    Parameters
+    ----------
+    value : object
+        An instance: numbers, fractions, tuples, lists, dicts and registered
+        dataclasses (:func:`instance_type`), nested.
+
+    Returns
+    -------
+    object
+        JSON-ready (``json.dumps`` writes it), decoded exactly by :func:`decode`.
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        A dataclass that is not registered, or a value of another type.
+
+    Examples
+    --------
     >>> encode((Fraction(1, 3), 2))
     {'t': [{'f': '1/3'}, 2]}
     >>> decode(encode((Fraction(1, 3), 2)))
@@ -121,7 +139,28 @@ def encode(value: Any) -> Any:
 
 
 def decode(value: Any) -> Any:
-    """The inverse of :func:`encode`."""
+    """The inverse of :func:`encode`.
+
+    Parameters
+    ----------
+    value : object
+        What :func:`encode` returned (possibly through JSON).
+
+    Returns
+    -------
+    object
+        The instance, exactly (fractions stay fractions).
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        An unknown instance type or encoding.
+
+    Examples
+    --------
+    >>> decode({"t": [{"f": "1/3"}, 2]})
+    (Fraction(1, 3), 2)
+    """
     if value is None or isinstance(value, (bool, int, str, float)):
         return value
     if isinstance(value, list):
@@ -203,13 +242,54 @@ class InstanceSpace(ABC):
 
 
 def searchable_claims() -> list[Claim]:
-    """Every registered claim that can be decided by search, in registration order."""
+    """Every registered claim that can be decided by search, in registration order.
+
+    Loads the installed case studies first (:func:`verifier.claims.load_casestudies`).
+
+    Returns
+    -------
+    list of Claim
+        Each with a search space (``claim.search``).
+
+    Raises
+    ------
+    verifier.errors.UnknownClaim
+        No case-study package is installed.
+
+    Examples
+    --------
+    >>> claims = searchable_claims()
+    >>> all(c.search is not None for c in claims), "liu_talwar2019.thm32" in [c.id for c in claims]
+    (True, True)
+    """
     return load_casestudies().select(decider="search")
 
 
 def get_searchable(claim_id: str) -> Claim:
     """The registered claim ``claim_id``, which must have a search space
-    (:class:`~verifier.errors.UnknownClaim` otherwise)."""
+    (:class:`~verifier.errors.UnknownClaim` otherwise).
+
+    Parameters
+    ----------
+    claim_id : str
+        A registered id (or alias).
+
+    Returns
+    -------
+    Claim
+
+    Raises
+    ------
+    verifier.errors.UnknownClaim
+        No such claim, or it has no search space; the message lists the searchable
+        ones.
+
+    Examples
+    --------
+    >>> c = get_searchable("liu_talwar2019.B1.best_of_k_eps")
+    >>> c.expected, c.source
+    ('refuted', 'Liu & Talwar 2019, App. B.1')
+    """
     reg = load_casestudies()
     try:
         claim = reg.get(claim_id)
@@ -266,6 +346,40 @@ def confirm(claim: Claim, inst: Any, doc: dict[str, Any] | None = None) -> Confi
 
     Errors from the exact machinery (an instance the algorithm refuses, ...) are
     reported as an undecided confirmation with the message, never raised.
+
+    Parameters
+    ----------
+    claim : Claim
+        A searchable claim.
+    inst : object
+        An instance of its search space.
+    doc : dict, optional
+        The spec document of the instance (default: built from ``inst``).
+
+    Returns
+    -------
+    Confirmation
+        The target's verdict, the premises' verdict, the result and the ratio;
+        ``confirmed`` when the target is violated and every premise holds.
+
+    Raises
+    ------
+    Exception
+        Only an internal error (a bug): every
+        :class:`~verifier.errors.VerifierError` — a claim without a search space, an
+        instance the algorithm refuses — comes back as an undecided confirmation
+        with its message.
+
+    Examples
+    --------
+    The counterexample a search reports is re-decided exactly:
+
+    >>> from verifier.search import search
+    >>> claim = get_searchable("liu_talwar2019.B1.best_of_k_eps")
+    >>> r = search(claim, instances=60, seed=1, seconds=None)
+    >>> c = confirm(claim, r.counterexample)
+    >>> c.confirmed, c.verdict, c.premises
+    (True, <Verdict.VIOLATED: 'violated'>, <Verdict.HOLDS: 'holds'>)
     """
     try:
         d = search_spec(claim).document(inst) if doc is None else doc

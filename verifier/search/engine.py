@@ -92,6 +92,24 @@ class SearchConfig:
         Exact checks spent on shrinking a counterexample.
     threshold : float
         Screened ratios above this are candidates (screening only).
+
+    Raises
+    ------
+    verifier.errors.InvalidParameter
+        ``batch_size`` or ``max_confirm`` below 1, a negative ``starts`` or
+        ``steps``, or ``starts > batch_size``.
+
+    Examples
+    --------
+    A batch screens its ``batch_size`` drawn instances and ``starts · steps`` local
+    moves: ``40 + 2 · 20 = 80`` by default.
+
+    >>> SearchConfig().per_batch, SearchConfig(batch_size=10, starts=1, steps=5).per_batch
+    (80, 15)
+    >>> SearchConfig(batch_size=1, starts=2)
+    Traceback (most recent call last):
+    ...
+    verifier.errors.InvalidParameter: starts cannot exceed batch_size
     """
 
     batch_size: int = 40
@@ -359,6 +377,36 @@ class SearchResult:
     ``best_ratio`` is the largest screened realized/claimed ratio and
     ``best_exact_ratio`` the same ratio recomputed from the exact check of the best
     instance (display values: the verdicts behind them are exact).
+
+    Attributes
+    ----------
+    claim, statement, expected : str
+        The claim's id, statement and expected outcome.
+    status : {"violated", "exhausted", "time_limit", "interrupted"}
+        How the search ended.
+    seed : int
+        The master seed.
+    instances, requested_instances, batches : int
+        Instances screened, the budget (rounded up to whole batches), batches run.
+    elapsed : float
+        Seconds.
+    best_ratio, best_exact_ratio : float
+        The largest realized/claimed ratio seen (screened; exact for the best).
+    best_instance, best_description, best_batch
+        The instance attaining it.
+    counterexample, counterexample_description, counterexample_ratio
+        The confirmed (and shrunk) counterexample, when ``status == "violated"``.
+    certificate, certificate_text : str or None
+        Where the certificate was written, and its text (a spec file on which
+        ``verifier check`` proves the violation).
+    violated : bool
+        ``status == "violated"`` (property).
+
+    Examples
+    --------
+    >>> r = search("liu_talwar2019.thm32", instances=60, seed=0, seconds=None)
+    >>> r.status, r.instances, r.batches, r.violated, r.counterexample is None
+    ('exhausted', 80, 1, False, True)
     """
 
     claim: str
@@ -513,7 +561,35 @@ def _checkpoint_doc(
 
 
 def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read and validate a checkpoint file (:mod:`verifier.search.checkpoints`)."""
+    """Read and validate a checkpoint file (:mod:`verifier.search.checkpoints`).
+
+    Parameters
+    ----------
+    path : path
+        A checkpoint written by :func:`search` (``checkpoint=``).
+
+    Returns
+    -------
+    dict
+        Its JSON content: the claim and its reference, seed, instance budget,
+        config and state.
+
+    Raises
+    ------
+    verifier.errors.SpecError
+        The file is not a checkpoint of this version (or is unreadable).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     ck = Path(d) / "ck.json"
+    ...     r = search("liu_talwar2019.thm32", instances=60, seed=0, seconds=None, checkpoint=ck)
+    ...     data = read_checkpoint(ck)
+    >>> data["claim"], data["seed"], data["instances"]
+    ('liu_talwar2019.thm32', 0, 60)
+    """
     return checkpoints.read_checkpoint(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
 
 
@@ -597,6 +673,21 @@ def search(
     SpecError
         If the ``resume`` file is not a valid checkpoint of this claim
         (:mod:`verifier.search.checkpoints`).
+    UnknownClaim
+        If ``claim`` is an id that no case study registers as searchable.
+
+    Examples
+    --------
+    The best of ``K`` ε-DP candidates is not ε-DP (refuted: Liu & Talwar 2019,
+    Appendix B.1): the search certifies a counterexample, whose realized/claimed
+    ratio exceeds 1 and whose certificate ``verifier check`` re-verifies.  Random
+    stopping's 3ε bound (Theorem 3.2) survives the same budget.
+
+    >>> r = search("liu_talwar2019.B1.best_of_k_eps", instances=60, seed=1, seconds=None)
+    >>> r.status, r.counterexample_ratio > 1, "[[claims]]" in r.certificate_text
+    ('violated', True, True)
+    >>> search("liu_talwar2019.thm32", instances=60, seed=0, seconds=None).violated
+    False
     """
     ck_path = Path(checkpoint) if checkpoint is not None else (Path(resume) if resume else None)
     with checkpoints.lock_checkpoint(ck_path):

@@ -498,7 +498,37 @@ def spec_searchable(
     path: str | Path, claim_id: str | None = None, *, sha256: str | None = None
 ) -> Claim:
     """The searchable claim ``claim_id`` of the spec file ``path`` (the only claim
-    when ``claim_id`` is None).  ``sha256`` pins the file's content (checkpoints)."""
+    when ``claim_id`` is None).  ``sha256`` pins the file's content (checkpoints).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A spec file (TOML or JSON) whose mechanisms have search spaces.
+    claim_id : str, optional
+        The claim (required when the file has several).
+    sha256 : str, optional
+        The expected checksum of the file.
+
+    Returns
+    -------
+    Claim
+        Searchable by :func:`verifier.search.search`.
+
+    Raises
+    ------
+    verifier.errors.SpecError
+        The file cannot be read, has no such claim, has several and none was
+        chosen, or its checksum differs from ``sha256``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import verifier
+    >>> spec = Path(verifier.__file__).resolve().parents[1] / "examples" / "best_of_k.toml"
+    >>> claim = spec_searchable(spec, "best-of-3-is-not-2eps-dp")
+    >>> claim.id, claim.expected
+    ('best-of-3-is-not-2eps-dp', 'refuted')
+    """
     p = Path(path)
     data = read_spec_bytes(p)  # a regular file of bounded size, never /dev/zero
     sha = hashlib.sha256(data).hexdigest()

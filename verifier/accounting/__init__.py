@@ -1,8 +1,11 @@
 """Accounting for finite mechanisms, exactly: the privacy loss distribution of each
 ordered neighbouring pair, composition on it, and the privacy curve δ(ε) and its inverse
 (:mod:`verifier.accounting.pld`), its exact piecewise profile, and the trade-off
-curve of f-DP with the check that a mechanism is f-DP."""
+curve of f-DP with the check that a mechanism is f-DP; guarantees stated as curves,
+decided over the whole curve: (ξ, ρ)-zCDP for every Rényi order and μ-GDP
+(:mod:`verifier.accounting.curves`)."""
 
+from .curves import check_gdp, check_zcdp, gdp_mu
 from .pld import (
     MAX_ATOMS,
     Accountant,
@@ -20,5 +23,8 @@ __all__ = [
     "LossAtom",
     "epsilon_of",
     "check_tradeoff",
+    "check_zcdp",
+    "check_gdp",
+    "gdp_mu",
     "MAX_ATOMS",
 ]

@@ -6,6 +6,8 @@
                           of the output
 ``delta``                 the δ of approximate DP
 ``alpha``                 a Rényi order α > 1
+``xi``, ``rho``           the ξ and ρ of (ξ, ρ)-zCDP (Bun & Steinke 2016, Def. 1.1)
+``mu``                    the μ of μ-GDP (Dong, Roth & Su 2022, Def. 2.6)
 ========================  ==========================================================
 
 They are keyword-only, in this order, after the mechanism (``check_approx_dp(m,
@@ -29,7 +31,7 @@ from ..errors import InvalidMechanism
 from ..mechanism.model import FiniteMechanism
 
 #: The shared names, in their order.
-VOCABULARY: tuple[str, ...] = ("epsilon_tilde", "epsilon", "delta", "alpha")
+VOCABULARY: tuple[str, ...] = ("epsilon_tilde", "epsilon", "delta", "alpha", "xi", "rho", "mu")
 #: Former names (before 0.2) and the name each became.
 FORMER_NAMES: dict[str, str] = {
     "eps": "epsilon",

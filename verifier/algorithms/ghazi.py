@@ -172,13 +172,7 @@ def copy_counts(copies: Sequence[int] | None, d: int) -> list[int]:
 
 def _common_order(mechs: Sequence[FiniteMechanism], order: Sequence[Output] | None) -> list[Output]:
     """One total order on the outputs of all base mechanisms (lowest first)."""
-    union: list[Output] = []
-    seen: set[Output] = set()
-    for m in mechs:
-        for o in m.outputs:
-            if o not in seen:
-                seen.add(o)
-                union.append(o)
+    union: list[Output] = list(dict.fromkeys(o for m in mechs for o in m.outputs))
     if order is not None:
         out = list(order)
         missing = [o for o in union if o not in set(out)]

@@ -1038,10 +1038,9 @@ class EventRemoval:
 
 def _holds(a: sp.Expr, b: sp.Expr, precision: Precision, what: str) -> bool:
     """``a <= b``, certified (``InvalidParameter`` when it cannot be decided)."""
-    v = decide_le(a, b, precision).verdict
-    if v is Verdict.UNDECIDED:
-        raise InvalidParameter(f"could not decide {what}: {a} <= {b}")
-    return v is Verdict.HOLDS
+    return decide_le(a, b, precision).holds(
+        lambda: InvalidParameter(f"could not decide {what}: {a} <= {b}")
+    )
 
 
 def _greedy_keep(

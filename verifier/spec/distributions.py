@@ -60,7 +60,7 @@ import networkx as nx
 import sympy as sp
 
 from ..algorithms.registry import Param, Values, exact_number
-from ..arithmetic.exact import Sign, Verdict, decide_le, decide_sign
+from ..arithmetic.exact import Sign, decide_le, decide_sign
 from ..errors import InvalidMechanism, InvalidParameter, VerifierError
 from ..mechanism.model import Output
 
@@ -209,10 +209,7 @@ def _every_dataset(table: Mapping[str, Any], datasets: Sequence[str], what: str)
 
 
 def _le(a: Any, b: Any, what: str) -> bool:
-    v = decide_le(a, b).verdict
-    if v is Verdict.UNDECIDED:
-        raise InvalidParameter(f"could not decide {what}")
-    return v is Verdict.HOLDS
+    return decide_le(a, b).holds(lambda: InvalidParameter(f"could not decide {what}"))
 
 
 # ---------------------------------------------------------------------------

@@ -58,6 +58,7 @@ from ..errors import (
 )
 from ..mechanism import neighbours
 from ..mechanism.model import Dataset, FiniteMechanism, Output
+from .io import file_status, read_at_most
 from .kinds import BOX_KINDS, CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
 from .labels import dataset_label, located, location, output_label
 from .limits import DEFAULT_LIMITS, Limits, count_text, magnitude_bits
@@ -72,6 +73,7 @@ __all__ = [
     "load_spec",
     "loads_spec",
     "read_spec_bytes",
+    "read_spec_text",
 ]
 
 #: The version of the format this package reads and writes.
@@ -154,11 +156,7 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> 
     """
     lim = limits or DEFAULT_LIMITS
     p = Path(path)
-    data = read_spec_bytes(p, lim.max_file_bytes, hint=lim.hint("max_file_bytes"))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise SpecError(f"{p}: not UTF-8 text (byte {err.start})") from None
+    text = read_spec_text(p, lim.max_file_bytes, hint=lim.hint("max_file_bytes"))
     fmt = "json" if p.suffix.lower() == ".json" else "toml"
     try:
         return loads_spec(text, fmt, source=str(p), limits=lim)
@@ -178,26 +176,30 @@ def read_spec_bytes(
     p = Path(path)
     if "\x00" in os.fspath(path):
         raise SpecError(f"{str(p)!r}: a path cannot contain a NUL character")
-    try:
-        st = p.stat()
-    except FileNotFoundError:
-        raise SpecError(f"{p}: no such file") from None
-    except OSError as err:
-        raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
+    st = file_status(p, "no such file", "cannot read")
     if stat.S_ISDIR(st.st_mode):
         raise SpecError(f"{p}: is a directory, not a spec file")
     if not stat.S_ISREG(st.st_mode):
         raise SpecError(f"{p}: not a regular file (a device, a pipe or a socket); not read")
     if st.st_size > limit:
         raise InvalidParameter(_too_large(p, st.st_size, limit, hint))
-    try:
-        with p.open("rb") as fh:  # bounded: a file may grow, /proc files report size 0
-            data = fh.read(limit + 1)
-    except OSError as err:
-        raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
+    # bounded: a file may grow, /proc files report size 0
+    data = read_at_most(p, limit, "cannot read")
     if len(data) > limit:
         raise InvalidParameter(_too_large(p, len(data), limit, hint))
     return data
+
+
+def read_spec_text(
+    path: str | os.PathLike[str], max_bytes: int | None = None, *, hint: str = "--max-file-size"
+) -> str:
+    """The text of the spec file ``path``: :func:`read_spec_bytes` decoded as UTF-8 (a
+    :class:`~verifier.errors.SpecError` naming the first byte that is not)."""
+    data = read_spec_bytes(path, max_bytes, hint=hint)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SpecError(f"{Path(path)}: not UTF-8 text (byte {err.start})") from None
 
 
 def _too_large(p: Path, size: int, limit: int, hint: str) -> str:

@@ -1270,34 +1270,19 @@ def _union(intervals: Sequence[SubInterval]) -> list[SubInterval]:
             out.append(s)
             continue
         if hc < 0:
-            merged = SubInterval(
-                cur.lo,
-                cur.hi,
-                cur.lo_enclosure,
-                cur.hi_enclosure,
-                cur.witness,
-                lo_in,
-                cur.hi_included,
-            )
+            merged = dataclasses.replace(cur, lo_included=lo_in)
         elif hc == 0:
-            merged = SubInterval(
-                cur.lo,
-                cur.hi,
-                cur.lo_enclosure,
-                cur.hi_enclosure,
-                cur.witness,
-                lo_in,
-                cur.hi_included or s.hi_included,
+            merged = dataclasses.replace(
+                cur, lo_included=lo_in, hi_included=cur.hi_included or s.hi_included
             )
         else:
-            merged = SubInterval(
-                cur.lo,
-                s.hi,
-                cur.lo_enclosure,
-                s.hi_enclosure,
-                cur.witness if cur.witness is not None else s.witness,
-                lo_in,
-                s.hi_included,
+            merged = dataclasses.replace(
+                cur,
+                hi=s.hi,
+                hi_enclosure=s.hi_enclosure,
+                witness=cur.witness if cur.witness is not None else s.witness,
+                lo_included=lo_in,
+                hi_included=s.hi_included,
             )
         out[-1] = merged
     return out

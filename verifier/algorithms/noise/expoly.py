@@ -491,6 +491,20 @@ class ExpPoly:
         if self.degree > 0:
             raise InvalidParameter(f"internal: {what} of a term with a polynomial factor")
 
+    def _piece_terms(self, a: int | None, b: int | None) -> Iterator[tuple[int, int, Any]]:
+        """The terms ``(k, p, c)`` (``c y^p W^{ky}``) of a sum over the piece ``[a, b)``,
+        each checked to have a closed form there: degree at most 1, a polynomial only
+        on a finite piece, an exponential only towards its decaying side."""
+        for (k, p), c in self.terms.items():
+            if p > 1:
+                raise InvalidParameter("internal: a sum of a term of degree > 1")
+            if k == 0:
+                if a is None or b is None:
+                    raise InvalidParameter("internal: a polynomial summed over an infinite piece")
+            elif a is None and k > 0 or b is None and k < 0:
+                raise InvalidParameter("internal: a divergent exponential tail")
+            yield k, p, c
+
     def piece_total(self, a: int | None, b: int | None) -> Any:
         """``Σ_{y=a}^{b-1}`` (integers) or ``∫_a^b`` (reals) of the function; ``None``
         is an infinite end.  Closed forms of (infinite) geometric and
@@ -499,12 +513,9 @@ class ExpPoly:
         if ring.u is not None and ring.real:
             return self._laurent_piece_total(a, b)
         total = ring.zero
-        for (k, p), c in self.terms.items():
-            if p > 1:
-                raise InvalidParameter("internal: a sum of a term of degree > 1")
+        for k, p, c in self._piece_terms(a, b):
             if k == 0:
-                if a is None or b is None:
-                    raise InvalidParameter("internal: a polynomial summed over an infinite piece")
+                assert a is not None and b is not None  # finite ends: _piece_terms
                 if p == 0:
                     total += c * (b - a)
                 elif ring.real:
@@ -512,8 +523,6 @@ class ExpPoly:
                 else:
                     total += c * Fraction(b * (b - 1) - a * (a - 1), 2)
                 continue
-            if a is None and k > 0 or b is None and k < 0:
-                raise InvalidParameter("internal: a divergent exponential tail")
             total += c * (
                 _antider(ring, k, p, a, upper=False) - _antider(ring, k, p, b, upper=True)
             )
@@ -526,17 +535,12 @@ class ExpPoly:
         u = self.ring.u
         assert u is not None
         parts: list[tuple[Laurent, Fraction, int]] = []  # c · r · W^s
-        for (k, p), c in self.terms.items():
-            if p > 1:
-                raise InvalidParameter("internal: a sum of a term of degree > 1")
+        for k, p, c in self._piece_terms(a, b):
             if k == 0:
-                if a is None or b is None:
-                    raise InvalidParameter("internal: a polynomial summed over an infinite piece")
+                assert a is not None and b is not None  # finite ends: _piece_terms
                 r = Fraction(b - a) if p == 0 else Fraction(b * b - a * a, 2)
                 parts.append((c, r, 0))
                 continue
-            if a is None and k > 0 or b is None and k < 0:
-                raise InvalidParameter("internal: a divergent exponential tail")
             if a is not None:
                 parts.append((c, _antider_coefficient(u, k, p, a), k * a))
             if b is not None:

@@ -59,6 +59,7 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
+from ..algorithms.noise.interpreter import parse_integer
 from ..algorithms.registry import Param, Values, exact_number
 from ..arithmetic.exact import Sign, decide_le, decide_sign
 from ..errors import InvalidMechanism, InvalidParameter, VerifierError
@@ -134,13 +135,6 @@ def _positive(raw: Any, values: Values) -> sp.Expr:
     if s is not Sign.POSITIVE:
         raise InvalidParameter(f"must be > 0, got {v}")
     return v
-
-
-def _integer(raw: Any, values: Values) -> int:
-    v = exact_number(raw, values)
-    if not v.is_Integer:
-        raise InvalidParameter(f"must be an integer, got {v}")
-    return int(v)
 
 
 def _label(raw: Any) -> str:
@@ -480,8 +474,8 @@ DISTRIBUTIONS: dict[str, DistributionKind] = {
             "Ghosh, Roughgarden, Sundararajan 2009",
             (
                 Param("epsilon", _positive, "the privacy parameter (> 0): x = e^-epsilon"),
-                Param("lo", _integer, "the lowest output (an integer)"),
-                Param("hi", _integer, "the highest output (an integer > lo)"),
+                Param("lo", parse_integer, "the lowest output (an integer)"),
+                Param("hi", parse_integer, "the highest output (an integer > lo)"),
                 Param(
                     "value",
                     _dataset_numbers,

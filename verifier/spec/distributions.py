@@ -64,6 +64,7 @@ from ..algorithms.registry import Param, Values, exact_number
 from ..arithmetic.exact import Sign, decide_le, decide_sign
 from ..errors import InvalidMechanism, InvalidParameter, VerifierError
 from ..mechanism.model import Output
+from .labels import did_you_mean
 
 __all__ = ["DistributionKind", "DISTRIBUTIONS", "distribution_kind"]
 
@@ -537,12 +538,9 @@ def distribution_kind(name: str) -> DistributionKind:
     try:
         return DISTRIBUTIONS[name]
     except KeyError:
-        import difflib
-
-        close = difflib.get_close_matches(name, DISTRIBUTIONS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
         raise InvalidParameter(
-            f"unknown distribution kind {name!r} (known: {', '.join(DISTRIBUTIONS)}){hint}"
+            f"unknown distribution kind {name!r} (known: {', '.join(DISTRIBUTIONS)})"
+            f"{did_you_mean(name, DISTRIBUTIONS)}"
         ) from None
 
 

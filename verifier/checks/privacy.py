@@ -619,6 +619,16 @@ def check_pure_dp(
 # ---------------------------------------------------------------------------
 
 
+def _support(
+    P: Mapping[Output, Any], Q: Mapping[Output, Any]
+) -> Iterator[tuple[Output, sp.Expr, sp.Expr]]:
+    """``(o, P(o), Q(o))``, exact, for every output ``o`` with ``P(o) != 0``."""
+    for o, pv in P.items():
+        p = exact(pv)
+        if p != 0:
+            yield o, p, exact(Q.get(o, 0))
+
+
 def hockey_stick(
     P: Mapping[Output, Any],
     Q: Mapping[Output, Any],
@@ -632,11 +642,7 @@ def hockey_stick(
     """
     bound = _bound_function(eps_tilde, precision, "epsilon")
     total = sp.Integer(0)
-    for o, pv in P.items():
-        p = exact(pv)
-        if p == 0:
-            continue
-        q = exact(Q.get(o, 0))
+    for o, p, q in _support(P, Q):
         b = bound(o)
         t = p - sp.exp(b) * q
         if t.free_symbols:  # a term over a parameter domain: its sign varies
@@ -792,11 +798,7 @@ def check_approx_dp(
 
 def _renyi_sum(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: sp.Expr) -> sp.Expr:
     total = sp.Integer(0)
-    for o, pv in P.items():
-        p = exact(pv)
-        if p == 0:
-            continue
-        q = exact(Q.get(o, 0))
+    for _o, p, q in _support(P, Q):
         if q == 0:
             return sp.oo
         if _small(p) and _small(q):
@@ -899,11 +901,7 @@ def ex_post_rdp_sum(
     a = check_alpha(alpha, precision)
     bound = _bound_function(eps_tilde, precision, "the claimed ex-post RDP bound")
     total = sp.Integer(0)
-    for o, pv in P.items():
-        p = exact(pv)
-        if p == 0:
-            continue
-        q = exact(Q.get(o, 0))
+    for o, p, q in _support(P, Q):
         if q == 0:
             return sp.oo
         total += p**a * (sp.exp(bound(o)) * q) ** (1 - a)

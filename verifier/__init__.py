@@ -174,14 +174,23 @@ def _forward(package: str, module: str) -> Any:
     return __getattr__
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'verifier' has no attribute {name!r}")
+def _lazy(package: str, table: dict[str, str]) -> Any:
+    """A module-level ``__getattr__`` (PEP 562) for a package whose public names live in
+    several submodules, ``table`` mapping each name to its submodule: imported on first
+    use, then kept in the package."""
 
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+    def __getattr__(name: str) -> Any:
+        module = table.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{module}", package), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
+
+
+__getattr__ = _lazy(__name__, _LAZY)
 
 
 def __dir__() -> list[str]:

@@ -80,10 +80,9 @@ MAX_ATOMS = 200_000
 
 
 def _le(a: sp.Expr, b: sp.Expr, precision: Precision, what: str) -> bool:
-    v = decide_le(a, b, precision).verdict
-    if v is Verdict.UNDECIDED:
-        raise Undecidable(f"could not decide {what} ({a} <= {b}) at the precision limit")
-    return v is Verdict.HOLDS
+    return decide_le(a, b, precision).holds(
+        lambda: Undecidable(f"could not decide {what} ({a} <= {b}) at the precision limit")
+    )
 
 
 def _sort_by_ratio(

@@ -141,13 +141,7 @@ def best_of(
     graph = same_neighbour_graph(runs)
     scores: list[dict[Output, Any]] = [{o: output_score(o) for o in m.outputs} for m in runs]
     if report == "output":
-        order: list[Output] = []
-        seen: set[Output] = set()
-        for m in runs:
-            for o in m.outputs:
-                if o not in seen:
-                    seen.add(o)
-                    order.append(o)
+        order: list[Output] = list(dict.fromkeys(o for m in runs for o in m.outputs))
         first = {o: i for i, o in enumerate(order)}
         all_scores = {o: s for sc in scores for o, s in sc.items()}
         order.sort(key=lambda o: (all_scores[o], first[o]))

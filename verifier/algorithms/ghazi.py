@@ -172,13 +172,7 @@ def copy_counts(copies: Sequence[int] | None, d: int) -> list[int]:
 
 def _common_order(mechs: Sequence[FiniteMechanism], order: Sequence[Output] | None) -> list[Output]:
     """One total order on the outputs of all base mechanisms (lowest first)."""
-    union: list[Output] = []
-    seen: set[Output] = set()
-    for m in mechs:
-        for o in m.outputs:
-            if o not in seen:
-                seen.add(o)
-                union.append(o)
+    union: list[Output] = list(dict.fromkeys(o for m in mechs for o in m.outputs))
     if order is not None:
         out = list(order)
         missing = [o for o in union if o not in set(out)]
@@ -242,6 +236,36 @@ def _merged_values(mechs: Sequence[FiniteMechanism]) -> dict[sp.Symbol, sp.Expr]
 def _check_method(method: str) -> None:
     if method not in ("polynomial", "subsets"):
         raise InvalidParameter(f"method must be 'polynomial' or 'subsets', got {method!r}")
+
+
+def _inputs(
+    mechanisms: Sequence[FiniteMechanism],
+    epsilons: Sequence[Any] | None,
+    eps_prime: Any,
+    copies: Sequence[int] | None,
+    order: Sequence[Output] | None,
+    *,
+    prior: str = "geometric",
+    method: str | None = None,
+    algorithm: str = "",
+) -> tuple[list[FiniteMechanism], nx.Graph, list[sp.Expr], list[int], Prior, list[Output]]:
+    """The inputs of Algorithms 2 and 3, checked: the mechanisms (on one neighbour
+    graph), their budgets, the copy counts, the prior of ``k`` and the common output
+    order.  With a ``method`` (the exact paths) the method is checked first, no
+    mechanism at all is refused naming ``algorithm``, and the subset expansion takes
+    no copies."""
+    if method is not None:
+        _check_method(method)
+    mechs = list(mechanisms)
+    if method is not None and not mechs:
+        raise InvalidParameter(f"{algorithm} needs at least one mechanism")
+    graph = same_neighbour_graph(mechs)
+    eps = _budgets(mechs, epsilons)
+    ts = copy_counts(copies, len(mechs))
+    if method == "subsets" and any(t > 1 for t in ts):
+        raise InvalidParameter("the subset expansion takes no copies; use method='polynomial'")
+    pr = Prior(prior, _budget(eps_prime, "eps_prime", positive=True))
+    return mechs, graph, eps, ts, pr, _common_order(mechs, order)
 
 
 # ---------------------------------------------------------------------------
@@ -565,17 +589,9 @@ def generalized_above_threshold(
     >>> A.outputs, A.p("D", (1, 1)), A.p("D", BOTTOM)
     (('⊥', (1, 1)), 9/20, 11/20)
     """
-    _check_method(method)
-    mechs = list(mechanisms)
-    if not mechs:
-        raise InvalidParameter("Algorithm 2 needs at least one mechanism")
-    graph = same_neighbour_graph(mechs)
-    eps = _budgets(mechs, epsilons)
-    ts = copy_counts(copies, len(mechs))
-    if method == "subsets" and any(t > 1 for t in ts):
-        raise InvalidParameter("the subset expansion takes no copies; use method='polynomial'")
-    prior = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
-    outs = _common_order(mechs, order)
+    mechs, graph, eps, ts, prior, outs = _inputs(
+        mechanisms, epsilons, eps_prime, copies, order, method=method, algorithm="Algorithm 2"
+    )
     if threshold not in outs:
         raise InvalidParameter(f"the threshold {threshold!r} is not an output of the mechanisms")
     rank = {o: r for r, o in enumerate(outs)}
@@ -700,17 +716,16 @@ def hyperparameter_tuning(
     complement ``1 - Σ``.  ``E_k[e^{-ck}] = (1-p')/(1 - p' e^{-c})`` (geometric) or
     ``ε'/(ε' + c)`` (exponential).
     """
-    _check_method(method)
-    mechs = list(mechanisms)
-    if not mechs:
-        raise InvalidParameter("Algorithm 3 needs at least one mechanism")
-    graph = same_neighbour_graph(mechs)
-    eps = _budgets(mechs, epsilons)
-    ts = copy_counts(copies, len(mechs))
-    if method == "subsets" and any(t > 1 for t in ts):
-        raise InvalidParameter("the subset expansion takes no copies; use method='polynomial'")
-    pr = Prior(prior, _budget(eps_prime, "eps_prime", positive=True))
-    outs = _common_order(mechs, order)
+    mechs, graph, eps, ts, pr, outs = _inputs(
+        mechanisms,
+        epsilons,
+        eps_prime,
+        copies,
+        order,
+        prior=prior,
+        method=method,
+        algorithm="Algorithm 3",
+    )
     rank = {o: r for r, o in enumerate(outs)}
     tab = _tables(mechs, outs)
     basis, keys = make_basis(eps)
@@ -948,12 +963,7 @@ def _enclosures_to_digits(
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
         raise InvalidParameter(f"digits must be a positive integer, got {digits!r}")
     need = math.ceil(digits * math.log2(10)) + 2  # rounding one exact value outward
-    mechs = list(mechanisms)
-    graph = same_neighbour_graph(mechs)
-    eps = _budgets(mechs, epsilons)
-    ts = copy_counts(copies, len(mechs))
-    pr = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
-    outs = _common_order(mechs, order)
+    mechs, graph, eps, ts, pr, outs = _inputs(mechanisms, epsilons, eps_prime, copies, order)
     rank = {o: r for r, o in enumerate(outs)}
     basis, keys = make_basis(eps)
     labels = [(o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)]
@@ -1016,12 +1026,7 @@ def hyperparameter_tuning_enclosures(
     """
     if digits is not None:
         return _enclosures_to_digits(mechanisms, epsilons, eps_prime, copies, order, bits, digits)
-    mechs = list(mechanisms)
-    graph = same_neighbour_graph(mechs)
-    eps = _budgets(mechs, epsilons)
-    ts = copy_counts(copies, len(mechs))
-    pr = Prior("geometric", _budget(eps_prime, "eps_prime", positive=True))
-    outs = _common_order(mechs, order)
+    mechs, graph, eps, ts, pr, outs = _inputs(mechanisms, epsilons, eps_prime, copies, order)
     tab = _tables(mechs, outs)
     xs = [sp.exp(-e) for e in eps]
     d = len(mechs)

@@ -252,6 +252,23 @@ def _new(
     return FiniteMechanism(Q.graph, dists, outputs, values=Q.values, name=name, validate=False)
 
 
+def _by_rank(
+    Q: FiniteMechanism,
+    score: Score | None,
+    law: Callable[[Tails, Output], sp.Expr],
+    name: str,
+) -> FiniteMechanism:
+    """The selector whose output at ``d`` is the candidate ``o`` (one ``Q(d)`` gives a
+    positive probability) with probability ``law(tails(Q, d, ...), o)``; outputs in
+    candidate order."""
+    rk = ranking(Q, score)
+    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
+    for d in Q.datasets:
+        tl = tails(Q, d, rk)
+        dists[d] = {o: law(tl, o) for o in rk.order if tl.p[o] != 0}
+    return _new(Q, dists, rk.order, name)
+
+
 # ---------------------------------------------------------------------------
 # the selection oracle
 # ---------------------------------------------------------------------------
@@ -433,19 +450,12 @@ def random_stopping(
     Outputs: the candidates of ``Q`` in candidate order.
     """
     g = _check_gamma(gamma)
-    rk = ranking(Q, score)
-    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for d in Q.datasets:
-        tl = tails(Q, d, rk)
-        row: dict[Output, sp.Expr] = {}
-        for o in rk.order:
-            p = tl.p[o]
-            if p == 0:
-                continue
-            p0 = tl.above[o]
-            row[o] = g * p / ((p0 * (1 - g) + g) * ((p0 + p) * (1 - g) + g))
-        dists[d] = row
-    return _new(Q, dists, rk.order, name or f"RandomStopping[{Q.name}]")
+
+    def law(tl: Tails, o: Output) -> sp.Expr:
+        p, p0 = tl.p[o], tl.above[o]
+        return g * p / ((p0 * (1 - g) + g) * ((p0 + p) * (1 - g) + g))
+
+    return _by_rank(Q, score, law, name or f"RandomStopping[{Q.name}]")
 
 
 def random_stopping_expected_calls(gamma: Any) -> sp.Expr:
@@ -472,7 +482,6 @@ def random_stopping_hard(
     """
     g = _check_gamma(gamma)
     _check_T(T)
-    rk = ranking(Q, score)
 
     def G(x: sp.Expr) -> sp.Expr:
         tail = (1 - g) ** (T - 1) * x**T
@@ -485,16 +494,10 @@ def random_stopping_hard(
             head = g * x * (1 - u ** (T - 1)) / (1 - u)
         return head + tail
 
-    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for d in Q.datasets:
-        tl = tails(Q, d, rk)
-        row: dict[Output, sp.Expr] = {}
-        for o in rk.order:
-            if tl.p[o] == 0:
-                continue
-            row[o] = G(tl.at_most(o)) - G(tl.below[o])
-        dists[d] = row
-    return _new(Q, dists, rk.order, name or f"RandomStopping[{Q.name}, T={T}]")
+    def law(tl: Tails, o: Output) -> sp.Expr:
+        return G(tl.at_most(o)) - G(tl.below[o])
+
+    return _by_rank(Q, score, law, name or f"RandomStopping[{Q.name}, T={T}]")
 
 
 def random_stopping_hard_expected_calls(gamma: Any, T: int) -> sp.Expr:
@@ -589,25 +592,19 @@ def percentile_release(
     _check_T(k, "k")
     if k > n:
         raise InvalidParameter(f"k = {k} exceeds the number of samples n = {n}")
-    rk = ranking(Q, score)
-    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for d in Q.datasets:
-        tl = tails(Q, d, rk)
-        row: dict[Output, sp.Expr] = {}
-        for o in rk.order:
-            p, a, b = tl.p[o], tl.above[o], tl.below[o]
-            if p == 0:
-                continue
-            terms = []
-            for al in range(k):
-                for e in range(k - al, n - al + 1):
-                    c = math.factorial(n) // (
-                        math.factorial(al) * math.factorial(e) * math.factorial(n - al - e)
-                    )
-                    terms.append(c * a**al * p**e * b ** (n - al - e))
-            row[o] = sp.Add(*terms)
-        dists[d] = row
-    return _new(Q, dists, rk.order, name or f"Percentile[{Q.name}, {k} of {n}]")
+
+    def law(tl: Tails, o: Output) -> sp.Expr:
+        p, a, b = tl.p[o], tl.above[o], tl.below[o]
+        terms = []
+        for al in range(k):
+            for e in range(k - al, n - al + 1):
+                c = math.factorial(n) // (
+                    math.factorial(al) * math.factorial(e) * math.factorial(n - al - e)
+                )
+                terms.append(c * a**al * p**e * b ** (n - al - e))
+        return sp.Add(*terms)
+
+    return _by_rank(Q, score, law, name or f"Percentile[{Q.name}, {k} of {n}]")
 
 
 def distribution_percentile(

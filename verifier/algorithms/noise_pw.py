@@ -8,43 +8,19 @@ The piecewise exponential polynomials now live in
 
 from __future__ import annotations
 
-from .noise.distributions import (
-    geometric_pmf,
-    geometric_survival,
-    laplace_density,
-    laplace_survival,
-    point_mass,
-)
-from .noise.expoly import (
-    CONTINUOUS,
-    CONTINUOUS_AT_POINTS,
-    DISCRETE,
-    PW,
-    ExpPoly,
-    Ring,
-    step_below,
-    step_from,
-    to_exact,
-    to_sympy,
-)
-from .noise.tails import TailSup, tail_sup
+from typing import Any
 
-__all__ = [
-    "Ring",
-    "DISCRETE",
-    "CONTINUOUS",
-    "CONTINUOUS_AT_POINTS",
-    "ExpPoly",
-    "PW",
-    "geometric_pmf",
-    "geometric_survival",
-    "laplace_density",
-    "laplace_survival",
-    "point_mass",
-    "step_below",
-    "step_from",
-    "to_sympy",
-    "to_exact",
-    "TailSup",
-    "tail_sup",
-]
+from . import noise as _noise
+from .noise import expoly as _expoly
+from .noise import tails as _tails
+
+#: The functions of the noise laws this path re-exports.
+_LAWS = ("geometric_pmf", "geometric_survival", "laplace_density", "laplace_survival", "point_mass")
+
+__all__ = [*(name for name in _expoly.__all__ if name != "Laurent"), *_LAWS, *_tails.__all__]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(_noise, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -47,11 +47,11 @@ from .liu_talwar import (
     SCORE_PARAM,
     SCORES,
     Score,
+    Tails,
+    _by_rank,
     _check_gamma,
     _check_T,
     random_stopping,
-    ranking,
-    tails,
     upper_quantile,
     value_of,
 )
@@ -92,35 +92,20 @@ def max_of_runs(
     when the probabilities are not rational.
     """
     _check_T(T)
-    rk = ranking(M, score)
-    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for d in M.datasets:
-        tl = tails(M, d, rk)
-        row: dict[Output, sp.Expr] = {}
-        for o in rk.order:
-            p = tl.p[o]
-            if p == 0:
-                continue
-            lo = tl.below[o]
-            # F = 1 at the top output (the distribution sums to 1): the sum below is
-            # then of single powers of F⁻, not of products of powers of two sums
-            hi = sp.Integer(1) if tl.above[o] == 0 else lo + p
-            if p.is_Rational and lo.is_Rational:
-                row[o] = hi**T - lo**T
-            else:
-                # powers of sums of radicals left unevaluated: sympy's evaluation asks
-                # whether the base is an integer, which computes a minimal polynomial
-                # (minutes for a sum of a few 60th roots); the enclosures decide them
-                row[o] = p * sp.Add(*[_power(hi, i) * _power(lo, T - 1 - i) for i in range(T)])
-        dists[d] = row
-    return FiniteMechanism(
-        M.graph,
-        dists,
-        rk.order,
-        values=M.values,
-        name=name or f"Max^{T}[{M.name}]",
-        validate=False,
-    )
+
+    def law(tl: Tails, o: Output) -> sp.Expr:
+        p, lo = tl.p[o], tl.below[o]
+        # F = 1 at the top output (the distribution sums to 1): the sum below is
+        # then of single powers of F⁻, not of products of powers of two sums
+        hi = sp.Integer(1) if tl.above[o] == 0 else lo + p
+        if p.is_Rational and lo.is_Rational:
+            return hi**T - lo**T
+        # powers of sums of radicals left unevaluated: sympy's evaluation asks
+        # whether the base is an integer, which computes a minimal polynomial
+        # (minutes for a sum of a few 60th roots); the enclosures decide them
+        return p * sp.Add(*[_power(hi, i) * _power(lo, T - 1 - i) for i in range(T)])
+
+    return _by_rank(M, score, law, name or f"Max^{T}[{M.name}]")
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import enum
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -704,6 +704,12 @@ class Comparison:
     def tight(self) -> bool:
         """True when equality is proved exactly (the bound is attained)."""
         return self.sign.sign is Sign.ZERO
+
+    def holds(self, undecided: Callable[[], Exception]) -> bool:
+        """Whether ``lhs <= rhs`` holds, decided; raises ``undecided()`` when it is not."""
+        if self.verdict is Verdict.UNDECIDED:
+            raise undecided()
+        return self.verdict is Verdict.HOLDS
 
 
 def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> Comparison:

@@ -470,6 +470,32 @@ class _Parser:
         if self.depth > MAX_DEPTH:
             self.fail(f"expression is nested too deeply (more than {MAX_DEPTH} levels)", pos)
 
+    def nested(self, pos: int, parse: Callable[[], _Value]) -> _Value:
+        """``parse()`` one level deeper (opened at ``pos``)."""
+        self.enter(pos)
+        try:
+            return parse()
+        finally:
+            self.depth -= 1
+
+    def chain(
+        self,
+        operand: Callable[[], _Value],
+        ops: tuple[str, str],
+        invert: Callable[[_Value, int], _Value],
+        combine: Callable[[list[_Value], int], _Value],
+    ) -> _Value:
+        """``operand (op operand)*`` for the two left-associative operators ``ops`` of
+        one precedence level: an operand after the second one is ``invert``-ed (``-``:
+        negated, ``/``: its reciprocal), and all are ``combine``-d at once."""
+        items = [operand()]
+        first = self.tok.pos
+        while self.at(*ops):
+            op = self.advance()
+            item = operand()
+            items.append(invert(item, op.pos) if op.text == ops[1] else item)
+        return items[0] if len(items) == 1 else combine(items, first)
+
     # -- grammar -----------------------------------------------------------
 
     def parse(self) -> sp.Expr:
@@ -498,31 +524,15 @@ class _Parser:
         return self.check_result(value.expr)
 
     def expression(self) -> _Value:
-        terms = [self.term()]
-        first = self.tok.pos
-        while self.at("+", "-"):
-            op = self.advance()
-            term = self.term()
-            terms.append(self.negate(term) if op.text == "-" else term)
-        return terms[0] if len(terms) == 1 else self.add(terms, first)
+        return self.chain(self.term, ("+", "-"), lambda v, _pos: self.negate(v), self.add)
 
     def term(self) -> _Value:
-        factors = [self.unary()]
-        first = self.tok.pos
-        while self.at("*", "/"):
-            op = self.advance()
-            factor = self.unary()
-            factors.append(self.reciprocal(factor, op.pos) if op.text == "/" else factor)
-        return factors[0] if len(factors) == 1 else self.multiply(factors, first)
+        return self.chain(self.unary, ("*", "/"), self.reciprocal, self.multiply)
 
     def unary(self) -> _Value:
         if self.at("+", "-"):
             op = self.advance()
-            self.enter(op.pos)
-            try:
-                operand = self.unary()
-            finally:
-                self.depth -= 1
+            operand = self.nested(op.pos, self.unary)
             return self.negate(operand) if op.text == "-" else operand
         return self.power()
 
@@ -530,12 +540,7 @@ class _Parser:
         base = self.primary()
         if self.at("^", "**"):
             op = self.advance()
-            self.enter(op.pos)
-            try:
-                exponent = self.unary()
-            finally:
-                self.depth -= 1
-            return self.pow(base, exponent, op.pos)
+            return self.pow(base, self.nested(op.pos, self.unary), op.pos)
         return base
 
     def primary(self) -> _Value:
@@ -545,11 +550,7 @@ class _Parser:
         if tok.kind == "name":
             return self.name(tok)
         if tok.kind == "op" and tok.text == "(":
-            self.enter(tok.pos)
-            try:
-                value = self.expression()
-            finally:
-                self.depth -= 1
+            value = self.nested(tok.pos, self.expression)
             self.expect_close(tok)
             return value
         if tok.kind == "end":
@@ -1093,21 +1094,32 @@ def parse_expression(
          ^
     """
     source = _as_text(text, what)
+
+    def read_symbol(name: str, value: Any) -> _Value:
+        if not isinstance(value, sp.Expr) or value.has(sp.Float):
+            raise _LookupProblem(f"symbol {name!r} does not stand for an exact sympy expression")
+        return _Value(value, 1, 0, 0) if value.is_Symbol else _measure(value)
+
+    return _Parser(source, what, _lookup(symbols, read_symbol), number_mode=False).parse()
+
+
+def _lookup(
+    table: Mapping[str, Any] | None, read: Callable[[str, Any], _Value]
+) -> Callable[[str], _Value | None]:
+    """A parser's lookup of the names of ``table``: ``read(name, table[name])`` on first
+    use, then remembered; ``None`` for a name not in the table."""
     names: dict[str, _Value] = {}
-    table = symbols if symbols is not None else {}
+    entries = table if table is not None else {}
 
     def lookup(name: str) -> _Value | None:
         if name in names:
             return names[name]
-        if name not in table:
+        if name not in entries:
             return None
-        value = table[name]
-        if not isinstance(value, sp.Expr) or value.has(sp.Float):
-            raise _LookupProblem(f"symbol {name!r} does not stand for an exact sympy expression")
-        names[name] = _Value(value, 1, 0, 0) if value.is_Symbol else _measure(value)
+        names[name] = read(name, entries[name])
         return names[name]
 
-    return _Parser(source, what, lookup, number_mode=False).parse()
+    return lookup
 
 
 def parse_number(
@@ -1162,15 +1174,8 @@ def parse_number(
           ^
     """
     source = _as_text(text, what)
-    names: dict[str, _Value] = {}
-    table = values if values is not None else {}
 
-    def lookup(name: str) -> _Value | None:
-        if name in names:
-            return names[name]
-        if name not in table:
-            return None
-        raw: object = table[name]
+    def read_value(name: str, raw: object) -> _Value:
         if isinstance(raw, bool) or not isinstance(raw, (int, Fraction, sp.Expr)):
             raise _LookupProblem(
                 f"the value of {name!r} is not an exact number ({type(raw).__name__})"
@@ -1197,10 +1202,9 @@ def parse_number(
             raise _LookupProblem(
                 f"the value of {name!r} is too large (more than {MAX_NUMBER_BITS} bits)"
             )
-        names[name] = measured
-        return names[name]
+        return measured
 
-    return _Parser(source, what, lookup, number_mode=True).parse()
+    return _Parser(source, what, _lookup(values, read_value), number_mode=True).parse()
 
 
 def number(value: Any, what: str = "number") -> Any:

@@ -1180,18 +1180,15 @@ class _Program:
                     g[i] = _ONE
             elif code == _CONST:
                 v = op[1]
-            elif code == _ADD:
+            elif code == _ADD or code == _MUL:
                 a, b = vals[op[1]], vals[op[2]]
-                v = add(a, b, p)
+                if code == _ADD:  # d(a + b) = da + db
+                    v, sa, sb = add(a, b, p), None, None
+                else:  # d(a b) = b da + a db
+                    v, sa, sb = mul(a, b, p), b, a
                 if want:
                     ga, gb = grads[op[1]], grads[op[2]]
-                    g = _BAD if _BAD in (ga, gb) else _gcomb(ga, gb, None, None, p)
-            elif code == _MUL:
-                a, b = vals[op[1]], vals[op[2]]
-                v = mul(a, b, p)
-                if want:
-                    ga, gb = grads[op[1]], grads[op[2]]
-                    g = _BAD if _BAD in (ga, gb) else _gcomb(ga, gb, b, a, p)
+                    g = _BAD if _BAD in (ga, gb) else _gcomb(ga, gb, sa, sb, p)
             elif code == _POWI:
                 a = vals[op[1]]
                 k = op[2]
@@ -1954,18 +1951,20 @@ def _premise(p: Any) -> _Premise:
             raise InvalidParameter(
                 f"premise {p}: only <=, <, >=, > (sympy Le, Lt, Ge, Gt) restrict a box"
             )
-        try:
-            return exact(g), strict
-        except InvalidParameter as err:
-            raise InvalidParameter(f"premise {p}: {err}") from None
+        return _exact_premise(g, strict, str(p))
     if isinstance(p, str):
         raise InvalidParameter(
             f"premise {p!r} is text; give a sympy expression g (meaning g >= 0) or a relational"
         )
+    return _exact_premise(p, False, repr(p))
+
+
+def _exact_premise(g: Any, strict: bool, named: str) -> _Premise:
+    """``(exact(g), strict)``; an inexact ``g`` is refused naming the premise as ``named``."""
     try:
-        return exact(p), False
+        return exact(g), strict
     except InvalidParameter as err:
-        raise InvalidParameter(f"premise {p!r}: {err}") from None
+        raise InvalidParameter(f"premise {named}: {err}") from None
 
 
 def _premise_text(g: sp.Expr, strict: bool) -> str:

@@ -789,6 +789,16 @@ def check_pure_dp(
 # ---------------------------------------------------------------------------
 
 
+def _support(
+    P: Mapping[Output, Any], Q: Mapping[Output, Any]
+) -> Iterator[tuple[Output, sp.Expr, sp.Expr]]:
+    """``(o, P(o), Q(o))``, exact, for every output ``o`` with ``P(o) != 0``."""
+    for o, pv in P.items():
+        p = exact(pv)
+        if p != 0:
+            yield o, p, exact(Q.get(o, 0))
+
+
 def hockey_stick(
     P: Mapping[Output, Any],
     Q: Mapping[Output, Any],
@@ -802,11 +812,7 @@ def hockey_stick(
     """
     bound = _bound_function(eps_tilde, precision, "epsilon")
     total = sp.Integer(0)
-    for o, pv in P.items():
-        p = exact(pv)
-        if p == 0:
-            continue
-        q = exact(Q.get(o, 0))
+    for o, p, q in _support(P, Q):
         b = bound(o)
         t = p - sp.exp(b) * q
         if t.free_symbols:  # a term over a parameter domain: its sign varies
@@ -1092,11 +1098,7 @@ def check_approx_dp(
 
 def _renyi_sum(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: sp.Expr) -> sp.Expr:
     total = sp.Integer(0)
-    for o, pv in P.items():
-        p = exact(pv)
-        if p == 0:
-            continue
-        q = exact(Q.get(o, 0))
+    for _o, p, q in _support(P, Q):
         if q == 0:
             return sp.oo
         if _small(p) and _small(q):
@@ -1300,11 +1302,7 @@ def ex_post_rdp_sum(
     a = check_alpha(alpha, precision)
     bound = _bound_function(eps_tilde, precision, "the claimed ex-post RDP bound")
     total = sp.Integer(0)
-    for o, pv in P.items():
-        p = exact(pv)
-        if p == 0:
-            continue
-        q = exact(Q.get(o, 0))
+    for o, p, q in _support(P, Q):
         if q == 0:
             return sp.oo
         total += p**a * (sp.exp(bound(o)) * q) ** (1 - a)
@@ -1535,10 +1533,9 @@ class EventRemoval:
 
 def _holds(a: sp.Expr, b: sp.Expr, precision: Precision, what: str) -> bool:
     """``a <= b``, certified (``InvalidParameter`` when it cannot be decided)."""
-    v = decide_le(a, b, precision).verdict
-    if v is Verdict.UNDECIDED:
-        raise InvalidParameter(f"could not decide {what}: {a} <= {b}")
-    return v is Verdict.HOLDS
+    return decide_le(a, b, precision).holds(
+        lambda: InvalidParameter(f"could not decide {what}: {a} <= {b}")
+    )
 
 
 def _greedy_keep(

@@ -661,6 +661,17 @@ def _fails_at(lhs: sp.Expr, rhs: sp.Expr, symbol: sp.Symbol, s: sp.Expr, prec: P
 # ---------------------------------------------------------------------------
 
 
+def _endpoint(rw: _Rewrite, name: str, s: sp.Expr, precision: Precision) -> _Endpoint | None:
+    """The end ``name = s`` of the interval at ``w = w(s)``, with certified rational bounds
+    of ``w`` at the first precision of the schedule that encloses it (``None``: none does)."""
+    w = rw.w_of(s)
+    for bits in precision.schedule():
+        bnd = _const_bounds(w, bits)
+        if bnd is not None:
+            return _Endpoint(name, s, w, bnd[0], bnd[1])
+    return None
+
+
 def _decide_polynomial(
     lhs: sp.Expr,
     rhs: sp.Expr,
@@ -674,17 +685,12 @@ def _decide_polynomial(
         return IntervalDecision(Verdict.HOLDS, identically_equal=True, method="polynomial")
     eps: list[_Endpoint] = []
     for name, s in (("a", a), ("b", b)):
-        w = rw.w_of(s)
-        bnd = None
-        for bits in precision.schedule():
-            bnd = _const_bounds(w, bits)
-            if bnd is not None:
-                break
-        if bnd is None:
+        ep = _endpoint(rw, name, s, precision)
+        if ep is None:
             return IntervalDecision(
                 Verdict.UNDECIDED, method="polynomial", note=f"cannot enclose {name} = {s}"
             )
-        eps.append(_Endpoint(name, s, w, bnd[0], bnd[1]))
+        eps.append(ep)
     ea, eb = eps
     roots = _isolate(rw.num, False) + _isolate(rw.den, True)
     for ep in eps:
@@ -1123,15 +1129,10 @@ def _undefined_somewhere(
             roots = _isolate(rw.den, True)
             ends = []
             for end_name, s in (("a", a), ("b", b)):
-                w = rw.w_of(s)
-                bnd = None
-                for bits in precision.schedule():
-                    bnd = _const_bounds(w, bits)
-                    if bnd is not None:
-                        break
-                if bnd is None:
+                ep = _endpoint(rw, end_name, s, precision)
+                if ep is None:
                     return f"{name} may have a pole in [{a}, {b}] (the end {s} cannot be enclosed)"
-                ends.append(_Endpoint(end_name, s, w, bnd[0], bnd[1]))
+                ends.append(ep)
             if not all(_locate(roots, ep, precision) for ep in ends):
                 return f"{name} may have a pole in [{a}, {b}] (a root of its denominator could not be placed)"
             for r in roots:
@@ -1269,34 +1270,19 @@ def _union(intervals: Sequence[SubInterval]) -> list[SubInterval]:
             out.append(s)
             continue
         if hc < 0:
-            merged = SubInterval(
-                cur.lo,
-                cur.hi,
-                cur.lo_enclosure,
-                cur.hi_enclosure,
-                cur.witness,
-                lo_in,
-                cur.hi_included,
-            )
+            merged = dataclasses.replace(cur, lo_included=lo_in)
         elif hc == 0:
-            merged = SubInterval(
-                cur.lo,
-                cur.hi,
-                cur.lo_enclosure,
-                cur.hi_enclosure,
-                cur.witness,
-                lo_in,
-                cur.hi_included or s.hi_included,
+            merged = dataclasses.replace(
+                cur, lo_included=lo_in, hi_included=cur.hi_included or s.hi_included
             )
         else:
-            merged = SubInterval(
-                cur.lo,
-                s.hi,
-                cur.lo_enclosure,
-                s.hi_enclosure,
-                cur.witness if cur.witness is not None else s.witness,
-                lo_in,
-                s.hi_included,
+            merged = dataclasses.replace(
+                cur,
+                hi=s.hi,
+                hi_enclosure=s.hi_enclosure,
+                witness=cur.witness if cur.witness is not None else s.witness,
+                lo_included=lo_in,
+                hi_included=s.hi_included,
             )
         out[-1] = merged
     return out

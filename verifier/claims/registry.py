@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import importlib
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -207,33 +207,49 @@ class Registry:
         """:meth:`run` as a stream: each outcome as soon as it and the ones before it
         are decided, so a caller can show progress and keep what was decided when the
         run is interrupted (closing the stream cancels the claims in flight)."""
-        claims = list(claims)
-        if runner is None:
-            for c in claims:
-                yield c.run()
-            return
-        points = [c for c in claims if c.domain is None]
-        for c in points:
-            if REGISTRY.claims.get(c.id) is not c:
-                raise InvalidParameter(
-                    f"claim {c.id!r} is not in verifier.claims.REGISTRY: only claims of the "
-                    f"installed case studies can be decided by id in worker processes"
-                )
-        # the claims about points are in flight on the workers while a box claim is
-        # decided here
-        done = ordered_map(runner, decide_registered, ((c.id,) for c in points))
-        try:
-            for c in claims:
-                if c.domain is None:
-                    yield ClaimOutcome(c, *next(done))
-                else:
-                    with sub_boxes_on(runner):
-                        o = c.run()
-                    yield o
-        finally:
-            close = getattr(done, "close", None)
-            if close is not None:  # cancels the claims still in flight
-                close()
+        return outcome_stream(claims, runner, Claim.run, decide_registered, lambda c: (c.id,))
+
+
+def outcome_stream(
+    claims: Iterable[Claim],
+    runner: Runner | None,
+    decide_here: Callable[[Claim], ClaimOutcome],
+    worker: Callable[..., tuple[Any, ...]],
+    worker_args: Callable[[Claim], tuple[Any, ...]],
+) -> Generator[ClaimOutcome, None, None]:
+    """The outcomes of ``claims`` as a stream in their order, each decided by
+    ``decide_here``; with a ``runner``, a claim about points is decided by id on the
+    workers instead (``worker(*worker_args(claim))`` gives the fields of its outcome
+    after the claim), in flight while a box claim is decided here, its pieces on the
+    workers (:func:`verifier.checks.boxes.sub_boxes_on`).  Closing the stream cancels
+    the claims in flight."""
+    claims = list(claims)
+    if runner is None:
+        for c in claims:
+            yield decide_here(c)
+        return
+    points = [c for c in claims if c.domain is None]
+    for c in points:
+        if REGISTRY.claims.get(c.id) is not c:
+            raise InvalidParameter(
+                f"claim {c.id!r} is not in verifier.claims.REGISTRY: only claims of the "
+                f"installed case studies can be decided by id in worker processes"
+            )
+    # the claims about points are in flight on the workers while a box claim is
+    # decided here
+    done = ordered_map(runner, worker, (worker_args(c) for c in points))
+    try:
+        for c in claims:
+            if c.domain is None:
+                yield ClaimOutcome(c, *next(done))
+            else:
+                with sub_boxes_on(runner):
+                    o = decide_here(c)
+                yield o
+    finally:
+        close = getattr(done, "close", None)
+        if close is not None:  # cancels the claims still in flight
+            close()
 
 
 #: The global registry, filled by the installed case-study packages.

@@ -133,46 +133,55 @@ def add_limit_options(p: argparse.ArgumentParser) -> None:
     (:class:`verifier.spec.limits.Limits`; docs/spec-format.md, "Limits")."""
     from ..spec.limits import DEFAULT_LIMITS, MAX_LIMITS
 
-    d, m = DEFAULT_LIMITS, MAX_LIMITS
-    p.add_argument(
+    for flag, field, metavar, text in _LIMIT_OPTIONS:
+        default, ceiling = getattr(DEFAULT_LIMITS, field), getattr(MAX_LIMITS, field)
+        p.add_argument(
+            flag,
+            type=int_option(1, ceiling),
+            metavar=metavar,
+            default=default,
+            help=text.format(default=default, ceiling=ceiling),
+        )
+
+
+#: The limit options: flag, field of :class:`~verifier.spec.limits.Limits`, metavar and
+#: help text (``{default}`` and ``{ceiling}`` stand for the field's default and maximum).
+_LIMIT_OPTIONS = (
+    (
         "--max-outputs",
-        type=int_option(1, m.max_outputs),
-        metavar="N",
-        default=d.max_outputs,
-        help=f"largest estimated number of outputs of a derived mechanism (default "
-        f"{d.max_outputs}, at most {m.max_outputs})",
-    )
-    p.add_argument(
+        "max_outputs",
+        "N",
+        "largest estimated number of outputs of a derived mechanism (default {default}, "
+        "at most {ceiling})",
+    ),
+    (
         "--max-work",
-        type=int_option(1, m.max_work),
-        metavar="N",
-        default=d.max_work,
-        help=f"largest estimated number of exact operations to build a derived mechanism "
-        f"(default {d.max_work})",
-    )
-    p.add_argument(
+        "max_work",
+        "N",
+        "largest estimated number of exact operations to build a derived mechanism "
+        "(default {default})",
+    ),
+    (
         "--max-exponent",
-        type=int_option(1, m.max_exponent),
-        metavar="N",
-        default=d.max_exponent,
-        help=f"privacy parameters (epsilon, epsilon_tilde, alpha) and range ends may reach "
-        f"2^N in absolute value (default {d.max_exponent}, at most {m.max_exponent})",
-    )
-    p.add_argument(
+        "max_exponent",
+        "N",
+        "privacy parameters (epsilon, epsilon_tilde, alpha) and range ends may reach 2^N in "
+        "absolute value (default {default}, at most {ceiling})",
+    ),
+    (
         "--max-box-parameters",
-        type=int_option(1, m.max_box_parameters),
-        metavar="N",
-        default=d.max_box_parameters,
-        help=f"most parameters of a box (over = {{ a = [lo, hi], ... }}) (default "
-        f"{d.max_box_parameters}, at most {m.max_box_parameters})",
-    )
-    p.add_argument(
+        "max_box_parameters",
+        "N",
+        "most parameters of a box (over = {{ a = [lo, hi], ... }}) (default {default}, at "
+        "most {ceiling})",
+    ),
+    (
         "--max-file-size",
-        type=int_option(1, m.max_file_bytes),
-        metavar="BYTES",
-        default=d.max_file_bytes,
-        help=f"largest spec file read (default {d.max_file_bytes} bytes)",
-    )
+        "max_file_bytes",
+        "BYTES",
+        "largest spec file read (default {default} bytes)",
+    ),
+)
 
 
 def limits_from(args: argparse.Namespace) -> Any:

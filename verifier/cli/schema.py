@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.validate:
         json_dump(schema)
         return EXIT_OK
-    from ..spec.read import read_spec_bytes
+    from ..spec.read import read_spec_text
 
     try:
         import jsonschema
@@ -63,11 +63,7 @@ def run(args: argparse.Namespace) -> int:
     for name in args.validate:
         path = Path(name)
         # a regular file within the size limit only, as verifier check reads it
-        data = read_spec_bytes(path)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise SpecError(f"{path}: not UTF-8 text (byte {err.start})") from None
+        text = read_spec_text(path)
         fmt = "JSON" if path.suffix.lower() == ".json" else "TOML"
         try:
             doc = json.loads(text) if fmt == "JSON" else tomllib.loads(text)

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidParameter, SpecError
+from ..spec.io import file_status, read_at_most
 
 __all__ = [
     "MAX_CHECKPOINT_BYTES",
@@ -74,12 +75,7 @@ def read_checkpoint(path: str | os.PathLike[str], fmt: str, version: int) -> dic
     """Read and validate (:func:`validate_document`) the checkpoint at ``path``,
     whose ``format`` and ``version`` fields must be ``fmt`` and ``version``."""
     p = Path(path)
-    try:
-        st = p.stat()
-    except FileNotFoundError:
-        raise SpecError(f"{p}: no such checkpoint file") from None
-    except OSError as err:
-        raise SpecError(f"{p}: cannot read the checkpoint: {err.strerror or err}") from None
+    st = file_status(p, "no such checkpoint file", "cannot read the checkpoint")
     if not stat.S_ISREG(st.st_mode):
         raise SpecError(f"{p}: not a search checkpoint (not a regular file)")
     if st.st_size > MAX_CHECKPOINT_BYTES:
@@ -87,11 +83,7 @@ def read_checkpoint(path: str | os.PathLike[str], fmt: str, version: int) -> dic
             f"{p}: not a search checkpoint ({st.st_size} bytes, more than the "
             f"{MAX_CHECKPOINT_BYTES} a checkpoint may have)"
         )
-    try:
-        with p.open("rb") as fh:
-            data = fh.read(MAX_CHECKPOINT_BYTES + 1)
-    except OSError as err:
-        raise SpecError(f"{p}: cannot read the checkpoint: {err.strerror or err}") from None
+    data = read_at_most(p, MAX_CHECKPOINT_BYTES, "cannot read the checkpoint")
     if len(data) > MAX_CHECKPOINT_BYTES or not data.lstrip()[:1] == b"{":
         raise SpecError(f"{p}: not a search checkpoint (not a JSON object)")
     try:

@@ -23,12 +23,11 @@ import traceback
 from collections.abc import Generator, Iterable
 from typing import Any
 
-from ..checks.boxes import sub_boxes_on
 from ..claims.model import Claim, ClaimOutcome
-from ..claims.registry import registered_claim
+from ..claims.registry import outcome_stream, registered_claim
 from ..claims.scope import SearchRecord
-from ..errors import InvalidParameter, VerifierError
-from ..runtime.executors import Runner, ordered_map
+from ..errors import VerifierError
+from ..runtime.executors import Runner
 
 __all__ = ["SEARCH_SEED", "decide", "decide_registered_claim", "outcomes"]
 
@@ -117,35 +116,10 @@ def outcomes(
     or with a ``runner`` the claims about points decided by id on the workers while a
     box claim is decided here with its pieces on the workers
     (:func:`verifier.checks.boxes.sub_boxes_on`)."""
-    from ..claims.registry import REGISTRY
-
-    claims = list(claims)
-    if runner is None:
-        for c in claims:
-            yield decide(c, search=search, search_instances=search_instances)
-        return
-    points = [c for c in claims if c.domain is None]
-    for c in points:
-        if REGISTRY.claims.get(c.id) is not c:
-            raise InvalidParameter(
-                f"claim {c.id!r} is not in verifier.claims.REGISTRY: only claims of the "
-                f"installed case studies can be decided by id in worker processes"
-            )
-    done = ordered_map(
+    return outcome_stream(
+        claims,
         runner,
+        lambda c: decide(c, search=search, search_instances=search_instances),
         decide_registered_claim,
-        ((c.id, search, search_instances) for c in points),
+        lambda c: (c.id, search, search_instances),
     )
-    try:
-        for c in claims:
-            if c.domain is None:
-                result, seconds, error, rec = next(done)
-                yield ClaimOutcome(c, result, seconds, error, rec)
-            else:
-                with sub_boxes_on(runner):
-                    o = decide(c, search=search, search_instances=search_instances)
-                yield o
-    finally:
-        close = getattr(done, "close", None)
-        if close is not None:  # cancels the claims still in flight
-            close()

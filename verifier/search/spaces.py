@@ -179,6 +179,24 @@ def random_pair(rng: Random, m: int, a: Fraction) -> PairMech:
     return PairMech(a, p, project(p, r, a))
 
 
+def _extreme_partner(
+    rng: Random, p: Sequence[Fraction], a: Fraction
+) -> tuple[Fraction, ...] | None:
+    """One try at a ``q`` with ratios ``q(o)/p(o) = a^{±1}`` (random signs) on every
+    output but a random one, which absorbs the normalisation; ``None`` when that
+    output's ratio falls outside ``[1/a, a]``."""
+    m = len(p)
+    signs = [rng.random() < 0.5 for _ in range(m)]
+    free = rng.randrange(m)
+    rest = sum(p[o] * (a if signs[o] else 1 / a) for o in range(m) if o != free)
+    rf = (1 - rest) / p[free]
+    if not 1 / a <= rf <= a:
+        return None
+    r = [a if signs[o] else 1 / a for o in range(m)]
+    r[free] = rf
+    return tuple(pi * ri for pi, ri in zip(p, r, strict=True))
+
+
 def partner(rng: Random, p: Sequence[Fraction], a: Fraction, extreme: bool) -> tuple[Fraction, ...]:
     """A distribution ``q`` with ``(p, q)`` exactly ``log(a)``-DP: random ratios
     projected onto the normalisation, or (``extreme``) ratios ``a^{±1}`` on every
@@ -187,14 +205,9 @@ def partner(rng: Random, p: Sequence[Fraction], a: Fraction, extreme: bool) -> t
     m = len(p)
     if extreme:
         for _ in range(8):
-            signs = [rng.random() < 0.5 for _ in range(m)]
-            free = rng.randrange(m)
-            rest = sum(p[o] * (a if signs[o] else 1 / a) for o in range(m) if o != free)
-            rf = (1 - rest) / p[free]
-            if 1 / a <= rf <= a:
-                r = [a if signs[o] else 1 / a for o in range(m)]
-                r[free] = rf
-                return tuple(pi * ri for pi, ri in zip(p, r, strict=True))
+            q = _extreme_partner(rng, p, a)
+            if q is not None:
+                return q
     return project(p, [_ratio_value(rng, a) for _ in range(m)], a)
 
 
@@ -206,14 +219,8 @@ def extreme_pair(rng: Random, m: int, a: Fraction) -> PairMech:
         p = random_distribution(rng, m)
         if m == 2 and rng.random() < 0.3:
             p = (a / (1 + a), 1 / (1 + a)) if rng.random() < 0.5 else (1 / (1 + a), a / (1 + a))
-        signs = [rng.random() < 0.5 for _ in range(m)]
-        free = rng.randrange(m)
-        rest = sum(p[o] * (a if signs[o] else 1 / a) for o in range(m) if o != free)
-        rf = (1 - rest) / p[free]
-        if 1 / a <= rf <= a:
-            r = [a if signs[o] else 1 / a for o in range(m)]
-            r[free] = rf
-            q = tuple(pi * ri for pi, ri in zip(p, r, strict=True))
+        q = _extreme_partner(rng, p, a)
+        if q is not None:
             return PairMech(a, p, q)
     return random_pair(rng, m, a)
 

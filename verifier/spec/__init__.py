@@ -67,7 +67,9 @@ The package:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .. import _lazy
 
 if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
     from .io import atomic_write
@@ -113,15 +115,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'verifier.spec' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = _lazy(__name__, _LAZY)
 
 
 __all__ = [

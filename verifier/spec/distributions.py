@@ -59,10 +59,12 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
+from ..algorithms.noise.interpreter import parse_integer
 from ..algorithms.registry import Param, Values, exact_number
-from ..arithmetic.exact import Sign, Verdict, decide_le, decide_sign
+from ..arithmetic.exact import Sign, decide_le, decide_sign
 from ..errors import InvalidMechanism, InvalidParameter, VerifierError
 from ..mechanism.model import Output
+from .labels import did_you_mean
 
 __all__ = ["DistributionKind", "DISTRIBUTIONS", "distribution_kind"]
 
@@ -136,13 +138,6 @@ def _positive(raw: Any, values: Values) -> sp.Expr:
     return v
 
 
-def _integer(raw: Any, values: Values) -> int:
-    v = exact_number(raw, values)
-    if not v.is_Integer:
-        raise InvalidParameter(f"must be an integer, got {v}")
-    return int(v)
-
-
 def _label(raw: Any) -> str:
     if isinstance(raw, bool) or not isinstance(raw, (str, int)):
         raise InvalidParameter(f"expected a label (a string), got {raw!r}")
@@ -209,10 +204,7 @@ def _every_dataset(table: Mapping[str, Any], datasets: Sequence[str], what: str)
 
 
 def _le(a: Any, b: Any, what: str) -> bool:
-    v = decide_le(a, b).verdict
-    if v is Verdict.UNDECIDED:
-        raise InvalidParameter(f"could not decide {what}")
-    return v is Verdict.HOLDS
+    return decide_le(a, b).holds(lambda: InvalidParameter(f"could not decide {what}"))
 
 
 # ---------------------------------------------------------------------------
@@ -483,8 +475,8 @@ DISTRIBUTIONS: dict[str, DistributionKind] = {
             "Ghosh, Roughgarden, Sundararajan 2009",
             (
                 Param("epsilon", _positive, "the privacy parameter (> 0): x = e^-epsilon"),
-                Param("lo", _integer, "the lowest output (an integer)"),
-                Param("hi", _integer, "the highest output (an integer > lo)"),
+                Param("lo", parse_integer, "the lowest output (an integer)"),
+                Param("hi", parse_integer, "the highest output (an integer > lo)"),
                 Param(
                     "value",
                     _dataset_numbers,
@@ -546,12 +538,9 @@ def distribution_kind(name: str) -> DistributionKind:
     try:
         return DISTRIBUTIONS[name]
     except KeyError:
-        import difflib
-
-        close = difflib.get_close_matches(name, DISTRIBUTIONS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
         raise InvalidParameter(
-            f"unknown distribution kind {name!r} (known: {', '.join(DISTRIBUTIONS)}){hint}"
+            f"unknown distribution kind {name!r} (known: {', '.join(DISTRIBUTIONS)})"
+            f"{did_you_mean(name, DISTRIBUTIONS)}"
         ) from None
 
 

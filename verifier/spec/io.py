@@ -24,9 +24,9 @@ import stat
 import tempfile
 from pathlib import Path
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, SpecError
 
-__all__ = ["atomic_write", "file_stem", "FileNames", "MAX_STEM"]
+__all__ = ["atomic_write", "file_stem", "FileNames", "MAX_STEM", "file_status", "read_at_most"]
 
 #: Longest file name stem made from a claim id (with a suffix such as
 #: ``.certificate.toml`` and the temporary name of an atomic write it stays far below
@@ -140,3 +140,26 @@ class FileNames:
             stem = f"{safe[: MAX_STEM - 13]}-{_digest(salt)}"
         self._owner[stem.casefold()] = owner
         return stem
+
+
+def file_status(p: Path, missing: str, unreadable: str) -> os.stat_result:
+    """``p.stat()``; a :class:`~verifier.errors.SpecError` ``"{p}: {missing}"`` when
+    there is no such file, ``"{p}: {unreadable}: {reason}"`` when it cannot be read."""
+    try:
+        return p.stat()
+    except FileNotFoundError:
+        raise SpecError(f"{p}: {missing}") from None
+    except OSError as err:
+        raise SpecError(f"{p}: {unreadable}: {err.strerror or err}") from None
+
+
+def read_at_most(p: Path, limit: int, unreadable: str) -> bytes:
+    """At most ``limit + 1`` bytes of ``p`` (one more than the limit, so a file that
+    grew after its size was checked is seen to be over it); a
+    :class:`~verifier.errors.SpecError` ``"{p}: {unreadable}: {reason}"`` when it
+    cannot be read."""
+    try:
+        with p.open("rb") as fh:
+            return fh.read(limit + 1)
+    except OSError as err:
+        raise SpecError(f"{p}: {unreadable}: {err.strerror or err}") from None

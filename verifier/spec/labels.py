@@ -12,8 +12,10 @@ output, so the reader, the writer and the search's certificates share these help
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import sympy as sp
@@ -30,6 +32,7 @@ __all__ = [
     "toml_key",
     "location",
     "located",
+    "did_you_mean",
 ]
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
@@ -127,3 +130,14 @@ def located(err: VerifierError, where: str) -> VerifierError:
     if not where:
         return err
     return type(err)(f"{where}: {err}")
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """The end of an "unknown name" message: ``"; did you mean 'x'?"`` with the known
+    name closest to ``name``, or nothing when none is close.
+
+    >>> did_you_mean("gaus", ["laplace", "gauss"]), did_you_mean("zzz", ["laplace"])
+    ("; did you mean 'gauss'?", '')
+    """
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -30,7 +30,6 @@ verifier.errors.InvalidMechanism: mechanisms.m.distributions.D: the distribution
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import os
@@ -59,8 +58,9 @@ from ..errors import (
 )
 from ..mechanism import neighbours
 from ..mechanism.model import Dataset, FiniteMechanism, Output
+from .io import file_status, read_at_most
 from .kinds import BOX_KINDS, CLAIM_KINDS, RANGE_KINDS, ClaimKind, Parameter
-from .labels import dataset_label, located, location, output_label
+from .labels import dataset_label, did_you_mean, located, location, output_label
 from .limits import DEFAULT_LIMITS, Limits, count_text, magnitude_bits
 from .model import EXPECTED, Spec, SpecClaim
 from .premises import CERTIFICATE_KEY, read_marker
@@ -73,6 +73,7 @@ __all__ = [
     "load_spec",
     "loads_spec",
     "read_spec_bytes",
+    "read_spec_text",
 ]
 
 #: The version of the format this package reads and writes.
@@ -155,11 +156,7 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits | None = None) -> 
     """
     lim = limits or DEFAULT_LIMITS
     p = Path(path)
-    data = read_spec_bytes(p, lim.max_file_bytes, hint=lim.hint("max_file_bytes"))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise SpecError(f"{p}: not UTF-8 text (byte {err.start})") from None
+    text = read_spec_text(p, lim.max_file_bytes, hint=lim.hint("max_file_bytes"))
     fmt = "json" if p.suffix.lower() == ".json" else "toml"
     try:
         return loads_spec(text, fmt, source=str(p), limits=lim)
@@ -179,26 +176,30 @@ def read_spec_bytes(
     p = Path(path)
     if "\x00" in os.fspath(path):
         raise SpecError(f"{str(p)!r}: a path cannot contain a NUL character")
-    try:
-        st = p.stat()
-    except FileNotFoundError:
-        raise SpecError(f"{p}: no such file") from None
-    except OSError as err:
-        raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
+    st = file_status(p, "no such file", "cannot read")
     if stat.S_ISDIR(st.st_mode):
         raise SpecError(f"{p}: is a directory, not a spec file")
     if not stat.S_ISREG(st.st_mode):
         raise SpecError(f"{p}: not a regular file (a device, a pipe or a socket); not read")
     if st.st_size > limit:
         raise InvalidParameter(_too_large(p, st.st_size, limit, hint))
-    try:
-        with p.open("rb") as fh:  # bounded: a file may grow, /proc files report size 0
-            data = fh.read(limit + 1)
-    except OSError as err:
-        raise SpecError(f"{p}: cannot read: {err.strerror or err}") from None
+    # bounded: a file may grow, /proc files report size 0
+    data = read_at_most(p, limit, "cannot read")
     if len(data) > limit:
         raise InvalidParameter(_too_large(p, len(data), limit, hint))
     return data
+
+
+def read_spec_text(
+    path: str | os.PathLike[str], max_bytes: int | None = None, *, hint: str = "--max-file-size"
+) -> str:
+    """The text of the spec file ``path``: :func:`read_spec_bytes` decoded as UTF-8 (a
+    :class:`~verifier.errors.SpecError` naming the first byte that is not)."""
+    data = read_spec_bytes(path, max_bytes, hint=hint)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SpecError(f"{Path(path)}: not UTF-8 text (byte {err.start})") from None
 
 
 def _too_large(p: Path, size: int, limit: int, hint: str) -> str:
@@ -287,29 +288,21 @@ def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _decode(text: str, fmt: str) -> dict[str, Any]:
     if not isinstance(text, str):
         raise SpecError(f"a spec must be text, got {type(text).__name__}")
-    if fmt == "toml":
-        try:
+    if fmt not in ("toml", "json"):
+        raise SpecError(f"unknown spec format {fmt!r} (use 'toml' or 'json')")
+    try:
+        if fmt == "toml":
             doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            raise SpecError(f"invalid TOML: {err}") from None
-        except RecursionError:
-            raise SpecError("invalid TOML: nested too deeply") from None
-        except ValueError as err:  # e.g. an integer literal beyond Python's digit limit
-            raise SpecError(f"invalid TOML: {err}") from None
-        return doc
-    if fmt == "json":
-        try:
+        else:
             doc = json.loads(text, object_pairs_hook=_json_object, parse_constant=_reject_constant)
-        except json.JSONDecodeError as err:
-            raise SpecError(f"invalid JSON: {err}") from None
-        except RecursionError:
-            raise SpecError("invalid JSON: nested too deeply") from None
-        except ValueError as err:  # e.g. an integer literal beyond Python's digit limit
-            raise SpecError(f"invalid JSON: {err}") from None
-        if not isinstance(doc, dict):
-            raise SpecError(f"invalid spec: the JSON document is {_describe(doc)}, not an object")
-        return doc
-    raise SpecError(f"unknown spec format {fmt!r} (use 'toml' or 'json')")
+    except RecursionError:
+        raise SpecError(f"invalid {fmt.upper()}: nested too deeply") from None
+    # a decoding error, or e.g. an integer literal beyond Python's digit limit
+    except ValueError as err:
+        raise SpecError(f"invalid {fmt.upper()}: {err}") from None
+    if not isinstance(doc, dict):
+        raise SpecError(f"invalid spec: the JSON document is {_describe(doc)}, not an object")
+    return doc
 
 
 def _check_keys(
@@ -321,12 +314,10 @@ def _check_keys(
 ) -> None:
     for k in table:
         if k not in allowed:
-            close = difflib.get_close_matches(k, allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
             listed = ", ".join(allowed)
             raise SpecError(
                 f"{location(where, k)}: unknown key{' in ' + what if what else ''} "
-                f"(allowed: {listed}){hint}"
+                f"(allowed: {listed}){did_you_mean(k, allowed)}"
             )
     for k in required:
         if k not in table:
@@ -371,6 +362,18 @@ def _array(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise SpecError(f"{where}: expected an array, got {_describe(value)}")
     return value
+
+
+def _kind(table: Mapping[str, Any], where: str, kinds: Mapping[str, Any], what: str) -> str:
+    """The ``kind`` of ``table``, one of ``kinds`` (``what``: what has kinds, for the
+    message)."""
+    name = _string(table["kind"], location(where, "kind"))
+    if name not in kinds:
+        raise SpecError(
+            f"{location(where, 'kind')}: unknown {what} kind {name!r} "
+            f"(kinds: {', '.join(kinds)}){did_you_mean(name, kinds)}"
+        )
+    return name
 
 
 def _string(value: Any, where: str) -> str:
@@ -566,14 +569,7 @@ class _Loader:
             raise SpecError(
                 f"{where}: missing required key 'kind' (one of {', '.join(GRAPH_KINDS)})"
             )
-        kind = _string(g["kind"], location(where, "kind"))
-        if kind not in GRAPH_KINDS:
-            close = difflib.get_close_matches(kind, GRAPH_KINDS, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise SpecError(
-                f"{location(where, 'kind')}: unknown graph kind {kind!r} "
-                f"(kinds: {', '.join(GRAPH_KINDS)}){hint}"
-            )
+        kind = _kind(g, where, GRAPH_KINDS, "graph")
         required, optional = GRAPH_KINDS[kind]
         _check_keys(g, where, ("kind", *required, *optional), required, what=f"a {kind} graph")
         try:
@@ -986,14 +982,7 @@ class _Loader:
             where = location("claims", i)
             c = _former_keys(_table(entry, where), where)
             if "kind" in c:
-                name = _string(c["kind"], location(where, "kind"))
-                if name not in CLAIM_KINDS:
-                    close = difflib.get_close_matches(name, CLAIM_KINDS, n=1)
-                    hint = f"; did you mean {close[0]!r}?" if close else ""
-                    raise SpecError(
-                        f"{location(where, 'kind')}: unknown claim kind {name!r} "
-                        f"(kinds: {', '.join(CLAIM_KINDS)}){hint}"
-                    )
+                name = _kind(c, where, CLAIM_KINDS, "claim")
                 kind = CLAIM_KINDS[name]
             else:
                 raise SpecError(f"{where}: missing required key 'kind' ({', '.join(CLAIM_KINDS)})")
@@ -1086,6 +1075,20 @@ class _Loader:
         except VerifierError as err:
             raise located(err, f"{where} ({cid!r})") from None
 
+    def _free_symbol(self, name: str, where: str, needs: str) -> sp.Symbol:
+        """The declared symbol ``name``, which must have no value (``needs``: what
+        needs it free, for the message)."""
+        if name not in self.symbols:
+            raise SpecError(
+                f"{where}: unknown symbol {name!r} (declare it in [symbols], without a value)"
+            )
+        sym = self.symbols[name]
+        if sym in self.values:
+            raise InvalidParameter(
+                f"{where}: symbol {name!r} has a value ({self.values[sym]}); {needs}"
+            )
+        return sym
+
     def _over(self, raw: Any, where: str, kind: ClaimKind) -> ParameterRange | Box:
         t = _table(raw, where)
         if "symbol" not in t:
@@ -1097,17 +1100,7 @@ class _Loader:
             )
         _check_keys(t, where, _OVER_KEYS, _OVER_KEYS, what="a parameter range")
         sname = _string(t["symbol"], location(where, "symbol"))
-        if sname not in self.symbols:
-            raise SpecError(
-                f"{location(where, 'symbol')}: unknown symbol {sname!r} (declare it in [symbols], "
-                f"without a value)"
-            )
-        sym = self.symbols[sname]
-        if sym in self.values:
-            raise InvalidParameter(
-                f"{location(where, 'symbol')}: symbol {sname!r} has a value ({self.values[sym]}); "
-                f"a range needs a free symbol"
-            )
+        sym = self._free_symbol(sname, location(where, "symbol"), "a range needs a free symbol")
         lo = self.number(t["lo"], location(where, "lo"), "lower end")
         hi = self.number(t["hi"], location(where, "hi"), "upper end")
         self._check_magnitude(lo, location(where, "lo"))
@@ -1146,16 +1139,7 @@ class _Loader:
         domain: dict[sp.Symbol, tuple[sp.Expr, sp.Expr]] = {}
         for name, ends in t.items():
             w = location(where, name)
-            if name not in self.symbols:
-                raise SpecError(
-                    f"{w}: unknown symbol {name!r} (declare it in [symbols], without a value)"
-                )
-            sym = self.symbols[name]
-            if sym in self.values:
-                raise InvalidParameter(
-                    f"{w}: symbol {name!r} has a value ({self.values[sym]}); a box needs free "
-                    f"symbols"
-                )
+            sym = self._free_symbol(name, w, "a box needs free symbols")
             if not isinstance(ends, list) or len(ends) != 2:
                 raise SpecError(f"{w}: the range of {name!r} must be a list [lo, hi]")
             lo = self.number(ends[0], location(w, 0), "lower end")

@@ -39,7 +39,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -491,6 +491,20 @@ class ExpPoly:
         if self.degree > 0:
             raise InvalidParameter(f"internal: {what} of a term with a polynomial factor")
 
+    def _piece_terms(self, a: int | None, b: int | None) -> Iterator[tuple[int, int, Any]]:
+        """The terms ``(k, p, c)`` (``c y^p W^{ky}``) of a sum over the piece ``[a, b)``,
+        each checked to have a closed form there: degree at most 1, a polynomial only
+        on a finite piece, an exponential only towards its decaying side."""
+        for (k, p), c in self.terms.items():
+            if p > 1:
+                raise InvalidParameter("internal: a sum of a term of degree > 1")
+            if k == 0:
+                if a is None or b is None:
+                    raise InvalidParameter("internal: a polynomial summed over an infinite piece")
+            elif a is None and k > 0 or b is None and k < 0:
+                raise InvalidParameter("internal: a divergent exponential tail")
+            yield k, p, c
+
     def piece_total(self, a: int | None, b: int | None) -> Any:
         """``Σ_{y=a}^{b-1}`` (integers) or ``∫_a^b`` (reals) of the function; ``None``
         is an infinite end.  Closed forms of (infinite) geometric and
@@ -499,12 +513,9 @@ class ExpPoly:
         if ring.u is not None and ring.real:
             return self._laurent_piece_total(a, b)
         total = ring.zero
-        for (k, p), c in self.terms.items():
-            if p > 1:
-                raise InvalidParameter("internal: a sum of a term of degree > 1")
+        for k, p, c in self._piece_terms(a, b):
             if k == 0:
-                if a is None or b is None:
-                    raise InvalidParameter("internal: a polynomial summed over an infinite piece")
+                assert a is not None and b is not None  # finite ends: _piece_terms
                 if p == 0:
                     total += c * (b - a)
                 elif ring.real:
@@ -512,8 +523,6 @@ class ExpPoly:
                 else:
                     total += c * Fraction(b * (b - 1) - a * (a - 1), 2)
                 continue
-            if a is None and k > 0 or b is None and k < 0:
-                raise InvalidParameter("internal: a divergent exponential tail")
             total += c * (
                 _antider(ring, k, p, a, upper=False) - _antider(ring, k, p, b, upper=True)
             )
@@ -526,17 +535,12 @@ class ExpPoly:
         u = self.ring.u
         assert u is not None
         parts: list[tuple[Laurent, Fraction, int]] = []  # c · r · W^s
-        for (k, p), c in self.terms.items():
-            if p > 1:
-                raise InvalidParameter("internal: a sum of a term of degree > 1")
+        for k, p, c in self._piece_terms(a, b):
             if k == 0:
-                if a is None or b is None:
-                    raise InvalidParameter("internal: a polynomial summed over an infinite piece")
+                assert a is not None and b is not None  # finite ends: _piece_terms
                 r = Fraction(b - a) if p == 0 else Fraction(b * b - a * a, 2)
                 parts.append((c, r, 0))
                 continue
-            if a is None and k > 0 or b is None and k < 0:
-                raise InvalidParameter("internal: a divergent exponential tail")
             if a is not None:
                 parts.append((c, _antider_coefficient(u, k, p, a), k * a))
             if b is not None:
@@ -557,67 +561,67 @@ class ExpPoly:
         """``G(y) = Σ_{r=a}^{y} f(r)`` (or ``∫_a^y``; ``a = None`` is ``-∞``) as a
         function of ``y``."""
         self._require_degree0("a running sum")
-        ring = self.ring
+        return self._summed(self._running_from_terms(a))
+
+    def running_to(self, b: int | None) -> ExpPoly:
+        """``Ḡ(y) = Σ_{r=y}^{b-1} f(r)`` (or ``∫_y^b``) as a function of ``y``."""
+        self._require_degree0("a running sum")
+        return self._summed(self._running_to_terms(b))
+
+    def _summed(self, terms: Iterable[tuple[tuple[int, int], Any]]) -> ExpPoly:
         out: dict[tuple[int, int], Any] = {}
-
-        def add(key: tuple[int, int], v: Any) -> None:
+        for key, v in terms:
             out[key] = out.get(key, 0) + v
+        return ExpPoly(self.ring, out)
 
+    def _running_from_terms(self, a: int | None) -> Iterator[tuple[tuple[int, int], Any]]:
+        ring = self.ring
         for (k, _), c in self.terms.items():
             if ring.real:
                 if k == 0:
                     if a is None:
                         raise InvalidParameter("internal: a constant integrated from -oo")
-                    add((0, 1), c)
-                    add((0, 0), -c * a)
+                    yield (0, 1), c
+                    yield (0, 0), -c * a
                 elif a is None:
                     if k > 0:
                         raise InvalidParameter("internal: a divergent exponential tail")
-                    add((k, 0), c / (-k * ring.U))
+                    yield (k, 0), c / (-k * ring.U)
                 else:
-                    add((0, 0), c * ring.wpow(k * a) / (k * ring.U))
-                    add((k, 0), -c / (k * ring.U))
+                    yield (0, 0), c * ring.wpow(k * a) / (k * ring.U)
+                    yield (k, 0), -c / (k * ring.U)
             else:
                 if k == 0:
                     if a is None:
                         raise InvalidParameter("internal: a constant summed from -oo")
-                    add((0, 1), c)
-                    add((0, 0), c * (1 - a))
+                    yield (0, 1), c
+                    yield (0, 0), c * (1 - a)
                 elif a is None:
                     if k > 0:
                         raise InvalidParameter("internal: a divergent exponential tail")
                     # Σ_{r<=y} W^{kr} = W^{ky} / (1 - W^{-k})
-                    add((k, 0), c / (1 - ring.wpow(-k)))
+                    yield (k, 0), c / (1 - ring.wpow(-k))
                 else:
                     # Σ_{r=a}^{y} W^{kr} = (W^{ka} - W^{k(y+1)}) / (1 - W^k)
                     den = 1 - ring.wpow(k)
-                    add((0, 0), c * ring.wpow(k * a) / den)
-                    add((k, 0), -c * ring.wpow(k) / den)
-        return ExpPoly(ring, out)
+                    yield (0, 0), c * ring.wpow(k * a) / den
+                    yield (k, 0), -c * ring.wpow(k) / den
 
-    def running_to(self, b: int | None) -> ExpPoly:
-        """``Ḡ(y) = Σ_{r=y}^{b-1} f(r)`` (or ``∫_y^b``) as a function of ``y``."""
-        self._require_degree0("a running sum")
+    def _running_to_terms(self, b: int | None) -> Iterator[tuple[tuple[int, int], Any]]:
         ring = self.ring
-        out: dict[tuple[int, int], Any] = {}
-
-        def add(key: tuple[int, int], v: Any) -> None:
-            out[key] = out.get(key, 0) + v
-
         for (k, _), c in self.terms.items():
             if k == 0:
                 if b is None:
                     raise InvalidParameter("internal: a constant summed to +oo")
-                add((0, 1), -c)
-                add((0, 0), c * b)
+                yield (0, 1), -c
+                yield (0, 0), c * b
                 continue
             if b is None and k < 0:
                 raise InvalidParameter("internal: a divergent exponential tail")
             den = (k * ring.U) if ring.real else (1 - ring.wpow(k))
-            add((k, 0), c / den)
+            yield (k, 0), c / den
             if b is not None:
-                add((0, 0), -c * ring.wpow(k * b) / den)
-        return ExpPoly(ring, out)
+                yield (0, 0), -c * ring.wpow(k * b) / den
 
 
 @functools.lru_cache(maxsize=65536)

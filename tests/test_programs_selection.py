@@ -28,6 +28,7 @@ from verifier.algorithms.repeat_select import repeat_and_select
 from verifier.algorithms.talwar import hybrid, max_of_runs
 from verifier.arithmetic.exact import Verdict, approx
 from verifier.errors import InvalidMechanism, InvalidParameter
+from verifier.mechanism.compose import postprocess, repeat
 from verifier.mechanism.instances import randomized_response
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import pair
@@ -38,6 +39,7 @@ from verifier.programs.selection import (
     FirstAbove,
     KthBest,
     SelectionProgram,
+    TopK,
     laws_equal,
     selection_mechanism,
     simulate,
@@ -190,6 +192,24 @@ def test_percentile_release(Q: FiniteMechanism, n: int, k: int) -> None:
     same(percentile_release(Q, n, k), law(SelectionProgram((Q,), counts.fixed(n), KthBest(k))))
 
 
+@pytest.mark.parametrize(
+    "eta",
+    [
+        pytest.param(R(-1, 2), marks=pytest.mark.slow),  # algebraic: minimal polynomials
+        0,
+        pytest.param(R(1, 2), marks=pytest.mark.slow),
+        2,
+    ],
+)
+def test_papernot_steinke_repetition_of_the_case_study(eta: sp.Expr) -> None:
+    """Papernot & Steinke 2022, §2: the case study's own G(F) - G(F⁻) implementation
+    (casestudies.ghazi2025.statements.tnb_best_of) equals the program's law."""
+    from casestudies.ghazi2025.statements import tnb_best_of
+
+    c = counts.truncated_negative_binomial(eta, R(1, 3))
+    same(tnb_best_of(RR, eta, R(1, 3)), law(SelectionProgram((RR,), c, score="self")))
+
+
 def test_irrational_probabilities() -> None:
     """Randomized response with eps = 1 (e/(1+e)): equality by symbolic proof."""
     same(max_of_runs(RR1, 2), law(SelectionProgram((RR1,), counts.fixed(2))))
@@ -256,6 +276,43 @@ def test_kth_best_random_count_matches_enumeration() -> None:
             assert sp.nsimplify(A.p(d, o) - mix) == 0
 
 
+def _top_k_by_enumeration(Q: FiniteMechanism, n: int, k: int, order: list[Any]) -> FiniteMechanism:
+    """The top k of n runs by brute force: the product of n runs, each n-tuple sorted
+    best first in Q's candidate order and cut to k (a second exact method)."""
+    pos = {o: i for i, o in enumerate(order)}
+
+    def top(t: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(sorted(t, key=pos.__getitem__, reverse=True)[:k])
+
+    return postprocess(repeat(Q, n), top, outputs=None)
+
+
+@pytest.mark.parametrize("Q", [Q3, QT])
+@pytest.mark.parametrize(("n", "k"), [(3, 2), (2, 2), (3, 1)])
+def test_top_k_fixed_count_matches_enumeration(Q: FiniteMechanism, n: int, k: int) -> None:
+    A = law(SelectionProgram((Q,), counts.fixed(n), TopK(k)))
+    B = _top_k_by_enumeration(Q, n, k, list(Q.outputs))
+    for d in A.datasets:
+        for o in A.outputs:
+            assert A.p(d, o) == (B.p(d, o) if o in B.outputs else 0), (d, o)
+    assert set(B.outputs) <= set(A.outputs)
+
+
+def test_top_k_random_count_is_the_mixture() -> None:
+    """Top 2 of K ~ finite {1: 1/4, 2: 1/4, 3: 1/2} with halting 1/3: the PGF-derivative
+    formula equals the mixture over N = n of the enumerations (⊥ when N < 2)."""
+    c = counts.finite({1: R(1, 4), 2: R(1, 4), 3: R(1, 2)})
+    prog = SelectionProgram((QT,), c, TopK(2), halting=R(1, 3))
+    A = law(prog)
+    N = law(SelectionProgram((QT,), c, halting=R(1, 3), release="count"))
+    for d in A.datasets:
+        assert A.p(d, BOTTOM) == N.p(d, 1)
+        by_n = {n: _top_k_by_enumeration(QT, n, 2, list(QT.outputs)) for n in (2, 3)}
+        for o in A.outputs[1:]:
+            mix = sum(N.p(d, n) * (by_n[n].p(d, o) if o in by_n[n].outputs else 0) for n in (2, 3))
+            assert A.p(d, o) == mix, (d, o)
+
+
 # ---------------------------------------------------------------------------
 # the laws against the program run as written (seeded simulation)
 # ---------------------------------------------------------------------------
@@ -304,6 +361,7 @@ SIMULATED = [
     ),
     ("uniform pick", SelectionProgram((Q3, QT), counts.geometric(R(1, 2)), pick="uniform")),
     ("count release", SelectionProgram((QT,), counts.fixed(3), FirstAbove(1), R(1, 2), "count")),
+    ("top 2 of poisson", SelectionProgram((Q3,), counts.poisson(R(5, 2)), TopK(2))),
 ]
 
 

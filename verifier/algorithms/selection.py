@@ -45,6 +45,7 @@ from ..programs.selection import (
     KthBest,
     Rule,
     SelectionProgram,
+    TopK,
     selection_mechanism,
 )
 from .estimates import Estimate, register_estimate, saturating
@@ -53,7 +54,7 @@ from .registry import Param, Values, choice, exact_number, positive_int, probabi
 __all__ = ["parse_count", "program_from_params", "RULES"]
 
 #: The rules by their spec-file name.
-RULES = ("best", "first_above", "kth_best")
+RULES = ("best", "first_above", "kth_best", "top_k")
 
 _NUMBER_SCHEMA: dict[str, Any] = {"oneOf": [{"type": "string"}, {"type": "integer"}]}
 
@@ -125,11 +126,13 @@ def program_from_params(
         rule = FirstAbove(params["tau"])
     else:
         if params["k"] is None:
-            raise InvalidParameter("rule 'kth_best' needs k")
-        rule = KthBest(params["k"])
-    for p, needs in (("tau", "first_above"), ("k", "kth_best")):
-        if params[p] is not None and name != needs:
-            raise InvalidParameter(f"{p} is a parameter of the rule {needs!r}, not of {name!r}")
+            raise InvalidParameter(f"rule {name!r} needs k")
+        rule = KthBest(params["k"]) if name == "kth_best" else TopK(params["k"])
+    for p, needs in (("tau", ("first_above",)), ("k", ("kth_best", "top_k"))):
+        if params[p] is not None and name not in needs:
+            raise InvalidParameter(
+                f"{p} is a parameter of the rule {' or '.join(map(repr, needs))}, not of {name!r}"
+            )
     return SelectionProgram(
         tuple(inputs),
         params["count"],
@@ -173,7 +176,7 @@ def _optional(parse: Any) -> Any:
             "ties", choice(*TIES), "ties of the best rule: 'order', 'latest', 'earliest'", "order"
         ),
         Param("tau", _optional(exact_number), "threshold of the rule 'first_above'", None),
-        Param("k", _optional(positive_int), "rank of the rule 'kth_best'", None),
+        Param("k", _optional(positive_int), "k of the rules 'kth_best' and 'top_k'", None),
         Param("halting", probability, "halting probability after each draw", 0),
         Param("release", choice(*RELEASES), "what is released", "output"),
         Param("pick", choice(*PICKS), "several candidates: 'in_turn' or 'uniform'", "in_turn"),
@@ -188,9 +191,14 @@ def _t_selection(inputs: list[FiniteMechanism], params: dict[str, Any]) -> Finit
 
 @register_estimate("selection")
 def _estimate(inputs: Sequence[FiniteMechanism], params: dict[str, Any]) -> Estimate:
+    """Outputs: the candidates' (plus ``⊥``), or one per round for the index and count
+    releases.  Work: a generating function evaluated per output with rationals of
+    ``rounds`` times the bits (the ``T``-th power of :func:`fixed`), or the rounds
+    enumerated (candidates in turn, index and count releases: ``rounds^3`` products)."""
     outs = sum(len(m.outputs) for m in inputs) + 1
     count: Count | None = params.get("count")
     rounds = count.most if count is not None and count.most is not None else 1
     enumerated = len(inputs) > 1 or params.get("release") in ("index", "count")
     per = (rounds, rounds, rounds) if enumerated else (rounds,)
-    return Estimate(saturating(outs + rounds), saturating(outs, *per, len(inputs[0].datasets)))
+    released = outs + (rounds if params.get("release") in ("index", "count") else 0)
+    return Estimate(saturating(released), saturating(outs, *per, len(inputs[0].datasets)))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from . import counts, selection
 from .counts import Count, make_count
-from .selection import Best, FirstAbove, KthBest, SelectionProgram, selection_mechanism
+from .selection import Best, FirstAbove, KthBest, SelectionProgram, TopK, selection_mechanism
 
 __all__ = [
     "counts",
@@ -26,6 +26,7 @@ __all__ = [
     "Best",
     "FirstAbove",
     "KthBest",
+    "TopK",
     "SelectionProgram",
     "selection_mechanism",
 ]

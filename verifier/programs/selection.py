@@ -15,7 +15,8 @@ A :class:`SelectionProgram` composes
   it halts with probability ``γ``);
 * a **rule** — :class:`Best` (best score, with a tie rule), :class:`FirstAbove`
   (release the first draw scoring at least ``τ``, ``⊥`` if none), :class:`KthBest`
-  (the ``k``-th best draw, ``⊥`` when fewer than ``k`` were made);
+  (the ``k``-th best draw, ``⊥`` when fewer than ``k`` were made), :class:`TopK` (the
+  ``k`` best draws, best first);
 * a **release** — the selected ``"output"``, its round ``"index"`` (0-based), the
   ``"count"`` of draws made, or (:class:`FirstAbove`) whether the threshold was
   ``"crossing"``-ed.
@@ -50,7 +51,8 @@ sum of its own terms:
   (Liu & Talwar 2019, §3: best of ``K``);
 * ``k``-th best: fewer than ``k`` draws rank above ``o`` with probability
   ``H(o) = Σ_{a<k} p0^a/a! · G_N^{(a)}(F)`` (``E[C(N, a) x^a y^{N-a}] = x^a G_N^{(a)}(y)/a!``),
-  so ``Pr[o] = H(o) - H(o⁻)`` — Liu & Talwar 2019, App. B.3 for ``K = n``;
+  so ``Pr[o] = H(o) - H(o⁻)`` — Liu & Talwar 2019, App. B.3 for ``K = n``; the top ``k``
+  likewise from the derivatives ``G_N^{(j)}``, ``j ≤ k`` (:func:`_iid_topk`);
 * first above ``τ`` (Liu & Talwar 2019, Theorem 3.1 for ``K = T``): with
   ``p_τ = Q(q ≥ τ)``, ``r = (1-p_τ)(1-γ)`` and ``S = Σ_{j≥1} P(K ≥ j) r^{j-1} =
   (1 - G(r))/(1 - r)`` (``E[K]`` when ``r = 1``, ``1/(1-r)`` without a count),
@@ -81,6 +83,7 @@ with more rounds than candidates, and combinations listed in :func:`selection_me
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -107,6 +110,7 @@ __all__ = [
     "Best",
     "FirstAbove",
     "KthBest",
+    "TopK",
     "Rule",
     "SelectionProgram",
     "effective_pgf",
@@ -202,7 +206,22 @@ class KthBest:
             raise InvalidParameter(f"k must be a positive integer, got {self.k!r}")
 
 
-Rule = Best | FirstAbove | KthBest
+@dataclass(frozen=True)
+class TopK:
+    """Release the ``k`` best draws, best first, as a tuple in the candidates' total
+    order (``⊥`` when fewer than ``k`` draws were made)."""
+
+    k: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
+            raise InvalidParameter(f"k must be a positive integer, got {self.k!r}")
+
+
+Rule = Best | FirstAbove | KthBest | TopK
+
+#: Tuples of more outputs than this are refused by the top-k rule.
+MAX_TOPK_OUTPUTS = 200_000
 
 
 # ---------------------------------------------------------------------------
@@ -254,8 +273,10 @@ class SelectionProgram:
         object.__setattr__(self, "candidates", cands)
         if self.count is not None and not isinstance(self.count, Count):
             raise InvalidParameter(f"count must be a Count or None, got {self.count!r}")
-        if not isinstance(self.rule, (Best, FirstAbove, KthBest)):
-            raise InvalidParameter(f"rule must be Best, FirstAbove or KthBest, got {self.rule!r}")
+        if not isinstance(self.rule, (Best, FirstAbove, KthBest, TopK)):
+            raise InvalidParameter(
+                f"rule must be Best, FirstAbove, KthBest or TopK, got {self.rule!r}"
+            )
         try:
             h = exact(self.halting)
         except VerifierError as err:
@@ -491,6 +512,62 @@ def _iid_kth(p: SelectionProgram, dr: _Draws, d: Dataset, GN: sp.Expr) -> dict[O
     return row
 
 
+def _multisets(n: int, k: int) -> list[tuple[int, ...]]:
+    """Positions ``0..n-1`` taken ``k`` at a time with repetition, each tuple
+    decreasing (best first)."""
+    return [tuple(reversed(c)) for c in itertools.combinations_with_replacement(range(n), k)]
+
+
+def _iid_topk(p: SelectionProgram, dr: _Draws, d: Dataset, GN: sp.Expr) -> dict[Output, sp.Expr]:
+    """The ``k`` best of ``N`` draws.  For the tuple with distinct outputs
+    ``v_1 > ... > v_m`` of multiplicities ``c_i`` (``k' = k - c_m``), given ``N = n``:
+    exactly ``c_i`` draws equal ``v_i`` (``i < m``), at least ``c_m`` equal ``v_m`` and the
+    rest below ``v_m``.  Summed over ``n`` with ``E[n!/(n-j)! y^{n-j}] = G_N^{(j)}(y)``
+    and Taylor's formula ``Σ_{e≥0} q^e/e! G^{(k'+e)}(F⁻) = G^{(k')}(F)``:
+
+        ``Pr = Π_{i<m} q_i^{c_i}/c_i! · (G_N^{(k')}(F(v_m)) - Σ_{e<c_m} q_m^e/e! G_N^{(k'+e)}(F⁻(v_m)))``
+
+    (Liu & Talwar 2019, App. B.3's order statistics, with a random count as in
+    Papernot & Steinke 2022, §2)."""
+    assert isinstance(p.rule, TopK)
+    k = p.rule.k
+    derivs = [GN]
+    for _ in range(k):
+        derivs.append(sp.diff(derivs[-1], Z))
+    Q = dr.runs[0]
+    ps = [Q.p(d, o) for o in dr.order]
+    aboves = _suffix(ps)
+    belows: list[sp.Expr] = []
+    acc = sp.Integer(0)
+    for q in ps:
+        belows.append(acc)
+        acc = acc + q
+    row: dict[Output, sp.Expr] = {}
+    _add(
+        row, BOTTOM, sp.Add(*[_at(derivs[a], sp.Integer(0)) / math.factorial(a) for a in range(k)])
+    )
+    support = [i for i, q in enumerate(ps) if q != 0]
+    for combo in _multisets(len(support), k):
+        pos = [support[i] for i in combo]
+        mult = Counter(pos)
+        low = pos[-1]
+        cm = mult[low]
+        kp = k - cm
+        prod = sp.Integer(1)
+        for i, c in mult.items():
+            if i != low:
+                prod = prod * ps[i] ** c / math.factorial(c)
+        F = sp.Integer(1) if aboves[low] == 0 else belows[low] + ps[low]
+        inner = _at(derivs[kp], F) - sp.Add(
+            *[
+                ps[low] ** e / math.factorial(e) * _at(derivs[kp + e], belows[low])
+                for e in range(cm)
+            ]
+        )
+        _add(row, tuple(dr.order[i] for i in pos), prod * inner)
+    return row
+
+
 def _iid_threshold(
     p: SelectionProgram, dr: _Draws, d: Dataset, passing: list[Output], failing: list[Output]
 ) -> dict[Output, sp.Expr]:
@@ -646,12 +723,25 @@ def selection_mechanism(program: SelectionProgram, name: str | None = None) -> F
         passing = [o for o in dr.order if _passes(dr.scores[o], rule.tau)]
         failing = [o for o in dr.order if o not in set(passing)]
     finite_path = not p.iid or p.release in ("index", "count")
-    if isinstance(rule, KthBest) and p.release == "index":
-        raise InvalidParameter("release 'index' of the k-th best draw is not supported")
-    if isinstance(rule, KthBest) and not p.iid:
-        raise InvalidParameter("the k-th best rule needs identically distributed draws")
+    if isinstance(rule, (KthBest, TopK)) and p.release == "index":
+        raise InvalidParameter(
+            f"release 'index' of the {'k-th best draw' if isinstance(rule, KthBest) else 'top k'} "
+            f"is not supported"
+        )
+    if isinstance(rule, (KthBest, TopK)) and not p.iid:
+        raise InvalidParameter(
+            "the k-th best and top-k rules need identically distributed draws (one candidate, "
+            "or pick = 'uniform')"
+        )
+    if isinstance(rule, TopK) and p.release == "output":
+        n = len(dr.order)
+        size = math.comb(n + rule.k - 1, rule.k)
+        if size > MAX_TOPK_OUTPUTS:
+            raise InvalidParameter(
+                f"the top {rule.k} of {n} outputs are {size} tuples (limit {MAX_TOPK_OUTPUTS})"
+            )
     for d in datasets:
-        if isinstance(rule, Best) or isinstance(rule, KthBest):
+        if isinstance(rule, (Best, KthBest, TopK)):
             if p.release == "count":
                 law = _rounds_law(p)
                 rows[d] = {n: q for n, q in enumerate(law) if q != 0}
@@ -659,8 +749,10 @@ def selection_mechanism(program: SelectionProgram, name: str | None = None) -> F
                 rows[d] = _project(_finite_best(p, dr, d), p.release)
             elif isinstance(rule, Best):
                 rows[d] = _iid_best(p, dr, d, effective_pgf(p.count, p.halting))
-            else:
+            elif isinstance(rule, KthBest):
                 rows[d] = _iid_kth(p, dr, d, effective_pgf(p.count, p.halting))
+            else:
+                rows[d] = _iid_topk(p, dr, d, effective_pgf(p.count, p.halting))
         else:
             if finite_path:
                 rows[d] = _project(_finite_threshold(p, dr, d), p.release)
@@ -688,8 +780,13 @@ def _outputs(
         seen.update(row)
     # ⊥ is an output of every first-above program (Liu & Talwar 2019, Theorem 3.1), and
     # of the others where it has positive probability
-    bottom = [BOTTOM] if BOTTOM in seen or isinstance(p.rule, FirstAbove) else []
+    bottom: list[Output] = [BOTTOM] if BOTTOM in seen or isinstance(p.rule, FirstAbove) else []
     if p.release == "output":
+        if isinstance(p.rule, TopK):
+            tuples: list[Output] = [
+                tuple(dr.order[i] for i in c) for c in _multisets(len(dr.order), p.rule.k)
+            ]
+            return bottom + tuples
         body = passing if isinstance(p.rule, FirstAbove) else list(dr.order)
         return bottom + list(body)
     if p.release == "crossing":
@@ -806,7 +903,7 @@ def simulate(program: SelectionProgram, dataset: Dataset, n: int, seed: int) -> 
                     result = (j, o)
                     j += 1
                     break
-            elif isinstance(rule, KthBest):
+            elif isinstance(rule, (KthBest, TopK)):
                 drawn.append(o)
             else:
                 if rule.ties == "order":
@@ -824,6 +921,8 @@ def simulate(program: SelectionProgram, dataset: Dataset, n: int, seed: int) -> 
             result = (best[1], best[2])
         if isinstance(rule, KthBest) and len(drawn) >= rule.k:
             result = (None, sorted(drawn, key=pos.__getitem__, reverse=True)[rule.k - 1])
+        if isinstance(rule, TopK) and len(drawn) >= rule.k:
+            result = (None, tuple(sorted(drawn, key=pos.__getitem__, reverse=True)[: rule.k]))
         if p.release == "output":
             out[BOTTOM if result is None else result[1]] += 1
         elif p.release == "index":

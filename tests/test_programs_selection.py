@@ -210,6 +210,7 @@ def test_papernot_steinke_repetition_of_the_case_study(eta: sp.Expr) -> None:
     same(tnb_best_of(RR, eta, R(1, 3)), law(SelectionProgram((RR,), c, score="self")))
 
 
+@pytest.mark.slow
 def test_irrational_probabilities() -> None:
     """Randomized response with eps = 1 (e/(1+e)): equality by symbolic proof."""
     same(max_of_runs(RR1, 2), law(SelectionProgram((RR1,), counts.fixed(2))))

@@ -169,7 +169,7 @@ def _optional(parse: Any) -> Any:
         Param(
             "rule",
             choice(*RULES),
-            "'best', 'first_above' (needs tau), 'kth_best' (needs k)",
+            "'best', 'first_above' (needs tau), 'kth_best' or 'top_k' (need k)",
             "best",
         ),
         Param(

@@ -539,7 +539,7 @@ def test_example_spec_file_checks_as_expected(capsys: pytest.CaptureFixture[str]
 
     assert cli.main(["check", "--expected", str(EXAMPLE)]) == 0
     out = capsys.readouterr().out
-    assert "3 hold, 1 violated, 0 undecided; 0 differ" in out
+    assert "4 hold, 1 violated, 0 undecided; 0 differ" in out
     assert cli.main(["schema", "--validate", str(EXAMPLE)]) == 0
 
 

@@ -217,6 +217,50 @@ def test_irrational_probabilities() -> None:
     same(random_stopping(RR1, R(1, 2)), law(SelectionProgram((RR1,), counts.geometric(R(1, 2)))))
 
 
+PRESET_CASES = [
+    ("best_of", [_first(Q3), _first(QT)], {"ties": "lowest_index", "report": "index"}),
+    ("best_of", [_first(QT)], {"k": 2}),
+    ("lt_uniform_selection", [Q3, QT], {}),
+    ("lt_thresholding", [QT], {"tau": 1, "gamma": "1/3", "T": 2}),
+    ("lt_thresholding", [Q3], {"tau": 2, "gamma": 1}),
+    ("lt_random_stopping", [QT], {"gamma": "2/5"}),
+    ("lt_random_stopping_hard", [Q3], {"gamma": 1, "T": 2}),
+    ("lt_percentile_release", [QT], {"n": 2, "k": 1}),
+    ("repeat_and_select", [Q3], {"count": "poisson", "mean": "3/2"}),
+    ("repeat_and_select", [QT], {"count": "geometric", "mean": 1}),
+    ("talwar_max_of_runs", [RR], {"T": 1, "score": "self"}),
+    ("talwar_hybrid", [Q3], {"gamma": "1/9", "c": 2, "K": 2}),
+]
+
+
+@pytest.mark.parametrize(("name", "inputs", "params"), PRESET_CASES)
+def test_every_preset_equals_its_transformer(name: str, inputs: list[Any], params: Any) -> None:
+    from verifier.algorithms.selection import preset_program
+
+    same(TRANSFORMERS[name].apply(inputs, params), law(preset_program(name, inputs, params)))
+
+
+def test_every_selection_transformer_has_a_preset() -> None:
+    """The selection transformers are exactly the presets; the other transformers are
+    not selection programs of this grammar (noise programs, Ghazi et al.'s random
+    dropping, decreasing thresholds, compositions)."""
+    from verifier.algorithms.selection import PRESETS
+
+    others = {
+        "independent",
+        "repeat",
+        "selection",
+        "lt_decreasing_thresholds",
+        "ghazi_above_threshold",
+        "ghazi_generalized_above_threshold",
+        "ghazi_hyperparameter_tuning",
+        "sparse_vector",
+        "report_noisy_max",
+    }
+    assert set(PRESETS) | others == set(TRANSFORMERS)
+    assert {name for name, _, _ in PRESET_CASES} == set(PRESETS)
+
+
 def test_transformer_selection_matches_presets() -> None:
     t = TRANSFORMERS["selection"]
     A = t.apply([Q3], {"count": {"law": "fixed", "T": 3}, "halting": "1/3"})

@@ -29,12 +29,14 @@ and :mod:`~.talwar` are presets of such programs, equal in law
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+import sympy as sp
 
 from ..errors import InvalidParameter, VerifierError
 from ..mechanism.model import FiniteMechanism
-from ..programs.counts import COUNT_LAWS, Count, make_count
+from ..programs.counts import COUNT_LAWS, Count, fixed, geometric, make_count, poisson
 from ..programs.selection import (
     PICKS,
     RELEASES,
@@ -51,7 +53,7 @@ from ..programs.selection import (
 from .estimates import Estimate, register_estimate, saturating
 from .registry import Param, Values, choice, exact_number, positive_int, probability, transformer
 
-__all__ = ["parse_count", "program_from_params", "RULES"]
+__all__ = ["parse_count", "program_from_params", "RULES", "PRESETS", "preset_program"]
 
 #: The rules by their spec-file name.
 RULES = ("best", "first_above", "kth_best", "top_k")
@@ -187,6 +189,88 @@ def _optional(parse: Any) -> Any:
 def _t_selection(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
     """A selection program: candidates, a count, a rule, halting and a release."""
     return selection_mechanism(program_from_params(inputs, params))
+
+
+# ---------------------------------------------------------------------------
+# the selection transformers as programs (named presets)
+# ---------------------------------------------------------------------------
+
+#: ``(inputs, validated params) -> SelectionProgram``.
+Preset = Callable[[list[FiniteMechanism], dict[str, Any]], SelectionProgram]
+
+
+def _best_of(inputs: list[FiniteMechanism], ps: dict[str, Any]) -> SelectionProgram:
+    ties = "latest" if ps["ties"] == "highest_index" else "earliest"
+    runs = inputs if ps["k"] is None else inputs[:1]
+    n = len(inputs) if ps["k"] is None else ps["k"]
+    return SelectionProgram(runs, fixed(n), Best(ties), release=ps["report"], score="first")
+
+
+def _hybrid(inputs: list[FiniteMechanism], ps: dict[str, Any]) -> SelectionProgram:
+    inner_gamma = ps["gamma"] ** sp.Rational(1, ps["c"]) / ps["K"]
+    inner = selection_mechanism(
+        SelectionProgram(inputs, None, halting=inner_gamma, score=ps["score"])
+    )
+    return SelectionProgram((inner,), fixed(ps["c"]), score=ps["score"])
+
+
+def _repeat_and_select(inputs: list[FiniteMechanism], ps: dict[str, Any]) -> SelectionProgram:
+    count = poisson(ps["mean"]) if ps["count"] == "poisson" else geometric(1 / ps["mean"])
+    return SelectionProgram(inputs, count, score=ps["score"])
+
+
+#: Every selection transformer as the program it is a preset of (its parameters as
+#: :meth:`~verifier.algorithms.registry.Transformer.parse_params` returns them); each
+#: equals its program in law (``tests/test_programs_selection.py``).
+PRESETS: dict[str, Preset] = {
+    "best_of": _best_of,
+    "lt_uniform_selection": lambda i, ps: SelectionProgram(
+        i, fixed(1), pick="uniform", score=ps["score"]
+    ),
+    "lt_thresholding": lambda i, ps: SelectionProgram(
+        i,
+        None if ps["T"] is None else fixed(ps["T"]),
+        FirstAbove(ps["tau"]),
+        ps["gamma"],
+        score=ps["score"],
+    ),
+    "lt_random_stopping": lambda i, ps: SelectionProgram(
+        i, None, halting=ps["gamma"], score=ps["score"]
+    ),
+    "lt_random_stopping_hard": lambda i, ps: SelectionProgram(
+        i, fixed(ps["T"]), halting=ps["gamma"], score=ps["score"]
+    ),
+    "lt_percentile_release": lambda i, ps: SelectionProgram(
+        i, fixed(ps["n"]), KthBest(ps["k"]), score=ps["score"]
+    ),
+    "repeat_and_select": _repeat_and_select,
+    "talwar_max_of_runs": lambda i, ps: SelectionProgram(i, fixed(ps["T"]), score=ps["score"]),
+    "talwar_hybrid": _hybrid,
+}
+
+
+def preset_program(
+    name: str, inputs: Sequence[FiniteMechanism], params: Mapping[str, Any] | None = None
+) -> SelectionProgram:
+    """The selection program of the transformer ``name`` run on ``inputs`` with
+    ``params`` (raw or Python values, validated by the transformer's schema).
+
+    >>> import sympy as sp
+    >>> from verifier.mechanism.instances import randomized_response
+    >>> prog = preset_program("lt_random_stopping_hard", [randomized_response(sp.log(3))],
+    ...                       {"gamma": "1/3", "T": 4, "score": "self"})
+    >>> prog.count, prog.halting
+    (Count(law='fixed', ...), 1/3)
+    """
+    from .registry import get_transformer
+
+    if name not in PRESETS:
+        raise InvalidParameter(
+            f"{name!r} is not a selection transformer (presets: {', '.join(PRESETS)})"
+        )
+    t = get_transformer(name)
+    t.check_inputs(list(inputs))
+    return PRESETS[name](list(inputs), t.parse_params(params))
 
 
 @register_estimate("selection")

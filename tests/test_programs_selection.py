@@ -170,7 +170,12 @@ def test_best_of_copies(ties: str, report: str, k: int) -> None:
 
 @pytest.mark.parametrize(
     ("gamma", "c", "K"),
-    [(R(1, 100), 2, 1), (R(1, 4), 2, 3), pytest.param(R(1, 2), 2, 1, marks=pytest.mark.slow)],
+    [
+        (R(1, 100), 2, 1),
+        (R(1, 4), 2, 3),
+        (R(1, 10), 1, 1),  # c = 1: A_LT itself
+        pytest.param(R(1, 2), 2, 1, marks=pytest.mark.slow),
+    ],
 )
 def test_talwar_hybrid(gamma: sp.Expr, c: int, K: int) -> None:
     """Theorems 13/14: A_max^c over A_LT with gamma^(1/c)/K — a program whose candidate
@@ -420,6 +425,24 @@ def test_simulation_agrees(label: str, program: SelectionProgram) -> None:
         observed = simulate(program, d, n, seed=1000 + i)
         expected = {o: approx(A.p(d, o)) for o in A.outputs if A.p(d, o) != 0}
         assert _chi_square_p(dict(observed), expected, n) > 1e-4, (label, d, observed, expected)
+
+
+@pytest.mark.parametrize(("name", "inputs", "params"), PRESET_CASES)
+def test_every_transformer_against_its_program_run(
+    name: str, inputs: list[Any], params: Any
+) -> None:
+    """Each selection transformer's exact law against a seeded run of its program as
+    written (talwar_hybrid: the outer repetition run, its candidate drawn from the inner
+    program's law)."""
+    from verifier.algorithms.selection import preset_program
+
+    A = TRANSFORMERS[name].apply(inputs, params)
+    prog = preset_program(name, inputs, params)
+    n = 3000
+    for i, d in enumerate(A.datasets):
+        observed = simulate(prog, d, n, seed=2000 + i)
+        expected = {o: approx(A.p(d, o)) for o in A.outputs if A.p(d, o) != 0}
+        assert _chi_square_p(dict(observed), expected, n) > 1e-4, (name, d, observed, expected)
 
 
 def test_simulation_rejects_a_wrong_law() -> None:

@@ -48,11 +48,13 @@ sum of its own terms:
 * best, ties between equal scores to the latest or earliest round: the best score
   level ``s`` is drawn as above with ``A = Q(score ≤ s)``, ``B = Q(score < s)``, and the
   output within it in proportion to ``Q``: ``Pr[o] = Q(o) (G_N(A) - G_N(B)) / Q(score = s)``
-  (Liu & Talwar 2019, §3: best of ``K``);
+  (Liu & Talwar 2019, §3's best of ``K`` with ties to a round: the round-``i`` winner
+  needs earlier draws ``≤ s`` and later ones ``< s``, and ``Σ_i A^{i-1} B^{n-i} =
+  (A^n - B^n)/(A - B)``);
 * ``k``-th best: fewer than ``k`` draws rank above ``o`` with probability
   ``H(o) = Σ_{a<k} p0^a/a! · G_N^{(a)}(F)`` (``E[C(N, a) x^a y^{N-a}] = x^a G_N^{(a)}(y)/a!``),
   so ``Pr[o] = H(o) - H(o⁻)`` — Liu & Talwar 2019, App. B.3 for ``K = n``; the top ``k``
-  likewise from the derivatives ``G_N^{(j)}``, ``j ≤ k`` (:func:`_iid_topk`);
+  likewise from the derivatives ``G_N^{(j)}``, ``j ≤ k`` (see ``_iid_topk``);
 * first above ``τ`` (Liu & Talwar 2019, Theorem 3.1 for ``K = T``): with
   ``p_τ = Q(q ≥ τ)``, ``r = (1-p_τ)(1-γ)`` and ``S = Σ_{j≥1} P(K ≥ j) r^{j-1} =
   (1 - G(r))/(1 - r)`` (``E[K]`` when ``r = 1``, ``1/(1-r)`` without a count),
@@ -239,7 +241,7 @@ class SelectionProgram:
         On one neighbour graph.
     count : Count or None
         The number of rounds ``K``; ``None``: rounds until halting (``halting > 0``).
-    rule : Best, FirstAbove or KthBest
+    rule : Best, FirstAbove, KthBest or TopK
     halting : number
         ``γ ∈ [0, 1]``, the halting probability after each draw that did not end the
         program.

@@ -304,6 +304,15 @@ def test_release_count_and_crossing_by_hand() -> None:
     assert (idx.p("D", 0), idx.p("D", 1)) == (R(3, 4), R(3, 32))
 
 
+def test_halting_one_with_an_unbounded_count() -> None:
+    """Halting 1 makes one draw unless K = 0: K ~ Poisson(2), threshold 1 on RR (3/4 pass
+    at D): index 0 w.p. (1 - e^{-2}) 3/4, ⊥ w.p. e^{-2} + (1 - e^{-2})/4."""
+    A = law(SelectionProgram((RR,), counts.poisson(2), FirstAbove(1), 1, "index", score="self"))
+    assert A.outputs == (BOTTOM, 0)
+    assert sp.simplify(A.p("D", 0) - (1 - sp.exp(-2)) * R(3, 4)) == 0
+    assert sp.simplify(A.p("D", BOTTOM) - (sp.exp(-2) + (1 - sp.exp(-2)) / 4)) == 0
+
+
 def test_best_count_release_is_data_free() -> None:
     """The count of a best-of program: N = min(K, H), K uniform on 1..3, halting 1/2:
     Pr[N=1] = 1/3 + 2/3 * 1/2 = 2/3, Pr[N=2] = 1/2 (1/3 + 1/3 * 1/2) = 1/4, Pr[N=3] = 1/12."""

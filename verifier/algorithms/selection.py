@@ -278,11 +278,12 @@ def _estimate(inputs: Sequence[FiniteMechanism], params: dict[str, Any]) -> Esti
     """Outputs: the candidates' (plus ``⊥``), or one per round for the index and count
     releases.  Work: a generating function evaluated per output with rationals of
     ``rounds`` times the bits (the ``T``-th power of :func:`fixed`), or the rounds
-    enumerated (candidates in turn, index and count releases: ``rounds^3`` products)."""
+    enumerated (candidates in turn, index and count releases: a product per round and
+    output, with rationals of up to ``rounds`` times the bits)."""
     outs = sum(len(m.outputs) for m in inputs) + 1
     count: Count | None = params.get("count")
     rounds = count.most if count is not None and count.most is not None else 1
     enumerated = len(inputs) > 1 or params.get("release") in ("index", "count")
-    per = (rounds, rounds, rounds) if enumerated else (rounds,)
+    per = (rounds, rounds) if enumerated else (rounds,)
     released = outs + (rounds if params.get("release") in ("index", "count") else 0)
     return Estimate(saturating(released), saturating(outs, *per, len(inputs[0].datasets)))

@@ -424,7 +424,8 @@ def _draws(p: SelectionProgram) -> _Draws:
 # the exact law
 # ---------------------------------------------------------------------------
 
-_Rich = dict[tuple[int, int | None, Output], sp.Expr]
+#: ``(number of draws or None, winning round or None, output) -> probability``.
+_Rich = dict[tuple[int | None, int | None, Output], sp.Expr]
 
 
 def _add(row: dict[Any, sp.Expr], key: Any, value: sp.Expr) -> None:
@@ -614,27 +615,43 @@ def _rounds_law(p: SelectionProgram) -> list[sp.Expr]:
     law = [c.pmf(0)]
     if h == 1 and c.most is None:  # one draw unless K = 0: P(K >= 1) = 1 - G(0)
         return [law[0], sp.Integer(1) if c.least >= 1 else 1 - c.at(0)]
+    assert c.most is not None
+    tails = _tails(c, c.most)
     for n in range(1, most + 1):
-        stop_here = c.pmf(n) if n == c.most else c.pmf(n) + h * c.tail(n + 1)
+        stop_here = c.pmf(n) if n == c.most else c.pmf(n) + h * tails[n + 1]
         law.append((1 - h) ** (n - 1) * stop_here)
     return law
 
 
-def _masses(m: FiniteMechanism, d: Dataset, key: Callable[[Output], Any]) -> Callable[..., sp.Expr]:
-    pts = [(key(o), m.p(d, o)) for o in m.outputs if m.p(d, o) != 0]
-
-    def mass(k: Any, strict: bool) -> sp.Expr:
-        sel = [q for t, q in pts if (t < k if strict else t <= k)]
-        return sp.Integer(1) if len(sel) == len(pts) else sp.Add(*sel)
-
-    return mass
+def _cumulative(
+    m: FiniteMechanism, d: Dataset, key: Callable[[Output], Any], keys: Sequence[Any]
+) -> tuple[dict[Any, sp.Expr], dict[Any, sp.Expr]]:
+    """``(M(key ≤ k), M(key < k))`` for every ``k`` of ``keys`` (increasing): prefix sums
+    of ``m``'s own terms, exactly 1 where every outcome is counted."""
+    pts = sorted(((key(o), m.p(d, o)) for o in m.outputs if m.p(d, o) != 0), key=lambda t: t[0])
+    le: dict[Any, sp.Expr] = {}
+    lt: dict[Any, sp.Expr] = {}
+    acc, taken, i = sp.Integer(0), 0, 0
+    for k in keys:
+        lt[k] = sp.Integer(1) if taken == len(pts) else acc
+        while i < len(pts) and pts[i][0] <= k:
+            acc = acc + pts[i][1]
+            taken += 1
+            i += 1
+        le[k] = sp.Integer(1) if taken == len(pts) else acc
+    return le, lt
 
 
 def _finite_best(p: SelectionProgram, dr: _Draws, d: Dataset) -> _Rich:
+    """The best of runs ``0..N-1``: the round-``i`` winner with output ``o`` of key ``k``
+    needs the earlier runs below ``k`` and the later ones below or at ``k`` (strictness
+    by the tie rule) — ``best_of``'s product formula (Liu & Talwar 2019, §3), summed over
+    ``N = n`` with ``W_i = Σ_{n>i} P(N=n) Π_{i<j<n} b_j = P(N=i+1) + b_{i+1} W_{i+1}``."""
     assert isinstance(p.rule, Best)
     law = _rounds_law(p)
     most = len(law) - 1
     runs = dr.runs if len(dr.runs) > 1 else dr.runs * max(most, 1)
+    runs = runs[: max(most, 1)]
     ties = p.rule.ties
     pos = {o: i for i, o in enumerate(dr.order)}
     if ties == "order":
@@ -643,26 +660,34 @@ def _finite_best(p: SelectionProgram, dr: _Draws, d: Dataset) -> _Rich:
         key = dr.scores.__getitem__
     earlier_strict = ties != "latest"
     later_strict = ties == "latest"
-    masses = [_masses(m, d, key) for m in runs]
+    keys = sorted({key(o) for o in dr.order})
+    cache: dict[int, tuple[dict[Any, sp.Expr], dict[Any, sp.Expr]]] = {}
+    cums = []
+    for m in runs:
+        if id(m) not in cache:
+            cache[id(m)] = _cumulative(m, d, key, keys)
+        cums.append(cache[id(m)])
+    by_key: dict[Any, list[tuple[int, Output, sp.Expr]]] = {}
+    for i, m in enumerate(runs):
+        for o in m.outputs:
+            po = m.p(d, o)
+            if po != 0:
+                by_key.setdefault(key(o), []).append((i, o, po))
     rich: _Rich = {}
-    _add(rich, (0, None, BOTTOM), law[0])
-    for n in range(1, most + 1):
-        if law[n] == 0:
-            continue
-        for i in range(n):
-            m = runs[i]
-            for o in m.outputs:
-                po = m.p(d, o)
-                if po == 0:
-                    continue
-                term = law[n] * po
-                k = key(o)
-                for j in range(n):
-                    if j != i:
-                        term = term * masses[j](k, earlier_strict if j < i else later_strict)
-                        if term == 0:
-                            break
-                _add(rich, (n, i, o), term)
+    _add(rich, (None, None, BOTTOM), law[0])
+    n_runs = len(runs)
+    for k, winners in by_key.items():
+        a = [c[1][k] if earlier_strict else c[0][k] for c in cums]
+        b = [c[1][k] if later_strict else c[0][k] for c in cums]
+        W = [sp.Integer(0)] * n_runs
+        W[n_runs - 1] = law[n_runs] if n_runs < len(law) else sp.Integer(0)
+        for i in range(n_runs - 2, -1, -1):
+            W[i] = law[i + 1] + b[i + 1] * W[i + 1]
+        A = [sp.Integer(1)] * n_runs
+        for i in range(1, n_runs):
+            A[i] = A[i - 1] * a[i - 1]
+        for i, o, po in winners:
+            _add(rich, (None, i, o), po * A[i] * W[i])
     return rich
 
 
@@ -677,21 +702,39 @@ def _finite_threshold(p: SelectionProgram, dr: _Draws, d: Dataset) -> _Rich:
         )
     c, h = p.count, p.halting
     runs = dr.runs if len(dr.runs) > 1 else dr.runs * max(most, 1)
+    passes = {o: _passes(dr.scores[o], tau) for o in dr.order}
+    pmf = [c.pmf(j) for j in range(most + 1)]
+    tails = _tails(c, most)
     rich: _Rich = {}
     reach = sp.Integer(1)  # Π_{i<j} (1 - p_τ,i)(1 - γ)
     for j in range(most + 1):
-        _add(rich, (j, None, BOTTOM), c.pmf(j) * reach)
-        if j == most:
+        _add(rich, (j, None, BOTTOM), pmf[j] * reach)
+        if j == most or reach == 0:
             break
-        tail = c.tail(j + 1)
         m = runs[j]
-        fail = sp.Add(*[m.p(d, o) for o in m.outputs if not _passes(dr.scores[o], tau)])
+        fail = sp.Add(*[m.p(d, o) for o in m.outputs if not passes[o]])
         for o in m.outputs:
-            if _passes(dr.scores[o], tau):
-                _add(rich, (j + 1, j, o), tail * reach * m.p(d, o))
-        _add(rich, (j + 1, None, BOTTOM), tail * reach * fail * h)
+            if passes[o]:
+                _add(rich, (j + 1, j, o), tails[j + 1] * reach * m.p(d, o))
+        _add(rich, (j + 1, None, BOTTOM), tails[j + 1] * reach * fail * h)
         reach = reach * fail * (1 - h)
     return rich
+
+
+def _tails(c: Count, most: int) -> list[sp.Expr]:
+    """``P(K >= j)`` for ``j = 0..most``, each a sum of its own terms; for a count
+    without finite support only ``most <= 1`` occurs (halting 1), where
+    ``P(K >= 1) = 1 - G(0)`` (or 1 when ``K >= 1`` always)."""
+    if c.most is None:
+        one = sp.Integer(1) if c.least >= 1 else 1 - c.at(0)
+        return [sp.Integer(1), one][: most + 1]
+    out = [sp.Integer(0)] * (most + 1)
+    acc = sp.Integer(0)
+    for j in range(c.most, -1, -1):
+        acc = acc + c.pmf(j)
+        if j <= most:
+            out[j] = sp.Integer(1) if j <= c.least else acc
+    return out
 
 
 def _project(rich: _Rich, release: str) -> dict[Output, sp.Expr]:

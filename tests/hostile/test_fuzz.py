@@ -129,6 +129,12 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
                 ("talwar_hybrid", {"gamma": "1/10", "c": 2}, one),
                 ("lt_percentile_release", {"n": 3, "k": 2}, one),
                 ("lt_uniform_selection", {}, two),
+                (
+                    "selection",
+                    {"count": {"law": "truncated_negative_binomial", "eta": "1/2", "gamma": "1/3"}},
+                    one,
+                ),
+                ("selection", {"rule": "first_above", "tau": 1, "halting": "1/2"}, one),
             ]
         )
     )

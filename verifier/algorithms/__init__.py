@@ -27,6 +27,7 @@ module                             transformers
                                    ``lt_random_stopping``, ``lt_random_stopping_hard``,
                                    ``lt_decreasing_thresholds``, ``lt_percentile_release``
 :mod:`~.repeat_select`             ``repeat_and_select``
+:mod:`~.selection`                 ``selection`` (selection programs, :mod:`verifier.programs`)
 :mod:`~.talwar`                    ``talwar_max_of_runs``, ``talwar_hybrid``
 :mod:`~.noise.svt`                 ``sparse_vector``
 :mod:`~.noise.noisy_max`           ``report_noisy_max``
@@ -71,7 +72,17 @@ package (which imports them).
 from __future__ import annotations
 
 # the algorithm modules (importing one registers its transformers)
-from . import generic, ghazi, ghazi_filter, ghazi_series, liu_talwar, noise, repeat_select, talwar
+from . import (
+    generic,
+    ghazi,
+    ghazi_filter,
+    ghazi_series,
+    liu_talwar,
+    noise,
+    repeat_select,
+    selection,
+    talwar,
+)
 from .generic import best_of, output_score
 from .registry import (
     REQUIRED,
@@ -116,5 +127,6 @@ __all__ = [
     "liu_talwar",
     "noise",
     "repeat_select",
+    "selection",
     "talwar",
 ]

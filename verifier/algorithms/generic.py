@@ -9,7 +9,9 @@
     independent runs, then the best output by its numeric score (the output itself
     when it is a number, the first component of a ``(score, ...)`` tuple), with an
     explicit tie-breaking rule — the best-of-K selector of hyperparameter tuning
-    (Liu & Talwar 2019, "Private selection from private candidates", §3).
+    (Liu & Talwar 2019, "Private selection from private candidates", §3) — a preset of
+    the selection program with candidates in turn and a fixed count
+    (:mod:`verifier.programs.selection`).
 
 >>> from verifier.mechanism.model import FiniteMechanism
 >>> from verifier.mechanism.neighbours import pair

@@ -31,6 +31,11 @@ Algorithms (closed forms derived from Liu & Talwar 2019, §3 and App. B):
 * :func:`decreasing_thresholds` — App. B.2.
 * :func:`percentile_release` / :func:`distribution_percentile` — App. B.3.
 
+The selectors above but :func:`decreasing_thresholds` and :func:`distribution_percentile`
+are presets of selection programs (:mod:`verifier.programs.selection`; ``docs/programs.md``),
+equal to them in law (``tests/test_programs_selection.py``); their closed forms here are
+the second exact method.
+
 >>> import sympy as sp
 >>> from verifier.mechanism.model import FiniteMechanism
 >>> from verifier.mechanism.neighbours import pair

@@ -134,12 +134,14 @@ def choice(*options: str) -> ParamParser:
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a transformer: its name, parser, description and default."""
+    """One parameter of a transformer: its name, parser, description, default and
+    (optionally) the JSON Schema of its value in spec files (:mod:`verifier.spec.schema`)."""
 
     name: str
     parse: ParamParser
     doc: str = ""
     default: Any = REQUIRED
+    schema: Mapping[str, Any] | None = None
 
     @property
     def required(self) -> bool:

@@ -10,6 +10,12 @@ privacy", §2), exactly, for the count distributions with a closed form:
   ``K = 0`` nothing ran and the output is ``⊥``
   (:data:`~verifier.algorithms.liu_talwar.BOTTOM`, below every candidate).
 
+Both are presets of selection programs with the counts
+:func:`verifier.programs.counts.geometric` and :func:`verifier.programs.counts.poisson`,
+which add the other counts of Papernot & Steinke's family (truncated negative binomial of
+any shape, logarithmic) with exact generating functions; the laws are equal
+(``tests/test_programs_selection.py``).
+
 Candidates are ranked as in :mod:`~verifier.algorithms.liu_talwar` (by score, ties
 by position in the base mechanism's output order).  With ``G`` the probability
 generating function of ``K``, the best of ``K`` runs is at most ``o`` with
@@ -20,8 +26,10 @@ probability ``G(F(o))``, ``F(o) = Q(ranked at or below o)``; for the Poisson cou
 
 (each from its own closed form; ``p0`` is a sum of its own terms, not a complement).
 The other shapes of Papernot & Steinke's family (logarithmic, general truncated
-negative binomial) are parameterised by a ``γ`` that solves a transcendental equation
-in the mean, so they have no exact form here.
+negative binomial) given by their mean need a ``γ`` that solves a transcendental
+equation, so this transformer does not take them; given by ``(η, γ)`` as in the paper
+they are exact selection programs
+(:func:`verifier.programs.counts.truncated_negative_binomial`).
 
 >>> import sympy as sp
 >>> from verifier.mechanism.model import FiniteMechanism

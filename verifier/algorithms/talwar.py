@@ -19,6 +19,10 @@ its own expression (no complements):
   ``γ' = γ^{1/c}`` (repetition) or ``γ' = γ^{1/c}/K`` (metaselection):
   ``Φ = Φ_LT,γ'^c``; ``c/γ' = c γ^{-1/c}`` (``cK γ^{-1/c}``) calls; ``3cε``-DP.
 
+``A_max^T``, ``A_LT,γ`` and the hybrids are presets of selection programs
+(:mod:`verifier.programs.selection`): a fixed count, halting alone, and a fixed count
+over a halting program — equal in law (``tests/test_programs_selection.py``).
+
 The failure probability against a target ``z`` (``Median(M(d))`` for repetition,
 the ``(1 - 1/K)`` quantile ``q_{1-1/K}`` for metaselection) is
 ``Φ(Pr[v < z])``; since ``Φ`` increases and ``Pr[v < z] ≤ 1 - β`` (``β = 1/2`` or

@@ -45,9 +45,12 @@ def _ref(name: str) -> dict[str, str]:
 
 
 def _keys_schema(params: Any, required: list[str]) -> dict[str, Any]:
+    """An object with exactly the keys ``params`` (names, or a mapping name -> the
+    schema of its value)."""
+    props = dict(params) if isinstance(params, dict) else {p: {} for p in params}
     return {
         "type": "object",
-        "properties": {p: {} for p in params},
+        "properties": props,
         "required": required,
         "additionalProperties": False,
     }
@@ -93,7 +96,8 @@ def _per_name_params(table: dict[str, Any], key: str, params_of: Any) -> list[di
                 "then": {
                     "properties": {
                         "params": _keys_schema(
-                            [p.name for p in ps], [p.name for p in ps if p.required]
+                            {p.name: dict(getattr(p, "schema", None) or {}) for p in ps},
+                            [p.name for p in ps if p.required],
                         )
                     }
                 },

@@ -129,7 +129,16 @@ def test_the_table_is_consistent():
         assert set(kind.parameter_names) <= fields  # every parameter has its field
         assert sorted(kind.document_order, key=id) == sorted(kind.parameters, key=id)
     assert RANGE_KINDS == {"pure_dp", "ex_post"}
-    assert PARAMETER_NAMES == ("epsilon", "epsilon_tilde", "delta", "alpha", "lhs", "rhs")
+    assert PARAMETER_NAMES == (
+        "epsilon",
+        "epsilon_tilde",
+        "delta",
+        "alpha",
+        "rho",
+        "mu",
+        "lhs",
+        "rhs",
+    )
     # Documents list single values first, then bounds per output (as before the table).
     assert [p.name for p in CLAIM_KINDS["lemma7"].document_order] == [
         "delta",

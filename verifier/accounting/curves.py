@@ -38,6 +38,7 @@ error).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
@@ -57,7 +58,6 @@ from ..arithmetic.exact import (
 from ..arithmetic.normal import normal_quantile
 from ..arithmetic.precision import interval_context
 from ..checks.privacy import Attained
-from ..checks.ranges import ParameterRange
 from ..checks.results import CheckResult, Finding, combine_verdicts
 from ..checks.vocabulary import privacy_parameters
 from ..errors import InvalidParameter
@@ -190,7 +190,7 @@ def _zcdp_pair(
     end = hi
     up = enclose(top, precision.start_bits)
     if up is not None:
-        cap = sp.Rational(up.bounds()[1])
+        cap = sp.Integer(math.ceil(up.bounds()[1]))  # an integer: the cells stay dyadic
         if hi is sp.oo or cap < hi:
             end = cap
     if end is sp.oo:  # pragma: no cover - the enclosure of a log of a rational exists
@@ -282,7 +282,6 @@ def check_zcdp(
         if decide_le(0, v, precision).verdict is not Verdict.HOLDS:
             raise InvalidParameter(f"{name} must be >= 0, got {v}")
     lo, hi = _orders(orders)
-    over = ParameterRange(ALPHA, lo, hi)
     findings = []
     for d, d2 in _pairs(mech, pairs):
         loss = PrivacyLoss.of(mech, d, d2, precision)
@@ -292,11 +291,11 @@ def check_zcdp(
         )
         bound = xi + rho * ALPHA
         if witness is not None and witness is not sp.oo:
+            # the counterexample: the divergence and the bound at that order, exact
             note += f"; at alpha = {witness}"
+            divergence, bound = divergence.subs(ALPHA, witness), bound.subs(ALPHA, witness)
         findings.append(
-            Finding(
-                verdict, None, (d, d2), divergence, bound, divergence, bound, note=note, over=over
-            )
+            Finding(verdict, None, (d, d2), divergence, bound, divergence, bound, note=note)
         )
     name = f"({xi}, {rho})-zCDP" if xi != 0 else f"{rho}-zCDP"
     where = "" if (lo, hi) == (1, sp.oo) else f" for alpha in [{lo}, {hi}]"

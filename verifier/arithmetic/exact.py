@@ -446,6 +446,8 @@ def _to_iv_node(expr: sp.Expr, ctx: Any) -> Any:
         x = _to_iv(expr.args[0], ctx)
         _require_positive(x, "logarithm")
         return ctx.log(x)
+    if isinstance(expr, (sp.erf, sp.erfc, sp.erfinv)):
+        return _normal_iv(expr, ctx)
     if isinstance(expr, sp.Abs):
         # the context's |x|: exact negation of the ends (they carry at most ctx.prec bits)
         return abs(_to_iv(expr.args[0], ctx))
@@ -468,6 +470,47 @@ def _to_iv_node(expr: sp.Expr, ctx: Any) -> Any:
     )
 
 
+def _normal_iv(expr: sp.Expr, ctx: Any) -> Any:
+    """``erf``, ``erfc`` and ``erfinv`` through the certified normal distribution
+    function and its inverse (:mod:`verifier.arithmetic.normal`): ``erf(x) = 2Φ(x√2) -
+    1``, ``erfc(x) = 2Φ(-x√2)``, ``erfinv(v) = Φ⁻¹((v + 1)/2)/√2``, each monotone, so
+    the ends of the argument's enclosure give the ends of the value's."""
+    from .normal import MAX_ABS_ARGUMENT, normal_cdf, normal_quantile
+
+    x = _to_iv(expr.args[0], ctx)
+    lo, hi = (_mpf_fraction(e) for e in _ends(x))
+    bits = ctx.prec
+
+    def iv(a: Fraction, b: Fraction) -> Any:
+        return ctx.make_mpf(
+            (
+                from_rational(a.numerator, a.denominator, bits, round_floor),
+                from_rational(b.numerator, b.denominator, bits, round_ceiling),
+            )
+        )
+
+    if isinstance(expr, sp.erfinv):
+        if lo <= -1 or hi >= 1:
+            if hi <= -1 or lo >= 1:
+                raise UnsupportedExpression(f"erfinv of a number outside (-1, 1) in {expr}")
+            raise _NeedMorePrecision
+        a = normal_quantile((lo + 1) / 2, bits)
+        b = normal_quantile((hi + 1) / 2, bits)
+        if a is None or b is None:
+            raise _NeedMorePrecision
+        return iv(a[0], b[1]) / ctx.sqrt(2)
+    # z = ±x·√2 enclosed by rationals (rounded outward), then Φ at the ends
+    sign = 1 if isinstance(expr, sp.erf) else -1
+    z = sign * x * ctx.sqrt(2)
+    zlo, zhi = (_mpf_fraction(e) for e in _ends(z))
+    if max(abs(zlo), abs(zhi)) > MAX_ABS_ARGUMENT:
+        raise UnsupportedExpression(f"argument beyond {MAX_ABS_ARGUMENT} in {expr}")
+    plo, phi = normal_cdf(zlo, bits)[0], normal_cdf(zhi, bits)[1]
+    if sign == 1:
+        return iv(2 * plo - 1, 2 * phi - 1)
+    return iv(2 * plo, 2 * phi)
+
+
 @functools.lru_cache(maxsize=65536)
 def _enclose_cached(expr: sp.Expr, bits: int) -> Enclosure | None:
     with interval_context(bits) as ctx:
@@ -485,7 +528,7 @@ def enclose(expr: Any, bits: int = 64) -> Enclosure | None:
     :class:`~verifier.errors.UnboundSymbol` for a free symbol and
     :class:`~verifier.errors.UnsupportedExpression` for anything outside the
     supported functions (``+ - * /``, powers, ``exp``, ``log``, ``sqrt``, ``Min``,
-    ``Max``, ``Abs``, ``pi``, ``E``) and numbers that enclose themselves (an
+    ``Max``, ``Abs``, ``erf``, ``erfc``, ``erfinv``, ``pi``, ``E``) and numbers that enclose themselves (an
     expression with a method ``_certified_interval(bits) -> (lo, hi)``, e.g. a
     convergent series with its tail bound).
 

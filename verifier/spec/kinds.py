@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
+from ..accounting.curves import check_gdp, check_zcdp
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, exact
 from ..checks.privacy import (
     check_alpha,
@@ -170,6 +171,10 @@ EPS_TILDE = Parameter("epsilon_tilde", _nonnegative, per_output=True)
 DELTA = Parameter("delta", _delta)
 DELTA_POSITIVE = Parameter("delta", _lemma7_delta)
 ALPHA = Parameter("alpha", _alpha)
+#: ρ of ρ-zCDP (Bun & Steinke 2016, Def. 1.1) and μ of μ-GDP (Dong, Roth & Su 2022,
+#: Def. 2.6).
+RHO = Parameter("rho", _nonnegative)
+MU = Parameter("mu", _nonnegative)
 LHS = Parameter("lhs", _any)
 RHS = Parameter("rhs", _any)
 
@@ -264,6 +269,8 @@ _PARAMETERS: dict[str, Callable[[SpecClaim], Any]] = {
     "epsilon": lambda c: c.epsilon,
     "delta": lambda c: c.delta,
     "alpha": lambda c: c.alpha,
+    "rho": lambda c: c.rho,
+    "mu": lambda c: c.mu,
 }
 
 
@@ -293,6 +300,8 @@ _pure_off_event = _decider(check_pure_off_event, "epsilon", "delta", over=False)
 _pure_off_event_both = _decider(check_pure_off_event, "epsilon", "delta", over=False, both=True)
 _rdp = _decider(check_rdp, "epsilon", "alpha", over=False)
 _ex_post_rdp = _decider(check_ex_post_rdp, "epsilon_tilde", "alpha")
+_zcdp = _decider(check_zcdp, "rho", over=False)
+_gdp = _decider(check_gdp, "mu", over=False)
 
 
 def _lemma7(c: SpecClaim, precision: Precision) -> CheckResult:
@@ -390,6 +399,18 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         (EPS_TILDE, ALPHA, DELTA_POSITIVE),
         lambda c: f"Lemma 7 on {c.mechanism_name} (alpha = {c.alpha}, delta = {c.delta})",
         _lemma7,
+    ),
+    ClaimKind(
+        "zcdp",
+        (RHO,),
+        lambda c: f"{c.mechanism_name} is {c.rho}-zCDP (every Renyi order)",
+        _zcdp,
+    ),
+    ClaimKind(
+        "gdp",
+        (MU,),
+        lambda c: f"{c.mechanism_name} is {c.mu}-GDP",
+        _gdp,
     ),
     ClaimKind(
         "inequality",

@@ -75,6 +75,10 @@ class SpecClaim:
         An ex-post bound: one expression for every output, a mapping output →
         expression covering every output, or a function of the output (evaluated on
         every output at construction).
+    rho, mu : sympy.Expr, optional
+        The ρ of a ``zcdp`` claim (ρ-zCDP for every Rényi order, Bun & Steinke 2016,
+        Definition 1.1) and the μ of a ``gdp`` claim (μ-GDP, Dong, Roth & Su 2022,
+        Definition 2.6).
     lhs, rhs : sympy.Expr, optional
         The two sides of an ``inequality`` claim ``lhs <= rhs`` (closed-form numbers).
     over : ParameterRange, optional
@@ -100,6 +104,8 @@ class SpecClaim:
     epsilon_tilde: Any = None
     delta: sp.Expr | None = None
     alpha: sp.Expr | None = None
+    rho: sp.Expr | None = None
+    mu: sp.Expr | None = None
     lhs: sp.Expr | None = None
     rhs: sp.Expr | None = None
     over: ParameterRange | Box | None = None

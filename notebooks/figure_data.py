@@ -2,13 +2,14 @@
 
 ``save_figure(fig, path, exact=...)`` writes ``path`` (a PNG) and ``path`` with the suffix
 ``.json`` (the *sidecar*).  The PNG is deterministic for a given renderer: Agg, 100 dpi, a
-white background, no ``Software`` or time stamp in the file.  The sidecar records what the
+white background, no ``Software`` or time stamp in the file (``png`` in the sidecar: its
+dpi, and the palette size when it was quantized with Pillow).  The sidecar records what the
 figure shows, read back from the drawn figure itself:
 
 * every axes' title, axis labels, scales, limits, tick positions and tick labels;
 * every line (label, style, x/y values), bar or other patch, collection (scatter points,
   filled areas), text and legend entry;
-* the figure's title;
+* the figure's title and its figure-level legends;
 * ``exact``: the values the notebook computed exactly (sympy expressions, rationals), as
   the strings sympy prints — for the plotted series whose values are exact (a value of
   more than ``MAX_EXACT_CHARS`` characters as the SHA-256 of that string).
@@ -40,8 +41,16 @@ from matplotlib.colors import to_hex
 #: Significant digits of the display values (plotted coordinates, limits) in a sidecar.
 DIGITS = 6
 DPI = 100
+#: A plotted series of more points than this is stored as its length, first and last
+#: points and the SHA-256 of all its (rounded) points.
+MAX_POINTS = 100
 #: An exact value printed longer than this is stored as the SHA-256 of its text.
 MAX_EXACT_CHARS = 200
+NOTE = (
+    f"plotted values: 53-bit floats rounded to {DIGITS} significant digits; a series of more "
+    f"than {MAX_POINTS} points: its length, ends and the SHA-256 of its points; 'exact': "
+    "the exact values the notebook computed"
+)
 
 
 def renderer() -> dict[str, str]:
@@ -66,6 +75,46 @@ def _nums(values: Iterable[Any]) -> list[Any]:
     if arr.ndim == 0:
         return [_num(arr)]
     return [_nums(row) if np.ndim(row) else _num(row) for row in arr]
+
+
+def series(points: list[Any]) -> Any:
+    """``points`` (rounded), or for a long series a digest: as strict, and small."""
+    if len(points) <= MAX_POINTS:
+        return points
+    text = json.dumps(points, ensure_ascii=False)
+    return {
+        "points": len(points),
+        "first": points[0],
+        "last": points[-1],
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+    }
+
+
+def dumps(data: Any) -> str:
+    """JSON text of a sidecar: one item a line, a list of numbers or of points on one line."""
+    return _dumps(data, 0) + "\n"
+
+
+def _flat(obj: Any) -> bool:
+    scalar = (str, int, float, bool, type(None))
+    return isinstance(obj, list) and all(
+        isinstance(x, scalar) or (isinstance(x, list) and all(isinstance(y, scalar) for y in x))
+        for x in obj
+    )
+
+
+def _dumps(obj: Any, depth: int) -> str:
+    pad, inner = " " * depth, " " * (depth + 1)
+    if isinstance(obj, dict) and obj:
+        items = [
+            f"{inner}{json.dumps(k, ensure_ascii=False)}: {_dumps(v, depth + 1)}"
+            for k, v in obj.items()
+        ]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(obj, list) and obj and not _flat(obj):
+        items = [f"{inner}{_dumps(v, depth + 1)}" for v in obj]
+        return "[\n" + ",\n".join(items) + f"\n{pad}]"
+    return json.dumps(obj, ensure_ascii=False)
 
 
 def _color(c: Any) -> str | None:
@@ -107,7 +156,7 @@ def _axes(ax: Any) -> dict[str, Any]:
                 "color": _color(line.get_color()),
                 "linestyle": str(line.get_linestyle()),
                 "marker": str(line.get_marker()),
-                "xy": _nums(line.get_xydata()),
+                "xy": series(_nums(line.get_xydata())),
             }
             for line in ax.lines
         ],
@@ -127,8 +176,8 @@ def _axes(ax: Any) -> dict[str, Any]:
                 "type": type(c).__name__,
                 "label": _label(c),
                 "facecolors": [_color(f) for f in c.get_facecolors()],
-                "offsets": _nums(c.get_offsets()) if len(c.get_offsets()) else [],
-                "paths": [_nums(p.vertices) for p in c.get_paths()],
+                "offsets": series(_nums(c.get_offsets()) if len(c.get_offsets()) else []),
+                "paths": series([_nums(p.vertices) for p in c.get_paths()]),
             }
             for c in ax.collections
         ],
@@ -142,12 +191,14 @@ def _axes(ax: Any) -> dict[str, Any]:
 def describe(fig: Any) -> dict[str, Any]:
     """What ``fig`` shows (it must have been drawn: ticks and limits are final then)."""
     suptitle = fig._suptitle.get_text() if fig._suptitle is not None else ""
-    return {
+    out = {
         "title": suptitle,
         "size_inches": _nums(fig.get_size_inches()),
-        "dpi": DPI,
         "axes": [_axes(ax) for ax in fig.axes],
     }
+    if fig.legends:  # legends of the figure rather than of one axes
+        out["legends"] = [[t.get_text() for t in legend.get_texts()] for legend in fig.legends]
+    return out
 
 
 def save_figure(
@@ -183,13 +234,13 @@ def save_figure(
     data = {
         "figure": path.name,
         "digits": DIGITS,
-        "note": f"plotted values are 53-bit floats rounded to {DIGITS} significant digits; "
-        "'exact' holds the exact values the notebook computed",
+        "note": NOTE,
         "renderer": renderer(),
+        "png": {"dpi": DPI, "colors": colors},
         "exact": {k: _exact(v) for k, v in (exact or {}).items()},
         **describe(fig),
     }
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    text = dumps(data)
     path.with_suffix(".json").write_text(text, encoding="utf-8")
 
 

@@ -7,10 +7,22 @@ never rewrites ``notebooks/figures/``).  A notebook fails the suite if a cell ra
 if anything is written to stderr (warnings included: DeprecationWarnings issued from
 ``verifier``/``casestudies`` are made visible), or if it does not write its figures.
 The stored notebooks must be valid nbformat and carry no outputs.
+
+Every committed figure must be what its notebook generates.  Each figure ``NAME.png`` is
+written with a sidecar ``NAME.json`` (``notebooks/figure_data.py``): the data it plots,
+its titles, labels, ticks and limits, and the exact values behind the plotted series.
+The regenerated sidecar must equal the committed one (all but ``renderer``, the versions
+that drew the PNG); the regenerated PNG must equal the committed one byte for byte when
+it was drawn by the same matplotlib, FreeType and Pillow (pixel for pixel when only
+Pillow, which compresses the file, differs, and the figure is not quantized by Pillow).  With another matplotlib or FreeType the
+pixels legitimately differ (anti-aliasing, glyph hinting): the PNG comparison is then
+skipped, saying which versions differ, after every other check has passed.
 """
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
 import sys
@@ -25,6 +37,11 @@ from jupyter_client.kernelspec import KernelSpecManager
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+COMMITTED = NOTEBOOKS / "figures"
+REGENERATE = (
+    "regenerate it: `cd notebooks && jupyter nbconvert --to notebook --execute --stdout "
+    "{name} > /dev/null`, then commit figures/ (see notebooks/README.md)"
+)
 
 #: Every notebook and the figures it must write (keep in sync with notebooks/README.md).
 FIGURES: dict[str, set[str]] = {
@@ -62,6 +79,64 @@ for _category in (DeprecationWarning, PendingDeprecationWarning, FutureWarning):
 
 def _read(name: str):  # type: ignore[no-untyped-def]
     return nbformat.read(NOTEBOOKS / name, as_version=4)
+
+
+def _sidecar(png: Path) -> dict[str, object]:
+    data = json.loads(png.with_suffix(".json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _content(sidecar: dict[str, object]) -> dict[str, object]:
+    """A sidecar without ``renderer``: what the figure shows, independent of the renderer."""
+    return {k: v for k, v in sidecar.items() if k != "renderer"}
+
+
+def _installed_renderer() -> dict[str, str]:
+    import matplotlib
+    import PIL
+    from matplotlib import ft2font
+
+    return {
+        "matplotlib": matplotlib.__version__,
+        "freetype": ft2font.__freetype_version__,
+        "pillow": PIL.__version__,
+    }
+
+
+def _compare_png(new: Path, old: Path, regenerate: str) -> str | None:
+    """Assert the regenerated PNG ``new`` equals the committed ``old`` where the renderer
+    makes that meaningful; otherwise return why it was not compared."""
+    how = f"the PNG differs from the committed figures/{old.name}; {regenerate}"
+    drawn, committed = _sidecar(new)["renderer"], _sidecar(old)["renderer"]
+    assert drawn == _installed_renderer()
+    if drawn == committed:
+        assert new.read_bytes() == old.read_bytes(), how
+        return None
+    same_pixels = drawn["matplotlib"] == committed["matplotlib"] and (  # type: ignore[index]
+        drawn["freetype"] == committed["freetype"]  # type: ignore[index]
+    )
+    if same_pixels and _sidecar(old)["png"]["colors"] is None:  # type: ignore[index]
+        # only Pillow differs, which compresses the file: compare the decoded pixels
+        from PIL import Image
+
+        a, b = (Image.open(io.BytesIO(p.read_bytes())) for p in (new, old))
+        assert (a.size, a.mode, a.tobytes()) == (b.size, b.mode, b.tobytes()), how
+        return None
+    return f"{old.name} (committed: {committed}; installed: {drawn})"
+
+
+def test_committed_figures_are_listed_with_sidecars() -> None:
+    """notebooks/figures/ holds exactly the listed figures, each with its JSON sidecar."""
+    listed = set().union(*FIGURES.values())
+    sidecars = {Path(f).with_suffix(".json").name for f in listed}
+    assert {p.name for p in COMMITTED.iterdir()} == listed | sidecars
+    for fig in sorted(listed):
+        data = _sidecar(COMMITTED / fig)
+        assert data["figure"] == fig
+        assert set(data["renderer"]) == {"matplotlib", "freetype", "pillow"}  # type: ignore[arg-type]
+        assert data["axes"], f"{fig}: the sidecar records no axes"
+        assert (COMMITTED / fig).stat().st_size < MAX_FIGURE_BYTES
 
 
 def test_every_notebook_is_listed() -> None:
@@ -173,3 +248,24 @@ def test_notebook_executes(
     for fig in FIGURES[name]:
         size = (figures / fig).stat().st_size
         assert 0 < size < MAX_FIGURE_BYTES, f"{name}: {fig} is {size} bytes"
+
+    # every committed figure is what the notebook generates
+    unchecked = []
+    for fig in sorted(FIGURES[name]):
+        new, old = figures / fig, COMMITTED / fig
+        how = REGENERATE.format(name=name)
+        assert old.is_file() and old.with_suffix(".json").is_file(), (
+            f"{fig} is not committed; {how}"
+        )
+        assert _content(_sidecar(new)) == _content(_sidecar(old)), (
+            f"{fig}: what the notebook plots differs from figures/{old.with_suffix('.json').name}"
+            f"; {how}"
+        )
+        reason = _compare_png(new, old, how)
+        if reason is not None:
+            unchecked.append(reason)
+    if unchecked:
+        pytest.skip(
+            f"{name}: figures and sidecars checked; PNG bytes not compared, drawn by another "
+            f"matplotlib/FreeType/Pillow than the committed ones: {'; '.join(unchecked)}"
+        )

@@ -357,6 +357,7 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         (EPSILON, DELTA),
         lambda c: f"{c.mechanism_name} is ({c.epsilon}, {c.delta})-DP",
         _approx_dp,
+        over=True,
         box=True,
     ),
     ClaimKind(

@@ -145,7 +145,7 @@ class SpecClaim:
             elif not kind.over:
                 raise SpecError(
                     f"'over' (a parameter range) is supported for "
-                    f"{' and '.join(sorted(RANGE_KINDS))} claims only, not {self.kind}"
+                    f"{', '.join(sorted(RANGE_KINDS))} claims only, not {self.kind}"
                 )
         if self.expected is not None and self.expected not in EXPECTED:
             raise SpecError(f"expected must be 'holds' or 'refuted', got {self.expected!r}")

@@ -227,3 +227,64 @@ def test_gdp_refuses_bad_parameters():
     with pytest.raises(InvalidParameter, match="mu must be >= 0"):
         check_gdp(rr, mu=-1)
     assert check_gdp(rr, mu="log(5)").verdict is H  # a string in the spec grammar
+
+
+# ---------------------------------------------------------------------------
+# the spec-file kinds (examples/curves.toml: expected outcomes derived by hand in its
+# comments)
+# ---------------------------------------------------------------------------
+
+
+def test_the_curve_kinds_decide_the_example_as_derived_by_hand():
+    from pathlib import Path
+
+    from verifier.spec import load_spec
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "curves.toml"
+    spec = load_spec(path)
+    got = {c.id: (c.kind, r.verdict) for c, r in spec.run()}
+    assert got == {
+        "rr-profile": ("approx_dp", H),
+        "rr-profile-zero": ("approx_dp", H),
+        "rr-profile-below": ("approx_dp", V),
+        "rr-zcdp": ("zcdp", H),
+        "rr-zcdp-below-kl": ("zcdp", V),
+        "rr-zcdp-from-pure-dp": ("zcdp", H),
+        "rr-f-dp": ("f_dp", H),
+        "rr-f-dp-too-strong": ("f_dp", V),
+        "rr-gdp": ("gdp", H),
+        "rr-gdp-below": ("gdp", V),
+    }
+    tight = {c.id for c, r in spec.run() if r.tight}
+    assert {"rr-profile", "rr-f-dp"} <= tight
+
+
+def test_an_f_dp_claim_must_range_over_the_whole_type_i_error():
+    from verifier.errors import SpecError
+    from verifier.spec import loads_spec
+
+    text = """
+version = 1
+[symbols]
+x = { nonnegative = true }
+[graphs.g]
+kind = "pair"
+datasets = ["D", "D'"]
+[mechanisms.rr]
+graph = "g"
+outputs = ["0", "1"]
+distributions.D = { "1" = "3/4", "0" = "1/4" }
+distributions."D'" = { "1" = "1/4", "0" = "3/4" }
+[[claims]]
+id = "half"
+mechanism = "rr"
+kind = "f_dp"
+tradeoff = "(1 - x)/3"
+over = { symbol = "x", lo = 0, hi = "1/2" }
+"""
+    spec = loads_spec(text, "toml")
+    with pytest.raises(SpecError, match=r"over = \{ symbol = \"x\", lo = 0, hi = 1 \}"):
+        spec.claims[0].run()
+    concave = text.replace('"(1 - x)/3"', '"x*(1 - x)"').replace('hi = "1/2"', "hi = 1")
+    with pytest.raises(InvalidParameter, match="not convex"):
+        loads_spec(concave, "toml").claims[0].run()

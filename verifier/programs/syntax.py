@@ -452,9 +452,9 @@ class _Parser:
         if t.text == "else":
             raise _err(t.pos, "'else' without a matching 'if'")
         if self.accept("NAME", "output"):
-            value = self.expr()
+            shown = self.expr()
             self.expect("NEWLINE", what="end of line after the output")
-            return Output(value, t.pos)
+            return Output(shown, t.pos)
         if self.accept("NAME", "break"):
             self.expect("NEWLINE", what="end of line after 'break'")
             return Break(t.pos)

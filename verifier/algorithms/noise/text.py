@@ -60,7 +60,9 @@ True
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import sympy as sp
@@ -94,12 +96,26 @@ from .interpreter import PROGRAM_PARAMS, answers_of, program_mechanism
 from .noisy_max import NoisyMax
 from .svt import SparseVector
 
-__all__ = ["Refused", "lower", "lower_text", "parameter_values"]
+__all__ = ["MaxDensity", "Refused", "lower", "lower_text", "parameter_values"]
 
 #: The constant term of a linear form.
 _ONE = "1"
 #: The running maximum of a running-maximum program, in linear forms.
 _BEST = "best"
+
+
+@dataclass(frozen=True)
+class MaxDensity:
+    """The noisy maximum ``max_i (q_i + ν_i)`` under continuous noise (Laplace or
+    one-sided exponential): its law is a density, not a finite distribution, so it
+    has no :class:`~.noisy_max.NoisyMax` model; :func:`~.noisy_max.max_density` gives
+    its density on an answer vector and :func:`~.density_ratio.sup_log_ratio` the
+    exact supremum of the ratio of two such densities (one dimension per output)."""
+
+    name: str
+    noise: Noise
+    claimed: sp.Expr | None = None
+    source: str = "program text"
 
 
 class Refused(InvalidMechanism):
@@ -235,11 +251,16 @@ def lower(
     args: Mapping[str, Any] | None = None,
     *,
     buckets: Sequence[int] | None = None,
-) -> SparseVector | NoisyMax:
+    densities: bool = False,
+) -> SparseVector | NoisyMax | MaxDensity:
     """The exact model of ``prog`` with its parameters set by ``args`` (module
     docstring), or :class:`Refused` naming the statement and why its law is out of
     reach.  ``buckets`` (integer cut points) release the bucket of a released value
-    instead of the value (a post-processing)."""
+    instead of the value (a post-processing).  A released value with a density is
+    returned as a model all the same (a :class:`~.svt.SparseVector` whose
+    ``has_density`` is true; a :class:`MaxDensity` for the noisy maximum) with
+    ``densities=True``, and refused otherwise (the finite interpreter cannot take
+    it)."""
     b = None if buckets is None else tuple(buckets)
     env = parameter_values(prog, args or {})
     claimed = None if prog.claim is None else _const(prog.claim, env)
@@ -267,7 +288,7 @@ def lower(
         else:
             pre[s.name] = s.value
     if after:
-        return _lower_max(prog, env, claimed, noises, pre, loop, after, b)
+        return _lower_max(prog, env, claimed, noises, pre, loop, after, b, densities)
     return _lower_threshold(prog, env, claimed, noises, pre, loop, b)
 
 
@@ -501,7 +522,8 @@ def _lower_max(
     loop: For,
     after: Sequence[Stmt],
     buckets: tuple[int, ...] | None = None,
-) -> NoisyMax:
+    densities: bool = False,
+) -> NoisyMax | MaxDensity:
     if outer:
         raise _refuse(loop, "a running-maximum program draws no noise before the loop")
     best = [n for n, v in pre.items() if isinstance(v, Neg) and isinstance(v.operand, Inf)]
@@ -578,6 +600,8 @@ def _lower_max(
         release = "argmax"
     else:
         raise _refuse(after[0], f"{name!r} is neither the maximum nor an index updated with it")
+    if release == "value" and noise.continuous and buckets is None and densities:
+        return MaxDensity(prog.name, noise, claimed)
     try:
         return NoisyMax(
             prog.name, noise, release, buckets=buckets, claimed=claimed, source="program text"
@@ -587,10 +611,14 @@ def _lower_max(
 
 
 def lower_text(
-    text: str, args: Mapping[str, Any] | None = None, *, buckets: Sequence[int] | None = None
-) -> SparseVector | NoisyMax:
+    text: str,
+    args: Mapping[str, Any] | None = None,
+    *,
+    buckets: Sequence[int] | None = None,
+    densities: bool = False,
+) -> SparseVector | NoisyMax | MaxDensity:
     """:func:`lower` of :func:`~verifier.programs.syntax.parse_program` of ``text``."""
-    return lower(parse_program(text), args, buckets=buckets)
+    return lower(parse_program(text), args, buckets=buckets, densities=densities)
 
 
 # ---------------------------------------------------------------------------
@@ -637,34 +665,62 @@ def _args(raw: Any, values: Values) -> dict[str, sp.Expr]:
 )
 def _t_noise_program(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
     """A noise program given as text, on the query answers of each dataset (exact law
-    of its lowered model)."""
+    of its lowered model).  Datasets whose answer vectors have different lengths are
+    evaluated length by length (neighbours have the same length) and their laws
+    joined into one mechanism (an output of one length has probability 0 at the
+    others)."""
     (base,) = inputs
     try:
         prog = lower_text(params["text"], params["args"], buckets=params["buckets"])
     except SpecError as err:
         raise InvalidParameter(str(err)) from None
+    assert not isinstance(prog, MaxDensity)  # densities=False refuses it
     if params["answers_only"]:
         if not isinstance(prog, SparseVector):
             raise InvalidParameter("answers_only is for threshold programs")
         prog = dataclasses.replace(prog, release="bit", value_noise=NO_NOISE, buckets=None)
-    return program_mechanism(
-        prog, base.graph, answers=answers_of(base), style=params["style"]
-    ).mechanism
+    answers = answers_of(base)
+    lengths = sorted({len(v) for v in answers.values()})
+    if len(lengths) == 1:
+        return program_mechanism(prog, base.graph, answers=answers, style=params["style"]).mechanism
+    for a, b in base.graph.edges:
+        if len(answers[a]) != len(answers[b]):
+            raise InvalidMechanism(
+                f"neighbouring datasets {a!r} and {b!r} answer {len(answers[a])} and "
+                f"{len(answers[b])} queries: neighbours answer the same queries"
+            )
+    outputs: list[Any] = []
+    dists: dict[Any, dict[Any, Any]] = {}
+    for n in lengths:
+        part = [d for d, v in answers.items() if len(v) == n]
+        sub = base.graph.subgraph(part).copy()
+        law = program_mechanism(
+            prog, sub, answers={d: answers[d] for d in part}, style=params["style"]
+        ).mechanism
+        outputs += [o for o in law.outputs if o not in outputs]
+        for d in part:
+            dists[d] = {o: law.p(d, o) for o in law.outputs}
+    return FiniteMechanism(base.graph, dists, outputs, name=prog.name)
 
 
 @register_estimate("noise_program")
 def _estimate(inputs: Sequence[FiniteMechanism], params: dict[str, Any]) -> Estimate:
-    """The size of the lowered program's law, as for ``sparse_vector`` with the
-    program's own cutoff (no cutoff: every query may answer ⊤); a text the lowering
+    """The size of the lowered program's law: a threshold program has at most
+    ``Σ_{j <= c} C(n, j)`` answer sequences on ``n`` queries with cutoff ``c`` (the
+    positions of its tops), each a product of ``n`` factors, per dataset; a
+    running-maximum program ``n`` outputs of ``n`` factors each.  A text the lowering
     refuses costs nothing (building it raises the reason)."""
-    m = max((len(x.outputs) for x in inputs), default=1)
     d = max((len(x.datasets) for x in inputs), default=1)
     width = max((len(o) for x in inputs for o in x.outputs if isinstance(o, tuple)), default=1)
     try:
         prog = lower_text(params["text"], params["args"], buckets=params["buckets"])
     except VerifierError:
         return Estimate(1, 1)
-    if isinstance(prog, NoisyMax):
-        return Estimate(width + 1, saturating(width, width, m, d))
+    if isinstance(prog, (NoisyMax, MaxDensity)):
+        return Estimate(width + 1, saturating(width, width, d))
     cut = min(prog.cutoff or width, width)
-    return Estimate(2 ** min(width, 256), saturating(cut, (width + 1) ** min(cut, 64), m, d))
+    if width > 256:
+        sequences = saturating(2, *([2] * 256))
+    else:
+        sequences = sum(math.comb(width, j) for j in range(cut + 1))
+    return Estimate(saturating(sequences), saturating(sequences, width, d))

@@ -344,3 +344,70 @@ def test_parameters() -> None:
         lower_text(text, {"eps": -1})
     m = lower(parse_program(text), {"eps": "1/10", "T": "1/2"})
     assert isinstance(m, SparseVector) and m.claimed == sp.Rational(1, 10)
+
+
+# ---------------------------------------------------------------------------
+# the spec-file form: the transformer noise_program
+# ---------------------------------------------------------------------------
+
+SPEC = """\
+[graphs.g]
+kind = "edges"
+datasets = ["a", "b", "c", "d"]
+edges = [["a", "b"], ["c", "d"]]
+components = 2
+
+[mechanisms.answers]
+graph = "g"
+outputs = [[0], [1], [0, 1], [1, 1]]
+distributions.a = { "(0)" = "1" }
+distributions.b = { "(1)" = "1" }
+distributions.c = { "(0, 1)" = "1" }
+distributions.d = { "(1, 1)" = "1" }
+
+[mechanisms.m]
+algorithm = "noise_program"
+inputs = ["answers"]
+params.args = { eps = "1" }
+params.text = \"\"\"
+TEXT
+\"\"\"
+
+[[claims]]
+id = "c"
+mechanism = "m"
+kind = "pure_dp"
+epsilon = "1"
+"""
+
+
+def _spec(text: str) -> Any:
+    from verifier.spec import loads_spec
+
+    return loads_spec(SPEC.replace("TEXT", text), "toml")
+
+
+def test_spec_form_joins_answer_vectors_of_several_lengths() -> None:
+    text = svt_text(**SVT_TEXTS["lyu1"], fam="geometric")
+    spec = _spec(text)
+    mech = spec.mechanisms["m"]
+    model = lower_text(text, {"eps": 1})
+    one = program_mechanism(model, query_graph([(0,), (1,)])).mechanism
+    two = program_mechanism(model, query_graph([(0, 1), (1, 1)])).mechanism
+    for d, law, q in [("a", one, (0,)), ("b", one, (1,)), ("c", two, (0, 1)), ("d", two, (1, 1))]:
+        for o in mech.outputs:
+            want = law.p(q, o) if o in law.outputs else 0
+            assert mech.p(d, o) == want
+    ((_, result),) = spec.run()
+    assert result.verdict.value == "holds"  # Lyu et al. 2017, Theorem 2
+
+
+def test_spec_form_reports_the_line_and_the_reason() -> None:
+    from verifier.errors import VerifierError
+
+    with pytest.raises(VerifierError, match=r"line 2:5: unknown function 'eval'"):
+        _spec("program p(eps)\nx = eval(1)")
+    with pytest.raises(VerifierError, match=r"line 3:1: a threshold program draws exactly one"):
+        _spec(PARTIAL_SUMS)
+    with pytest.raises(VerifierError, match="has a density"):
+        _spec(RNM.format(fam="laplace", out="best"))

@@ -298,6 +298,12 @@ REFUSED = [
         "different families",
     ),
     (
+        "output after a threshold loop",
+        svt_text(**SVT_TEXTS["lyu1"]) + "output top\n",
+        "14:1",
+        "ends with its loop",
+    ),
+    (
         "two loops",
         "program p(eps)\nfor i in queries:\n    output top\nfor j in queries:\n    output top\n",
         "4:1",
@@ -411,3 +417,38 @@ def test_spec_form_reports_the_line_and_the_reason() -> None:
         _spec(PARTIAL_SUMS)
     with pytest.raises(VerifierError, match="has a density"):
         _spec(RNM.format(fam="laplace", out="best"))
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "params"),
+    [
+        ("lyu1", svt_text(**SVT_TEXTS["lyu1"], fam="geometric"), {"c": 2}),
+        ("lyu2", svt_text(**SVT_TEXTS["lyu2"], fam="geometric"), {"c": 2}),
+        ("gap", svt_text(**SVT_TEXTS["gap"], fam="geometric"), {}),
+        ("numerical", svt_text(**SVT_TEXTS["numerical"], fam="geometric"), {}),
+        ("report_noisy_max", RNM.format(fam="geometric", out="arg"), {}),
+    ],
+)
+def test_the_transformers_are_presets_of_their_texts(
+    variant: str, text: str, params: dict[str, Any]
+) -> None:
+    """``sparse_vector`` / ``report_noisy_max`` and ``noise_program`` on the text of the
+    same program give the same mechanism, probability for probability."""
+    from verifier.algorithms import get_transformer
+    from verifier.mechanism.model import FiniteMechanism
+    from verifier.mechanism.neighbours import pair
+
+    base = FiniteMechanism(pair(), {"D": {(0, 1, 1): 1}, "D'": {(1, 0, 1): 1}})
+    if variant == "report_noisy_max":
+        ref = get_transformer("report_noisy_max").apply([base], {"epsilon": 1})
+    else:
+        ref = get_transformer("sparse_vector").apply(
+            [base], {"variant": variant, "epsilon": 1, **params}
+        )
+    got = get_transformer("noise_program").apply(
+        [base], {"text": text, "args": {"eps": 1, **params}}
+    )
+    assert list(got.outputs) == list(ref.outputs)
+    for d in ("D", "D'"):
+        for o in ref.outputs:
+            assert got.p(d, o) == ref.p(d, o)

@@ -287,6 +287,12 @@ def lower(
             noises[s.name] = _noise(s.value, env)
         else:
             pre[s.name] = s.value
+    if after and noises:
+        raise _refuse(
+            after[0],
+            "a threshold program ends with its loop (its outputs are the answers); after "
+            "the loop only a running-maximum program outputs, once",
+        )
     if after:
         return _lower_max(prog, env, claimed, noises, pre, loop, after, b, densities)
     return _lower_threshold(prog, env, claimed, noises, pre, loop, b)

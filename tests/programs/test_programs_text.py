@@ -246,3 +246,37 @@ def test_statdp_noisy_max_is_the_same_text(fn: str, name: str, suffix: str, rele
         assert isinstance(model, MaxDensity)
         got = cnm.exact_value(entry.claimed, model.noise.kind, csvt.STATDP_PAIRS).value
     assert _equal(got, exact_epsilon(entry).value)
+
+
+def test_the_case_study_runs_from_the_same_texts() -> None:
+    """``casestudies.dp_testing`` builds its sparse-vector and Report-Noisy-Max
+    programs from :data:`casestudies.dp_testing.programs.TEXTS`: the texts of the spec
+    files, character for character."""
+    from casestudies.dp_testing.programs import TEXTS
+
+    where = {
+        "lyu1": ("dp_testing_sparse_vector_technique1.toml", "svt"),
+        "lyu2": ("dp_testing_sparse_vector_technique2.toml", "svt"),
+        "lyu3": ("dp_testing_sparse_vector_technique3.toml", "svt"),
+        "lyu4": ("dp_testing_sparse_vector_technique4.toml", "svt"),
+        "lyu5": ("dp_testing_sparse_vector_technique5.toml", "svt"),
+        "lyu6": ("dp_testing_sparse_vector_technique6.toml", "svt"),
+        "numerical": ("dp_testing_numerical_svt.toml", "svt"),
+        "rnm_laplace": ("dp_testing_report_noisy_max1.toml", "rnm"),
+        "rnm_exponential": ("dp_testing_report_noisy_max2.toml", "rnm"),
+        "rnm_value_laplace": ("dp_testing_report_noisy_max3.toml", "rnm"),
+        "rnm_value_exponential": ("dp_testing_report_noisy_max4.toml", "rnm"),
+    }
+    assert set(where) == set(TEXTS)
+    for name, (file, mech) in where.items():
+        assert program(file, mech)[0].strip() == TEXTS[name].strip(), name
+    # the StatDP files repeat the texts of DP-Sniper's
+    for file, name in [
+        ("dp_testing_statdp_svt.toml", "lyu1"),
+        ("dp_testing_statdp_isvt1.toml", "lyu5"),
+        ("dp_testing_statdp_isvt2.toml", "lyu6"),
+        ("dp_testing_statdp_isvt3.toml", "lyu4"),
+        ("dp_testing_statdp_isvt4.toml", "lyu3"),
+    ]:
+        for mech in ("at_1_5", "at_7_10", "at_3_2"):
+            assert program(file, mech)[0].strip() == TEXTS[name].strip(), (file, mech)

@@ -31,6 +31,7 @@ module                             transformers
 :mod:`~.talwar`                    ``talwar_max_of_runs``, ``talwar_hybrid``
 :mod:`~.noise.svt`                 ``sparse_vector``
 :mod:`~.noise.noisy_max`           ``report_noisy_max``
+:mod:`~.noise.text`                ``noise_program``
 =================================  ===============================================
 
 (``docs/spec-format.md`` documents the same set for spec files; a test holds the two

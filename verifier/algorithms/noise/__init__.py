@@ -24,6 +24,7 @@ module                     concern
 :mod:`.density_ratio`      exact supremum of a ratio of piecewise exponential densities
 :mod:`.checks`             ε-DP on the whole output set, realized loss
 :mod:`.samplers`           samplers of the programs (simulation, for the tests)
+:mod:`.text`               programs written as text, lowered to these models
 =========================  =============================================================
 
 Every public name of those modules except the samplers is importable from here.
@@ -104,6 +105,7 @@ from .svt import (
     svt_monotone,
 )
 from .tails import TailSup, tail_sup
+from .text import Refused, lower, lower_text
 
 __all__ = [
     # noise distributions
@@ -152,6 +154,10 @@ __all__ = [
     "report_noisy_max",
     "argmax_laws",
     "max_density",
+    # programs written as text (verifier.programs.syntax)
+    "Refused",
+    "lower",
+    "lower_text",
     # densities
     "RatioSup",
     "UndecidedRatio",

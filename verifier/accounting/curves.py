@@ -56,6 +56,7 @@ from ..arithmetic.exact import (
 )
 from ..arithmetic.normal import normal_quantile
 from ..arithmetic.precision import interval_context
+from ..checks.docstrings import fill_doc
 from ..checks.privacy import Attained
 from ..checks.ranges import ParameterRange
 from ..checks.results import CheckResult, Finding, combine_verdicts
@@ -214,6 +215,7 @@ def _zcdp_pair(
 
 
 @privacy_parameters()
+@fill_doc
 def check_zcdp(
     mech: FiniteMechanism,
     *,
@@ -240,12 +242,9 @@ def check_zcdp(
     orders : (lo, hi)
         The orders: ``1 <= lo < hi``, rationals, ``hi`` may be ``oo`` (default
         ``(1, oo)``: zCDP; a bounded range is a Rényi curve over those orders).
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs (default: both directions of every edge).
-    precision : Precision
-        Up to how many bits comparisons are refined.
-    title : str, optional
-        The result's title.
+    %(pairs)s
+    %(precision)s
+    %(title)s
     max_cells : int
         Cells of the order range examined per pair before the verdict is undecided.
 
@@ -393,6 +392,7 @@ def _compare_mu(x: sp.Expr, y: sp.Expr, mu: sp.Expr, precision: Precision) -> Ve
 
 
 @privacy_parameters()
+@fill_doc
 def check_gdp(
     mech: FiniteMechanism,
     *,
@@ -414,12 +414,9 @@ def check_gdp(
         The mechanism.
     mu : exact number or str
         ``μ >= 0``.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs (default: both directions of every edge).
-    precision : Precision
-        Up to how many bits comparisons are refined.
-    title : str, optional
-        The result's title.
+    %(pairs)s
+    %(precision)s
+    %(title)s
 
     Returns
     -------
@@ -461,6 +458,7 @@ def check_gdp(
 
 
 @privacy_parameters()
+@fill_doc
 def gdp_mu(
     mech: FiniteMechanism,
     *,
@@ -477,10 +475,8 @@ def gdp_mu(
     ----------
     mech : FiniteMechanism
         The mechanism.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs (default: both directions of every edge).
-    precision : Precision
-        Up to how many bits comparisons are refined.
+    %(pairs)s
+    %(precision)s
 
     Returns
     -------

@@ -47,6 +47,9 @@ __all__ = [
     "safe_filename",
     "number_text",
     "version",
+    "add_names_argument",
+    "add_json_option",
+    "add_runner_options",
     "int_option",
     "float_option",
     "MAX_WORKERS",
@@ -59,6 +62,32 @@ __all__ = [
     "guarded_streams",
     "exact_text",
 ]
+
+
+def add_names_argument(p: argparse.ArgumentParser, help: str) -> None:
+    """``NAME ...``: the positional names (any number) a command is restricted to."""
+    p.add_argument("names", nargs="*", metavar="NAME", help=help)
+
+
+def add_json_option(
+    p: argparse.ArgumentParser, help: str = "print one JSON document on stdout"
+) -> None:
+    """``--json``: the command's answer as one JSON document on stdout."""
+    p.add_argument("--json", action="store_true", help=help)
+
+
+def add_runner_options(
+    p: argparse.ArgumentParser, *flags: str, metavar: str, help: str, dask: str
+) -> None:
+    """Where a command's work runs: ``flags`` (e.g. ``-j``, ``--jobs``) the number of
+    local worker processes (default 1: in this process), ``--dask WHERE`` a
+    dask.distributed cluster, and :func:`add_max_workers_option`; ``help`` and
+    ``dask`` are their help texts."""
+    p.add_argument(
+        *flags, type=int_option(1, WORKERS_CEILING), default=1, metavar=metavar, help=help
+    )
+    p.add_argument("--dask", metavar="WHERE", default=None, help=dask)
+    add_max_workers_option(p)
 
 
 def add_max_workers_option(p: argparse.ArgumentParser) -> None:

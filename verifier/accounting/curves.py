@@ -214,8 +214,8 @@ def _zcdp_pair(
     return Verdict.HOLDS, f"every alpha in [{lo}, {end}] ({done} cells) and above", None
 
 
-@privacy_parameters()
 @fill_doc
+@privacy_parameters()
 def check_zcdp(
     mech: FiniteMechanism,
     *,
@@ -391,8 +391,8 @@ def _compare_mu(x: sp.Expr, y: sp.Expr, mu: sp.Expr, precision: Precision) -> Ve
     return Verdict.UNDECIDED
 
 
-@privacy_parameters()
 @fill_doc
+@privacy_parameters()
 def check_gdp(
     mech: FiniteMechanism,
     *,
@@ -457,8 +457,8 @@ def check_gdp(
     )
 
 
-@privacy_parameters()
 @fill_doc
+@privacy_parameters()
 def gdp_mu(
     mech: FiniteMechanism,
     *,

@@ -602,8 +602,8 @@ def pure_epsilon(
     return Attained(value, r.pair, r.output, ok and all(t.certified for t in table))
 
 
-@privacy_parameters("epsilon_tilde")
 @fill_doc
+@privacy_parameters("epsilon_tilde")
 def check_ex_post(
     mech: FiniteMechanism,
     *,
@@ -706,8 +706,8 @@ def check_ex_post(
     )
 
 
-@privacy_parameters("epsilon")
 @fill_doc
+@privacy_parameters("epsilon")
 def check_pure_dp(
     mech: FiniteMechanism,
     *,
@@ -821,8 +821,8 @@ def _dist(mech: FiniteMechanism, d: Dataset) -> dict[Output, sp.Expr]:
     return {o: mech.p(d, o) for o in mech.outputs if mech.p(d, o) != 0}
 
 
-@privacy_parameters("epsilon", "pairs", "precision")
 @fill_doc
+@privacy_parameters("epsilon", "pairs", "precision")
 def delta(
     mech: FiniteMechanism,
     *,
@@ -918,8 +918,8 @@ def _pair_check(
     )
 
 
-@privacy_parameters("epsilon_tilde", "delta")
 @fill_doc
+@privacy_parameters("epsilon_tilde", "delta")
 def check_ex_post_approx(
     mech: FiniteMechanism,
     *,
@@ -987,8 +987,8 @@ def check_ex_post_approx(
     )
 
 
-@privacy_parameters("epsilon", "delta")
 @fill_doc
+@privacy_parameters("epsilon", "delta")
 def check_approx_dp(
     mech: FiniteMechanism,
     *,
@@ -1120,8 +1120,8 @@ def renyi_divergence(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: An
     return sp.log(s) / (a - 1)
 
 
-@privacy_parameters("alpha", "pairs", "precision")
 @fill_doc
+@privacy_parameters("alpha", "pairs", "precision")
 def rdp_epsilon(
     mech: FiniteMechanism,
     *,
@@ -1176,8 +1176,8 @@ def rdp_epsilon(
     return Attained(vals[i], prs[i], None, ok)
 
 
-@privacy_parameters("alpha", "epsilon")
 @fill_doc
+@privacy_parameters("alpha", "epsilon")
 def check_rdp(
     mech: FiniteMechanism,
     *,
@@ -1267,8 +1267,8 @@ def ex_post_rdp_sum(
     return total
 
 
-@privacy_parameters("epsilon_tilde", "alpha")
 @fill_doc
+@privacy_parameters("epsilon_tilde", "alpha")
 def check_ex_post_rdp(
     mech: FiniteMechanism,
     *,
@@ -1365,8 +1365,8 @@ def lemma7_dp_bound(eps_tilde: Bound, alpha: Any, delta_: Any) -> Callable[[Outp
     return lambda o: f(o) + extra
 
 
-@privacy_parameters("epsilon_tilde", "alpha", "delta")
 @fill_doc
+@privacy_parameters("epsilon_tilde", "alpha", "delta")
 def check_lemma7(
     mech: FiniteMechanism,
     *,

@@ -75,8 +75,8 @@ def pair_epsilon_for_delta(
     return epsilon_of(((P[o], Q.get(o, 0)) for o in P), delta, precision)
 
 
-@privacy_parameters("delta", "pairs", "precision")
 @fill_doc
+@privacy_parameters("delta", "pairs", "precision")
 def epsilon_for_delta(
     mech: FiniteMechanism,
     *,

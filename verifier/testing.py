@@ -43,10 +43,10 @@ except ImportError as err:  # pragma: no cover - hypothesis is a test dependency
 
 import sympy as sp
 
-from .checks.docstrings import filler
 from .claims import Claim
 from .mechanism.model import FiniteMechanism
 from .mechanism.neighbours import pair
+from .runtime.docstrings import filler
 from .search import SearchResult, get_searchable, search, spec_searchable
 from .search.spaces import PURE_BUDGETS, PairMech, QueryPair, project
 

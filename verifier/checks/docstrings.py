@@ -1,53 +1,22 @@
-"""Docstring entries shared by sibling functions, written once.
+"""The checkers' shared docstring entries, written once: :data:`CHECKS` holds the
+parameter and exception entries of the checkers (:mod:`verifier.checks.privacy`,
+:mod:`verifier.accounting.curves`, :mod:`verifier.interop.exact`) and :func:`fill_doc`
+fills a docstring's ``%(name)s`` lines with them (:func:`verifier.runtime.docstrings.filler`).
 
-A docstring names a shared entry by a line of its own, ``%(name)s``, indented as the
-entry should stand; :func:`filler` makes a decorator that replaces every such line
-with the entry (each of its lines indented likewise) when the function is defined.
-``help()``, Sphinx and the doctests read the filled ``__doc__``; an unknown name is a
-``KeyError`` at import time.  :data:`CHECKS` holds the parameter and exception
-entries of the checkers (:mod:`verifier.checks.privacy`, :mod:`verifier.odp`,
-:mod:`verifier.accounting`, :mod:`verifier.interop`) and :func:`fill_doc` fills them.
-
->>> @filler(x="x : int\\n    A number.")
-... def f(x):
-...     '''Parameters
-...     ----------
-...     %(x)s
-...     '''
+>>> print(CHECKS["precision"])
+precision : Precision
+    Working precision of the certified comparisons.
 >>> import inspect
->>> print(inspect.getdoc(f))
-Parameters
-----------
-x : int
-    A number.
+>>> from verifier.checks.privacy import check_approx_dp
+>>> "%(" in check_approx_dp.__doc__, CHECKS["budget"] in inspect.getdoc(check_approx_dp)
+(False, True)
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from typing import TypeVar
+from ..runtime.docstrings import filler
 
-__all__ = ["CHECKS", "fill_doc", "filler"]
-
-F = TypeVar("F", bound=Callable[..., object])
-
-_SLOT = re.compile(r"^([ \t]*)%\((\w+)\)s[ \t]*$", re.MULTILINE)
-
-
-def filler(**entries: str) -> Callable[[F], F]:
-    """A decorator that fills the ``%(name)s`` lines of a docstring with ``entries``."""
-
-    def fill(m: re.Match[str]) -> str:
-        return "\n".join(m[1] + line if line else line for line in entries[m[2]].split("\n"))
-
-    def decorate(f: F) -> F:
-        if f.__doc__:  # None under python -OO
-            f.__doc__ = _SLOT.sub(fill, f.__doc__)
-        return f
-
-    return decorate
-
+__all__ = ["CHECKS", "fill_doc"]
 
 _PAIRS = "pairs : iterable of (dataset, dataset), optional\n    The ordered pairs to {}; default every ordered neighbouring pair."
 _UNBOUND = "verifier.errors.UnboundSymbol\n    {}"

@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from ..errors import EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED
-from .common import Command, json_dump
+from .common import Command, add_json_option, json_dump
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -61,7 +61,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="only the exact columns (no dp_accounting needed)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_json_option(p)
 
 
 #: ``--eps0`` and ``--eps-prime`` lie between ``2^-MAGNITUDE`` and ``2^MAGNITUDE``: the

@@ -121,6 +121,18 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_limit_options(p)
 
 
+def _indented_width(indent: int) -> int | None:
+    """The terminal's width less ``indent`` when standard output is a terminal (a table
+    printed ``indent`` columns in then fits it), else ``None`` (no folding)."""
+    import shutil
+
+    from ..runtime.terminal import is_terminal
+
+    if not is_terminal(sys.stdout):
+        return None
+    return max(20, shutil.get_terminal_size().columns - indent)
+
+
 def add_limit_options(p: argparse.ArgumentParser) -> None:
     """The options raising the resource limits of spec files
     (:class:`verifier.spec.limits.Limits`; docs/spec-format.md, "Limits")."""
@@ -519,7 +531,7 @@ def _print_claim(
         say(f"  statement: {claim.statement}")
     if claim.source:
         say(f"  source: {claim.source}")
-    for line in result.table().splitlines():
+    for line in result.table(width=_indented_width(2)).splitlines():
         say("  " + line)
     if cex is not None:
         where = []

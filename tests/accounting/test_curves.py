@@ -260,31 +260,19 @@ def test_the_curve_kinds_decide_the_example_as_derived_by_hand():
 
 
 def test_an_f_dp_claim_must_range_over_the_whole_type_i_error():
-    from verifier.errors import SpecError
-    from verifier.spec import loads_spec
+    import dataclasses
+    from pathlib import Path
 
-    text = """
-version = 1
-[symbols]
-x = { nonnegative = true }
-[graphs.g]
-kind = "pair"
-datasets = ["D", "D'"]
-[mechanisms.rr]
-graph = "g"
-outputs = ["0", "1"]
-distributions.D = { "1" = "3/4", "0" = "1/4" }
-distributions."D'" = { "1" = "1/4", "0" = "3/4" }
-[[claims]]
-id = "half"
-mechanism = "rr"
-kind = "f_dp"
-tradeoff = "(1 - x)/3"
-over = { symbol = "x", lo = 0, hi = "1/2" }
-"""
-    spec = loads_spec(text, "toml")
+    from verifier.checks.ranges import ParameterRange
+    from verifier.errors import SpecError
+    from verifier.spec import load_spec
+
+    spec = load_spec(Path(__file__).resolve().parents[2] / "examples" / "curves.toml")
+    claim = next(c for c in spec.claims if c.id == "rr-f-dp")
+    x = claim.over.symbol
+    half = dataclasses.replace(claim, over=ParameterRange(x, sp.Integer(0), sp.Rational(1, 2)))
     with pytest.raises(SpecError, match=r"over = \{ symbol = \"x\", lo = 0, hi = 1 \}"):
-        spec.claims[0].run()
-    concave = text.replace('"(1 - x)/3"', '"x*(1 - x)"').replace('hi = "1/2"', "hi = 1")
+        half.run()
+    concave = dataclasses.replace(claim, tradeoff=x * (1 - x))
     with pytest.raises(InvalidParameter, match="not convex"):
-        loads_spec(concave, "toml").claims[0].run()
+        concave.run()

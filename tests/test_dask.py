@@ -170,6 +170,8 @@ def test_cli_search_gives_the_same_bytes_everywhere(tmp_path, monkeypatch, capsy
     assert len(set(out.values())) == 1 and len(set(certs.values())) == 1
 
 
+# a LocalCluster deciding four claims, twice (a minute): `pytest -m slow` (.ci/run runs it)
+@pytest.mark.slow
 def test_cli_casestudies_on_a_cluster(capsys):
     names = ["ghazi2025.thm9", "liu_talwar2019.thm32", "hartmann2022.lemma8"]
     names.append("ghazi2025.thm11.no_factor2.box")  # over a box: decided in the client

@@ -261,6 +261,7 @@ def test_every_selection_transformer_has_a_preset() -> None:
         "ghazi_hyperparameter_tuning",
         "sparse_vector",
         "report_noisy_max",
+        "noise_program",
     }
     assert set(PRESETS) | others == set(TRANSFORMERS)
     assert {name for name, _, _ in PRESET_CASES} == set(PRESETS)

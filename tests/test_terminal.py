@@ -140,3 +140,25 @@ def test_columns_are_left_out_in_order_until_the_table_fits():
     assert tight.splitlines()[0].split() == ["claim", "verdict"]
     assert all(len(line) <= 45 for line in tight.splitlines()[:-1])
     assert tight.splitlines()[-1] == "(not shown, to fit 45 columns: source, at, kind; --wide)"
+
+
+def test_a_check_result_table_fits_80_columns():
+    # a result over a range, whose realized and claimed columns are long expressions:
+    # `verifier check` prints its table two columns in, at the terminal's width less 2
+    import sympy as sp
+
+    from verifier.checks.privacy import check_approx_dp
+    from verifier.mechanism.instances import randomized_response
+
+    eps = sp.Symbol("eps", nonnegative=True)
+    result = check_approx_dp(
+        randomized_response(sp.log(3)),
+        epsilon=eps,
+        delta=(3 - sp.exp(eps)) / 5,
+        over=(eps, 0, sp.log(3)),
+    )
+    assert result.violated
+    table = result.table(width=78).splitlines()[1:]  # below the one-line summary
+    rows = [line for line in table if not line.lstrip().startswith("output - fails")]
+    assert rows and all(len("  " + line) <= 80 for line in rows), "\n".join(rows)
+    assert "Max(0," in "".join(rows)  # folded, never cut

@@ -46,6 +46,7 @@ import sympy as sp
 from .claims import Claim
 from .mechanism.model import FiniteMechanism
 from .mechanism.neighbours import pair
+from .runtime.docstrings import filler
 from .search import SearchResult, get_searchable, search, spec_searchable
 from .search.spaces import PURE_BUDGETS, PairMech, QueryPair, project
 
@@ -64,6 +65,31 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # strategies
 # ---------------------------------------------------------------------------
+
+
+#: The docstring entries the strategies and the search assertions share.
+_fill_doc = filler(
+    pair_options="""a : rational > 1, optional
+    ``e^ε`` (default: one of :data:`~verifier.search.spaces.PURE_BUDGETS`).
+outputs : int or (int, int)
+    Number of outputs.
+extreme : float
+    Probability of an extreme ratio ``a^{±1}`` at each output.""",
+    search_options="""claim : Claim, str or path
+    A claim, a registered claim id, or a spec file (``.toml``/``.json``).
+claim_id : str, optional
+    The claim of the spec file (when it has several).
+seconds : float or None
+    Outer time limit (``None``: none); the instance budget fixes the answer.
+seed : int
+    Master seed.
+instances : int, optional
+    The instance budget (default: the claim's).
+workers : int
+    Local worker processes (1: in this process).""",
+    raises_unknown_claim="""verifier.errors.UnknownClaim
+    ``claim`` is neither a registered searchable claim nor a spec file.""",
+)
 
 
 @st.composite
@@ -106,6 +132,7 @@ def rational_distributions(
     return tuple(Fraction(x, s) for x in w)
 
 
+@_fill_doc
 @st.composite
 def pair_mechs(
     draw: Any,
@@ -117,12 +144,7 @@ def pair_mechs(
 
     Parameters
     ----------
-    a : rational > 1, optional
-        ``e^ε`` (default: one of :data:`~verifier.search.spaces.PURE_BUDGETS`).
-    outputs : int or (int, int)
-        Number of outputs.
-    extreme : float
-        Probability of an extreme ratio ``a^{±1}`` at each output.
+    %(pair_options)s
 
     Returns
     -------
@@ -159,6 +181,7 @@ def pair_mechs(
     return PairMech(aa, p, project(p, ratios, aa))
 
 
+@_fill_doc
 @st.composite
 def dp_pairs(
     draw: Any,
@@ -173,12 +196,7 @@ def dp_pairs(
 
     Parameters
     ----------
-    a : rational > 1, optional
-        ``e^ε`` (default: one of :data:`~verifier.search.spaces.PURE_BUDGETS`).
-    outputs : int or (int, int)
-        Number of outputs.
-    extreme : float
-        Probability of an extreme ratio ``a^{±1}`` at each output.
+    %(pair_options)s
     datasets : (str, str)
         The names of the two datasets.
 
@@ -313,6 +331,7 @@ def _claim(claim: Claim | str | os.PathLike[str], claim_id: str | None) -> Claim
     return get_searchable(text)
 
 
+@_fill_doc
 def find_counterexample(
     claim: Claim | str | os.PathLike[str],
     *,
@@ -328,18 +347,7 @@ def find_counterexample(
 
     Parameters
     ----------
-    claim : Claim, str or path
-        A claim, a registered claim id, or a spec file (``.toml``/``.json``).
-    claim_id : str, optional
-        The claim of the spec file (when it has several).
-    seconds : float or None
-        Outer time limit (``None``: none); the instance budget fixes the answer.
-    seed : int
-        Master seed.
-    instances : int, optional
-        The instance budget (default: the claim's).
-    workers : int
-        Local worker processes (1: in this process).
+    %(search_options)s
     certificate : path, optional
         Where to write the certificate of a counterexample.
 
@@ -351,8 +359,7 @@ def find_counterexample(
 
     Raises
     ------
-    verifier.errors.UnknownClaim
-        ``claim`` is neither a registered searchable claim nor a spec file.
+    %(raises_unknown_claim)s
     verifier.errors.SpecError
         The spec file cannot be read or has no such claim.
 
@@ -375,6 +382,7 @@ def find_counterexample(
     )
 
 
+@_fill_doc
 def assert_no_counterexample(
     claim: Claim | str | os.PathLike[str],
     *,
@@ -394,18 +402,7 @@ def assert_no_counterexample(
 
     Parameters
     ----------
-    claim : Claim, str or path
-        A claim, a registered claim id, or a spec file (``.toml``/``.json``).
-    claim_id : str, optional
-        The claim of the spec file.
-    seconds : float or None
-        Outer time limit.
-    seed : int
-        Master seed.
-    instances : int, optional
-        The instance budget.
-    workers : int
-        Local worker processes.
+    %(search_options)s
     certificate : path, optional
         Where to write the certificate of a counterexample.
     max_ratio : float, optional
@@ -419,8 +416,7 @@ def assert_no_counterexample(
     ------
     AssertionError
         A counterexample was found, or the best ratio exceeds ``max_ratio``.
-    verifier.errors.UnknownClaim
-        ``claim`` is neither a registered searchable claim nor a spec file.
+    %(raises_unknown_claim)s
 
     Examples
     --------
@@ -449,6 +445,7 @@ def assert_no_counterexample(
     return r
 
 
+@_fill_doc
 def assert_counterexample(
     claim: Claim | str | os.PathLike[str],
     *,
@@ -464,18 +461,7 @@ def assert_counterexample(
 
     Parameters
     ----------
-    claim : Claim, str or path
-        A claim, a registered claim id, or a spec file (``.toml``/``.json``).
-    claim_id : str, optional
-        The claim of the spec file.
-    seconds : float or None
-        Outer time limit.
-    seed : int
-        Master seed.
-    instances : int, optional
-        The instance budget.
-    workers : int
-        Local worker processes.
+    %(search_options)s
     certificate : path, optional
         Where to write the certificate.
 
@@ -487,8 +473,7 @@ def assert_counterexample(
     ------
     AssertionError
         No counterexample was found.
-    verifier.errors.UnknownClaim
-        ``claim`` is neither a registered searchable claim nor a spec file.
+    %(raises_unknown_claim)s
 
     Examples
     --------

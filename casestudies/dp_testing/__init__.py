@@ -7,7 +7,8 @@ Differential Privacy", CCS; repository ``cmla-psu/statdp``, ``statdp/algorithms.
 each decided exactly on the tools' own parameters and input pairs.
 
 Modules: :mod:`.suite` (the entry model, the tools' input pairs, the decision),
-:mod:`.products`, :mod:`.noisy_max`, :mod:`.svt`, :mod:`.floating` (the mechanisms),
+:mod:`.products`, :mod:`.noisy_max`, :mod:`.svt`, :mod:`.floating` (the mechanisms;
+:mod:`.programs` holds the sparse-vector and Report-Noisy-Max ones as program texts),
 :mod:`.claims` (their registration), :mod:`.published` (the tools' published lower
 bounds) and :mod:`.table` (the comparison table, ``docs/dp-testing-suite.md``; notes and
 findings in ``NOTES.md``).

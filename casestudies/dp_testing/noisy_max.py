@@ -46,9 +46,11 @@ import sympy as sp
 
 from verifier.algorithms.noise.checks import max_log_ratio
 from verifier.algorithms.noise.density_ratio import best_of, ratio_at_most, sup_log_ratio
-from verifier.algorithms.noise.noisy_max import argmax_laws, max_density, report_noisy_max
+from verifier.algorithms.noise.noisy_max import NoisyMax, argmax_laws, max_density
+from verifier.algorithms.noise.text import MaxDensity
 from verifier.claims import Tightness
 
+from .programs import noisy_max
 from .search import AnswerPairSpace, noisy_max_search
 from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs, piecewise_json
 from .svt import STATDP_PAIRS, STATDP_SPACE, statdp_levels
@@ -72,10 +74,26 @@ def _vec(v: Vector) -> str:
     return "(" + ",".join(str(x) for x in v) + ")"
 
 
+def _argmax(eps: Any, noise: str) -> NoisyMax:
+    """Report-Noisy-Max releasing the argmax, noise of scale ``2/eps``, from its program
+    text (:mod:`.programs`; the model of ``report_noisy_max(eps, noise=noise)``)."""
+    prog = noisy_max(f"rnm_{noise}", eps=eps)
+    assert isinstance(prog, NoisyMax)
+    return prog
+
+
+def _max_value(eps: Any, noise: str) -> MaxDensity:
+    """The noisy maximum itself under continuous noise of scale ``2/eps``, from its
+    program text: a density (:class:`~verifier.algorithms.noise.text.MaxDensity`)."""
+    prog = noisy_max(f"rnm_value_{noise}", eps=eps)
+    assert isinstance(prog, MaxDensity)
+    return prog
+
+
 def exact_argmax(eps: Any, noise: str, pairs: list[tuple[Vector, Vector]]) -> ExactEpsilon:
     """The exact ε of the argmax of ``q + noise`` (scale ``2/eps``) on ``pairs``: per
     pair the largest log-ratio of the exact argmax probabilities."""
-    prog = report_noisy_max(eps, noise=noise)
+    prog = _argmax(eps, noise)
     vectors = [_ints(v) for pair in pairs for v in pair]
     ctx, laws = argmax_laws(prog, vectors)
     u = Fraction(int(ctx.u.p), int(ctx.u.q))
@@ -104,8 +122,9 @@ def exact_value(eps: Any, noise: str, pairs: list[tuple[Vector, Vector]]) -> Exa
     supremum sits at an interior critical point is certified below the largest
     value of the other pairs (:func:`~verifier.algorithms.noise.density_ratio.
     ratio_at_most`)."""
-    prog = report_noisy_max(eps, noise=noise)
-    ctx, _ = argmax_laws(prog, [_ints(pairs[0][0])])
+    prog = _max_value(eps, noise)
+    # the unit of the rates: the context of the argmax program with the same noise
+    ctx, _ = argmax_laws(_argmax(eps, noise), [_ints(pairs[0][0])])
     u = Fraction(int(ctx.u.p), int(ctx.u.q))
     dens: dict[tuple[int, ...], Any] = {}
     for pair in pairs:
@@ -148,7 +167,9 @@ def export_noisy_max(
     """The exact laws on each input of ``pairs``: the argmax probabilities (closed form
     and float), or the density of the noisy maximum piece by piece (closed forms in
     ``v``)."""
-    prog = report_noisy_max(eps, noise=noise)
+    prog = _argmax(eps, noise)
+    if release != "argmax":
+        assert _max_value(eps, noise).noise == prog.noise
     vectors = list(dict.fromkeys(_ints(x) for pair in pairs for x in pair))
     ctx, laws = argmax_laws(prog, vectors if release == "argmax" else vectors[:1])
     u = ctx.u

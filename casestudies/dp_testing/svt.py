@@ -78,12 +78,11 @@ from verifier.algorithms.noise import (
     LossMax,
     SparseVector,
     answer_sequence_laws,
-    lyu_svt,
     max_log_ratio,
-    numerical_svt,
 )
 from verifier.claims import Tightness
 
+from .programs import sparse_vector
 from .released import exact_released_value, export_released_value
 from .search import AnswerPairSpace, svt_search
 from .suite import ExactEpsilon, SuiteEntry, Vector, pattern_pairs
@@ -286,7 +285,16 @@ _PAIRS_STATDP = "generate_databases(num_input=(5, 10), ALL_DIFFER): 32 ordered p
 
 
 def _lyu(k: int, t: Any, eps: Any = EPS, c: int = 1) -> SparseVector:
-    return lyu_svt(k, eps, c, noise="laplace", threshold=t)
+    """Lyu et al.'s Algorithm ``k`` with Laplace noise, from its program text
+    (:mod:`.programs`; the same model as ``lyu_svt(k, eps, c, noise="laplace",
+    threshold=t)``)."""
+    return sparse_vector(f"lyu{k}", eps=eps, c=c, T=t)
+
+
+def _numerical_svt() -> SparseVector:
+    """DP-Sniper's ``NumericalSVT()`` (eps = 0.1, c = 2, t = 1) from its program text
+    (the model of ``numerical_svt(EPS, 2, noise="laplace", threshold=1)``)."""
+    return sparse_vector("numerical", eps=EPS, c=2, T=1)
 
 
 def _dps(k: int, t: Any, expected: str, kind: str, notes: str, **more: Any) -> SuiteEntry:
@@ -330,12 +338,12 @@ def _svt5_statdp() -> ExactEpsilon:
 
 
 def _numerical() -> ExactEpsilon:
-    prog = numerical_svt(EPS, 2, noise="laplace", threshold=1)
+    prog = _numerical_svt()
     return exact_on_pairs(prog, DPSNIPER_PAIRS, fresh_rate=prog.value_noise.rate)
 
 
 def _numerical_export() -> dict[str, Any]:
-    prog = numerical_svt(EPS, 2, noise="laplace", threshold=1)
+    prog = _numerical_svt()
     doc = export_on_pairs(prog, DPSNIPER_PAIRS)
     doc["release"] += (
         "; each ⊤ at query i also releases q_i + xi_i, xi_i independent Laplace noise of "
@@ -458,6 +466,26 @@ _ALG3 = (
 )
 
 
+def _released_value(
+    eps: Any, pairs: Sequence[tuple[Vector, Vector]], c: int = 1, **other: Any
+) -> ExactEpsilon:
+    """The exact ε of Lyu et al.'s Algorithm 3 (``t = 1``) from its program text: the
+    text's cutoff and threshold, and its noises checked to be the ones
+    :mod:`.released` integrates (``rho ~ Lap(2/eps)``, ``nu ~ Lap(2c/eps)``)."""
+    prog = _lyu(3, 1, eps, c)
+    e = sp.sympify(eps)
+    if not (
+        prog.release == "value"
+        and prog.threshold_noise.rate == e / 2
+        and prog.query_noise.rate == e / (2 * c)
+        and prog.cutoff == c
+    ):
+        raise ValueError(
+            f"internal: the text of Algorithm 3 is not the program of .released: {prog}"
+        )
+    return exact_released_value(eps, list(pairs), t=int(prog.threshold), c=c, **other)
+
+
 def _statdp_isvt4() -> list[SuiteEntry]:
     return _statdp_levels(
         "iSVT4",
@@ -467,7 +495,7 @@ def _statdp_isvt4() -> list[SuiteEntry]:
         "Lyu et al.'s Alg. 3 with N = 1 (outputs (count(False), the noisy query) "
         "instead of True; rho ~ Lap(2/eps), nu ~ Lap(2N/eps)): infinity-DP (Table 1); "
         "Ding et al. 2018 (Section 6.2) detect it. " + _ALG3,
-        lambda eps: functools.partial(exact_released_value, eps, STATDP_PAIRS),
+        lambda eps: functools.partial(_released_value, eps, STATDP_PAIRS),
         lambda eps: functools.partial(export_released_value, eps, STATDP_PAIRS),
     )
 
@@ -477,7 +505,7 @@ SVT34_C = 2
 
 
 def _svt34_alg4() -> SparseVector:
-    return lyu_svt(4, EPS, SVT34_C, noise="laplace", threshold=1)
+    return _lyu(4, 1, EPS, SVT34_C)
 
 
 def _svt34_exact() -> ExactEpsilon:
@@ -488,9 +516,7 @@ def _svt34_exact() -> ExactEpsilon:
     alg3_u = EPS / (2 * SVT34_C)
     if u != Fraction(int(alg3_u.p), int(alg3_u.q)):
         raise ValueError(f"internal: Alg. 4's unit {u} is not Alg. 3's {alg3_u}")
-    return exact_released_value(
-        EPS, DPSNIPER_PAIRS, c=SVT34_C, other=alg4, other_name="Alg. 4 (c = 2)"
-    )
+    return _released_value(EPS, DPSNIPER_PAIRS, SVT34_C, other=alg4, other_name="Alg. 4 (c = 2)")
 
 
 def _svt34_export() -> dict[str, Any]:
@@ -535,7 +561,7 @@ ENTRIES: list[SuiteEntry] = [
         pairs=_PAIRS_DPS,
         expected="refuted",
         kind="negative-control",
-        exact=functools.partial(exact_released_value, EPS, DPSNIPER_PAIRS),
+        exact=functools.partial(_released_value, EPS, DPSNIPER_PAIRS),
         export=functools.partial(export_released_value, EPS, DPSNIPER_PAIRS),
         notes="Lyu et al. 2017, Alg. 3 is infinity-DP (Table 1): the released value "
         "q_i + nu_i reveals the query noise. " + _ALG3,
@@ -587,7 +613,7 @@ ENTRIES: list[SuiteEntry] = [
         export=_numerical_export,
         search=svt_search(
             "dp_testing.numerical_svt",
-            functools.partial(numerical_svt, EPS, 2, noise="laplace", threshold=1),
+            _numerical_svt,
             "numerical",
             EPS,
             DPSNIPER_SPACE,

@@ -227,3 +227,52 @@ def test_gdp_refuses_bad_parameters():
     with pytest.raises(InvalidParameter, match="mu must be >= 0"):
         check_gdp(rr, mu=-1)
     assert check_gdp(rr, mu="log(5)").verdict is H  # a string in the spec grammar
+
+
+# ---------------------------------------------------------------------------
+# the spec-file kinds (examples/curves.toml: expected outcomes derived by hand in its
+# comments)
+# ---------------------------------------------------------------------------
+
+
+def test_the_curve_kinds_decide_the_example_as_derived_by_hand():
+    from pathlib import Path
+
+    from verifier.spec import load_spec
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "curves.toml"
+    spec = load_spec(path)
+    got = {c.id: (c.kind, r.verdict) for c, r in spec.run()}
+    assert got == {
+        "rr-profile": ("approx_dp", H),
+        "rr-profile-zero": ("approx_dp", H),
+        "rr-profile-below": ("approx_dp", V),
+        "rr-zcdp": ("zcdp", H),
+        "rr-zcdp-below-kl": ("zcdp", V),
+        "rr-zcdp-from-pure-dp": ("zcdp", H),
+        "rr-f-dp": ("f_dp", H),
+        "rr-f-dp-too-strong": ("f_dp", V),
+        "rr-gdp": ("gdp", H),
+        "rr-gdp-below": ("gdp", V),
+    }
+    tight = {c.id for c, r in spec.run() if r.tight}
+    assert {"rr-profile", "rr-f-dp"} <= tight
+
+
+def test_an_f_dp_claim_must_range_over_the_whole_type_i_error():
+    import dataclasses
+    from pathlib import Path
+
+    from verifier.checks.ranges import ParameterRange
+    from verifier.errors import SpecError
+    from verifier.spec import load_spec
+
+    spec = load_spec(Path(__file__).resolve().parents[2] / "examples" / "curves.toml")
+    claim = next(c for c in spec.claims if c.id == "rr-f-dp")
+    x = claim.over.symbol
+    half = dataclasses.replace(claim, over=ParameterRange(x, sp.Integer(0), sp.Rational(1, 2)))
+    with pytest.raises(SpecError, match=r"over = \{ symbol = \"x\", lo = 0, hi = 1 \}"):
+        half.run()
+    concave = dataclasses.replace(claim, tradeoff=x * (1 - x))
+    with pytest.raises(InvalidParameter, match="not convex"):
+        concave.run()

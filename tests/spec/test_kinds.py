@@ -128,7 +128,7 @@ def test_the_table_is_consistent():
         assert kind.name == name
         assert set(kind.parameter_names) <= fields  # every parameter has its field
         assert sorted(kind.document_order, key=id) == sorted(kind.parameters, key=id)
-    assert RANGE_KINDS == {"pure_dp", "ex_post"}
+    assert RANGE_KINDS == {"pure_dp", "ex_post", "approx_dp", "f_dp"}
     assert PARAMETER_NAMES == (
         "epsilon",
         "epsilon_tilde",
@@ -136,6 +136,7 @@ def test_the_table_is_consistent():
         "alpha",
         "rho",
         "mu",
+        "tradeoff",
         "lhs",
         "rhs",
     )

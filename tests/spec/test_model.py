@@ -105,7 +105,9 @@ def test_claims_built_in_python_are_checked():
         SpecClaim(id="c", kind="ex_post", mechanism=GEO, epsilon_tilde=lambda o: 1 - o)
     with pytest.raises(InvalidParameter, match="epsilon_tilde gives no bound for output"):
         SpecClaim(id="c", kind="ex_post", mechanism=GEO, epsilon_tilde={0: 1})
-    with pytest.raises(SpecError, match="supported for ex_post and pure_dp claims only, not rdp"):
+    with pytest.raises(
+        SpecError, match="supported for approx_dp, ex_post, f_dp, pure_dp claims only, not rdp"
+    ):
         SpecClaim(id="c", kind="rdp", mechanism=GEO, alpha=2, epsilon=t, over=(t, 0, 1))
     with pytest.raises(UnboundSymbol, match="or decide the claim for every value of one symbol"):
         SpecClaim(id="c", kind="pure_dp", mechanism=GEO, epsilon=t)

@@ -21,8 +21,10 @@ from .documents import EXAMPLES
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a dev dependency")
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEC_FILES = sorted(EXAMPLES.glob("*.toml")) + sorted(
-    (ROOT / "tests" / "plugin" / "repo" / "claims").glob("*.toml")
+SPEC_FILES = (
+    sorted(EXAMPLES.glob("*.toml"))
+    + sorted(EXAMPLES.glob("programs/*.toml"))
+    + sorted((ROOT / "tests" / "plugin" / "repo" / "claims").glob("*.toml"))
 )
 
 

@@ -57,6 +57,7 @@ from ..arithmetic.exact import (
 )
 from ..arithmetic.normal import normal_quantile
 from ..arithmetic.precision import interval_context
+from ..checks.docstrings import fill_doc
 from ..checks.privacy import Attained
 from ..checks.results import CheckResult, Finding, combine_verdicts
 from ..checks.vocabulary import privacy_parameters
@@ -213,6 +214,7 @@ def _zcdp_pair(
     return Verdict.HOLDS, f"every alpha in [{lo}, {end}] ({done} cells) and above", None
 
 
+@fill_doc
 @privacy_parameters()
 def check_zcdp(
     mech: FiniteMechanism,
@@ -240,12 +242,9 @@ def check_zcdp(
     orders : (lo, hi)
         The orders: ``1 <= lo < hi``, rationals, ``hi`` may be ``oo`` (default
         ``(1, oo)``: zCDP; a bounded range is a Rényi curve over those orders).
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs (default: both directions of every edge).
-    precision : Precision
-        Up to how many bits comparisons are refined.
-    title : str, optional
-        The result's title.
+    %(pairs)s
+    %(precision)s
+    %(title)s
     max_cells : int
         Cells of the order range examined per pair before the verdict is undecided.
 
@@ -391,6 +390,7 @@ def _compare_mu(x: sp.Expr, y: sp.Expr, mu: sp.Expr, precision: Precision) -> Ve
     return Verdict.UNDECIDED
 
 
+@fill_doc
 @privacy_parameters()
 def check_gdp(
     mech: FiniteMechanism,
@@ -413,12 +413,9 @@ def check_gdp(
         The mechanism.
     mu : exact number or str
         ``μ >= 0``.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs (default: both directions of every edge).
-    precision : Precision
-        Up to how many bits comparisons are refined.
-    title : str, optional
-        The result's title.
+    %(pairs)s
+    %(precision)s
+    %(title)s
 
     Returns
     -------
@@ -459,6 +456,7 @@ def check_gdp(
     )
 
 
+@fill_doc
 @privacy_parameters()
 def gdp_mu(
     mech: FiniteMechanism,
@@ -476,10 +474,8 @@ def gdp_mu(
     ----------
     mech : FiniteMechanism
         The mechanism.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs (default: both directions of every edge).
-    precision : Precision
-        Up to how many bits comparisons are refined.
+    %(pairs)s
+    %(precision)s
 
     Returns
     -------

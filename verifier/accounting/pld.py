@@ -542,6 +542,8 @@ def check_tradeoff(
     f: Any,
     variable: sp.Symbol,
     precision: Precision = DEFAULT_PRECISION,
+    *,
+    pairs: Iterable[Pair] | None = None,
 ) -> CheckResult:
     """Is ``mech`` ``f``-DP (Dong, Roth & Su 2022, Definition 2.3): ``T(M(D), M(D')) >=
     f`` on ``[0, 1]`` for every ordered neighbouring pair?  ``f`` is an expression in
@@ -575,7 +577,7 @@ def check_tradeoff(
     if convex.verdict is Verdict.UNDECIDED:
         raise Undecidable(f"could not decide that f = {fx} is convex on [0, 1]")
     parts = []
-    for d, d2 in mech.ordered_pairs():
+    for d, d2 in mech.ordered_pairs() if pairs is None else pairs:
         loss = PrivacyLoss.of(mech, d, d2, precision)
         for x, y in loss.tradeoff():
             parts.append(

@@ -31,6 +31,7 @@ module                             transformers
 :mod:`~.talwar`                    ``talwar_max_of_runs``, ``talwar_hybrid``
 :mod:`~.noise.svt`                 ``sparse_vector``
 :mod:`~.noise.noisy_max`           ``report_noisy_max``
+:mod:`~.noise.text`                ``noise_program``
 =================================  ===============================================
 
 (``docs/spec-format.md`` documents the same set for spec files; a test holds the two
@@ -71,7 +72,7 @@ package (which imports them).
 
 from __future__ import annotations
 
-# the algorithm modules (importing one registers its transformers)
+# the registry and the algorithm modules (importing one registers its transformers)
 from . import (
     generic,
     ghazi,
@@ -79,47 +80,18 @@ from . import (
     ghazi_series,
     liu_talwar,
     noise,
+    registry,
     repeat_select,
     selection,
     talwar,
 )
 from .generic import best_of, output_score
-from .registry import (
-    REQUIRED,
-    TRANSFORMERS,
-    BuildFn,
-    Param,
-    ParamParser,
-    Transformer,
-    Values,
-    boolean,
-    choice,
-    exact_number,
-    get_transformer,
-    positive_int,
-    probability,
-    register_transformer,
-    transformer,
-)
+from .registry import *  # noqa: F403  (the registry's public names, listed once there)
 
 __all__ = [
-    "TRANSFORMERS",
-    "Transformer",
-    "Param",
-    "REQUIRED",
-    "register_transformer",
-    "transformer",
-    "get_transformer",
-    "positive_int",
-    "exact_number",
-    "probability",
-    "boolean",
-    "choice",
+    *registry.__all__,
     "output_score",
     "best_of",
-    "Values",
-    "ParamParser",
-    "BuildFn",
     "generic",
     "ghazi",
     "ghazi_filter",

@@ -34,7 +34,6 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .exact import Enclosure
 from .precision import interval_context, real_context
 
 __all__ = ["normal_cdf", "normal_quantile", "MAX_ABS_ARGUMENT"]
@@ -44,9 +43,27 @@ __all__ = ["normal_cdf", "normal_quantile", "MAX_ABS_ARGUMENT"]
 MAX_ABS_ARGUMENT = 600
 
 
+def _raw_fraction(t: tuple[int, int, int, int]) -> Fraction:
+    """The exact rational value of a raw mpmath float ``(sign, mantissa, exponent,
+    bits)``."""
+    sign, man, exp, _ = t
+    if not man:
+        if exp:
+            raise ValueError("an interval end is not a finite number")
+        return Fraction(0)
+    value = Fraction(man) * (Fraction(2) ** exp)
+    return -value if sign else value
+
+
 def _fraction(x: Any) -> Fraction:
     """The exact rational value of an mpmath float."""
-    return Enclosure(x, x, 0).bounds()[0]
+    return _raw_fraction(x._mpf_)
+
+
+def _interval_ends(v: Any) -> tuple[Fraction, Fraction]:
+    """The exact rational ends of an mpmath interval."""
+    a, b = v._mpi_
+    return _raw_fraction(a), _raw_fraction(b)
 
 
 def _cdf_interval(ctx: Any, z: Fraction) -> Any:
@@ -110,7 +127,7 @@ def normal_cdf(z: Fraction, bits: int) -> tuple[Fraction, Fraction]:
         raise ValueError(f"normal_cdf: |z| = {float(abs(z)):.6g} is beyond {MAX_ABS_ARGUMENT}")
     extra = int(float(z) ** 2 / 2 * 1.4427) + 8  # bits the series' cancellation costs
     with interval_context(bits + extra) as ctx:
-        lo, hi = Enclosure.from_iv(_cdf_interval(ctx, z), bits).bounds()
+        lo, hi = _interval_ends(_cdf_interval(ctx, z))
     return max(lo, Fraction(0)), min(hi, Fraction(1))
 
 

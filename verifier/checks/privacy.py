@@ -67,6 +67,7 @@ from ..arithmetic.exact import (
 from ..errors import InvalidParameter, UnboundSymbol
 from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .boxes import Box, BoxBudget, decide_on_box
+from .docstrings import fill_doc
 from .ranges import ParameterRange
 from .results import CheckResult, Finding, Subject
 from .vocabulary import privacy_parameters
@@ -476,6 +477,7 @@ class RealizedTable:
         return "\n".join(lines)
 
 
+@fill_doc
 def realized_ex_post_epsilon(
     mech: FiniteMechanism,
     pairs: Iterable[Pair] | None = None,
@@ -491,10 +493,8 @@ def realized_ex_post_epsilon(
     ----------
     mech : FiniteMechanism
         Without free symbols.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to maximise over; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
+    %(pairs_max)s
+    %(precision)s
 
     Returns
     -------
@@ -504,8 +504,7 @@ def realized_ex_post_epsilon(
 
     Raises
     ------
-    verifier.errors.UnboundSymbol
-        A probability has a symbol without a value.
+    %(raises_unbound)s
     verifier.errors.InvalidParameter
         A pair names a dataset the mechanism lacks.
 
@@ -546,6 +545,7 @@ def realized_ex_post_epsilon(
     return RealizedTable(rows)
 
 
+@fill_doc
 def pure_epsilon(
     mech: FiniteMechanism,
     pairs: Iterable[Pair] | None = None,
@@ -562,8 +562,7 @@ def pure_epsilon(
         The ordered pairs to maximise over; default every ordered neighbouring pair
         (pairs at distance ``k``, :func:`~verifier.mechanism.neighbours.pairs_at_distance`,
         give the group-privacy ε).
-    precision : Precision
-        Working precision of the certified comparisons.
+    %(precision)s
 
     Returns
     -------
@@ -575,8 +574,7 @@ def pure_epsilon(
     ------
     verifier.errors.InvalidParameter
         The mechanism has no possible output, or a pair names an unknown dataset.
-    verifier.errors.UnboundSymbol
-        A probability has a symbol without a value.
+    %(raises_unbound)s
 
     Examples
     --------
@@ -604,6 +602,7 @@ def pure_epsilon(
     return Attained(value, r.pair, r.output, ok and all(t.certified for t in table))
 
 
+@fill_doc
 @privacy_parameters("epsilon_tilde")
 def check_ex_post(
     mech: FiniteMechanism,
@@ -627,17 +626,13 @@ def check_ex_post(
     epsilon_tilde : callable, mapping or number
         The claimed ex-post bound ε̃(o) (keyword-only; a string in the spec grammar
         for a constant).
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to check; default every ordered neighbouring pair.
+    %(pairs)s
     over : optional
         A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``: the
         claim is decided for every point of it.
-    precision : Precision
-        Working precision of the certified comparisons.
-    title : str, optional
-        The result's title.
-    budget : BoxBudget, optional
-        Limits of the subdivision over a box.
+    %(precision)s
+    %(title)s
+    %(budget)s
 
     Returns
     -------
@@ -647,10 +642,8 @@ def check_ex_post(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
-    verifier.errors.UnboundSymbol
-        A symbol has no value and is not ranged over by ``over``.
+    %(raises_mech)s
+    %(raises_unbound_over)s
     verifier.errors.InvalidParameter
         A bound is not an exact number, or a pair names an unknown dataset.
 
@@ -713,6 +706,7 @@ def check_ex_post(
     )
 
 
+@fill_doc
 @privacy_parameters("epsilon")
 def check_pure_dp(
     mech: FiniteMechanism,
@@ -731,16 +725,11 @@ def check_pure_dp(
     mech : FiniteMechanism
     epsilon : sympy.Expr, int, fractions.Fraction or str
         The claimed ε > 0 (keyword-only; ``"log(3)"`` is read exactly).
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to check; default every ordered neighbouring pair.
-    over : optional
-        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.
-    precision : Precision
-        Working precision of the certified comparisons.
-    title : str, optional
-        The result's title.
-    budget : BoxBudget, optional
-        Limits of the subdivision over a box.
+    %(pairs)s
+    %(over)s
+    %(precision)s
+    %(title)s
+    %(budget)s
 
     Returns
     -------
@@ -749,12 +738,10 @@ def check_pure_dp(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
+    %(raises_mech)s
     verifier.errors.InvalidParameter
         ``epsilon`` is not an exact number > 0.
-    verifier.errors.UnboundSymbol
-        A symbol has no value and is not ranged over by ``over``.
+    %(raises_unbound_over)s
 
     Examples
     --------
@@ -834,6 +821,7 @@ def _dist(mech: FiniteMechanism, d: Dataset) -> dict[Output, sp.Expr]:
     return {o: mech.p(d, o) for o in mech.outputs if mech.p(d, o) != 0}
 
 
+@fill_doc
 @privacy_parameters("epsilon", "pairs", "precision")
 def delta(
     mech: FiniteMechanism,
@@ -852,10 +840,8 @@ def delta(
         Without free symbols.
     epsilon : callable, mapping or number
         ε (keyword-only), or ε̃(o) for ex-post DP.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to maximise over; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
+    %(pairs_max)s
+    %(precision)s
 
     Returns
     -------
@@ -864,10 +850,8 @@ def delta(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
-    verifier.errors.UnboundSymbol
-        A probability has a symbol without a value.
+    %(raises_mech)s
+    %(raises_unbound)s
     verifier.errors.InvalidParameter
         ``epsilon`` is not exact, or a pair names an unknown dataset.
 
@@ -934,6 +918,7 @@ def _pair_check(
     )
 
 
+@fill_doc
 @privacy_parameters("epsilon_tilde", "delta")
 def check_ex_post_approx(
     mech: FiniteMechanism,
@@ -956,16 +941,7 @@ def check_ex_post_approx(
         The ex-post bound ε̃(o) (keyword-only).
     delta : sympy.Expr, int, fractions.Fraction or str
         The claimed δ in ``[0, 1]``.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to check; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
-    title : str, optional
-        The result's title.
-    over : optional
-        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.
-    budget : BoxBudget, optional
-        Limits of the subdivision over a box.
+    %(check_options)s
 
     Returns
     -------
@@ -974,12 +950,10 @@ def check_ex_post_approx(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
+    %(raises_mech)s
     verifier.errors.InvalidParameter
         ``delta`` is outside ``[0, 1]`` or not exact.
-    verifier.errors.UnboundSymbol
-        A symbol has no value and is not ranged over by ``over``.
+    %(raises_unbound_over)s
 
     Examples
     --------
@@ -1013,6 +987,7 @@ def check_ex_post_approx(
     )
 
 
+@fill_doc
 @privacy_parameters("epsilon", "delta")
 def check_approx_dp(
     mech: FiniteMechanism,
@@ -1034,16 +1009,7 @@ def check_approx_dp(
         The claimed ε > 0 (keyword-only).
     delta : sympy.Expr, int, fractions.Fraction or str
         The claimed δ in ``[0, 1]``.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to check; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
-    title : str, optional
-        The result's title.
-    over : optional
-        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.
-    budget : BoxBudget, optional
-        Limits of the subdivision over a box.
+    %(check_options)s
 
     Returns
     -------
@@ -1052,12 +1018,10 @@ def check_approx_dp(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
+    %(raises_mech)s
     verifier.errors.InvalidParameter
         ``epsilon`` is not > 0 or ``delta`` not in ``[0, 1]``.
-    verifier.errors.UnboundSymbol
-        A symbol has no value and is not ranged over by ``over``.
+    %(raises_unbound_over)s
 
     Examples
     --------
@@ -1156,6 +1120,7 @@ def renyi_divergence(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: An
     return sp.log(s) / (a - 1)
 
 
+@fill_doc
 @privacy_parameters("alpha", "pairs", "precision")
 def rdp_epsilon(
     mech: FiniteMechanism,
@@ -1173,10 +1138,8 @@ def rdp_epsilon(
         Without free symbols.
     alpha : sympy.Expr, int, fractions.Fraction or str
         The order α > 1 (keyword-only; a number, not a symbol).
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to maximise over; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
+    %(pairs_max)s
+    %(precision)s
 
     Returns
     -------
@@ -1185,8 +1148,7 @@ def rdp_epsilon(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
+    %(raises_mech)s
     verifier.errors.UnboundSymbol
         ``alpha`` or a probability has a symbol without a value.
     verifier.errors.InvalidParameter
@@ -1214,6 +1176,7 @@ def rdp_epsilon(
     return Attained(vals[i], prs[i], None, ok)
 
 
+@fill_doc
 @privacy_parameters("alpha", "epsilon")
 def check_rdp(
     mech: FiniteMechanism,
@@ -1234,12 +1197,9 @@ def check_rdp(
         The claimed Rényi ε >= 0 (keyword-only).
     alpha : sympy.Expr, int, fractions.Fraction or str
         The order α > 1.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to check; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
-    title : str, optional
-        The result's title.
+    %(pairs)s
+    %(precision)s
+    %(title)s
 
     Returns
     -------
@@ -1248,12 +1208,10 @@ def check_rdp(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
+    %(raises_mech)s
     verifier.errors.InvalidParameter
         ``alpha`` is not > 1 or ``epsilon`` is negative.
-    verifier.errors.UnboundSymbol
-        A probability has a symbol without a value.
+    %(raises_unbound)s
 
     Examples
     --------
@@ -1309,6 +1267,7 @@ def ex_post_rdp_sum(
     return total
 
 
+@fill_doc
 @privacy_parameters("epsilon_tilde", "alpha")
 def check_ex_post_rdp(
     mech: FiniteMechanism,
@@ -1332,16 +1291,7 @@ def check_ex_post_rdp(
         The ex-post bound ε̃(o) (keyword-only).
     alpha : sympy.Expr, int, fractions.Fraction or str
         The order α > 1.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to check; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
-    title : str, optional
-        The result's title.
-    over : optional
-        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.
-    budget : BoxBudget, optional
-        Limits of the subdivision over a box.
+    %(check_options)s
 
     Returns
     -------
@@ -1350,12 +1300,10 @@ def check_ex_post_rdp(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
+    %(raises_mech)s
     verifier.errors.InvalidParameter
         ``alpha`` is not > 1.
-    verifier.errors.UnboundSymbol
-        A symbol has no value and is not ranged over by ``over``.
+    %(raises_unbound_over)s
 
     Examples
     --------
@@ -1417,6 +1365,7 @@ def lemma7_dp_bound(eps_tilde: Bound, alpha: Any, delta_: Any) -> Callable[[Outp
     return lambda o: f(o) + extra
 
 
+@fill_doc
 @privacy_parameters("epsilon_tilde", "alpha", "delta")
 def check_lemma7(
     mech: FiniteMechanism,
@@ -1446,14 +1395,11 @@ def check_lemma7(
         δ in ``(0, 1]`` of (ii).
     alpha : sympy.Expr, int, fractions.Fraction or str
         The order α > 1.
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to check; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
+    %(pairs)s
+    %(precision)s
     over : optional
         A parameter box: both implications for every point of it.
-    budget : BoxBudget, optional
-        Limits of the subdivision over a box.
+    %(budget)s
 
     Returns
     -------
@@ -1462,12 +1408,10 @@ def check_lemma7(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
+    %(raises_mech)s
     verifier.errors.InvalidParameter
         ``delta`` is 0 or outside ``[0, 1]``, or ``alpha`` is not > 1.
-    verifier.errors.UnboundSymbol
-        A symbol has no value and is not ranged over by ``over``.
+    %(raises_unbound_over)s
 
     Examples
     --------

@@ -365,7 +365,9 @@ class CheckResult:
         tight = " (attained exactly)" if self.tight and self.verdict is Verdict.HOLDS else ""
         return f"{self.title}: {self.verdict.value}; worst slack {slack}{tight}"
 
-    def table(self, max_rows: int = 40) -> str:
+    def table(self, max_rows: int = 40, *, width: int | None = None) -> str:
+        """The summary and one row per finding (at most ``max_rows``), fitted to
+        ``width`` columns (default: the terminal's when standard output is one)."""
         rows = []
         for f in self.per_output()[:max_rows]:
             pair = "-" if f.pair is None else f"{label(f.pair[0])} -> {label(f.pair[1])}"
@@ -380,7 +382,11 @@ class CheckResult:
                 )
             )
         head = ("output", "pair", self.quantity, "claimed", "slack", "verdict")
-        lines = [self.summary(), text_table(head, rows, indent="  ", fold=(0, 1, 2, 3, 4))]
+        lines = [
+            self.summary(),
+            # three folded columns of 14 keep the six within 80 columns
+            text_table(head, rows, width=width, indent="  ", fold=(0, 1, 2, 3, 4), min_width=14),
+        ]
         extra = len(self.per_output()) - max_rows
         if extra > 0:
             lines.append(f"  ... {extra} more outputs")

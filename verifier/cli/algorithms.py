@@ -13,20 +13,15 @@ import argparse
 from typing import Any
 
 from ..errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, InvalidParameter
-from .common import Command, json_dump, load_static
+from .common import Command, add_json_option, add_names_argument, json_dump, load_static
 
 __all__ = ["COMMAND", "configure", "run", "describe_param", "listing"]
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``verifier algorithms``."""
-    p.add_argument(
-        "names",
-        nargs="*",
-        metavar="NAME",
-        help="transformers or distribution kinds to show (default: all)",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_names_argument(p, "transformers or distribution kinds to show (default: all)")
+    add_json_option(p)
 
 
 def describe_param(p: Any) -> dict[str, Any]:

@@ -40,11 +40,11 @@ from ..errors import (
     UnknownClaim,
 )
 from .common import (
-    WORKERS_CEILING,
     Command,
-    add_max_workers_option,
+    add_json_option,
+    add_names_argument,
     add_progress_option,
-    int_option,
+    add_runner_options,
     json_dump,
     one_line,
     output_directory,
@@ -57,12 +57,7 @@ __all__ = ["COMMAND", "configure", "run"]
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``verifier casestudies``."""
-    p.add_argument(
-        "names",
-        nargs="*",
-        metavar="NAME",
-        help="case studies, claim ids or id prefixes to run (default: all)",
-    )
+    add_names_argument(p, "case studies, claim ids or id prefixes to run (default: all)")
     p.add_argument("--list", action="store_true", help="list case studies and their claims")
     p.add_argument(
         "--coverage",
@@ -70,7 +65,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="print every numbered statement of the registered papers with the claims that "
         "check it, or why it is out of reach (Markdown; docs/coverage.md)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_json_option(p)
     p.add_argument(
         "--tightness",
         action="store_true",
@@ -116,23 +111,16 @@ def configure(p: argparse.ArgumentParser) -> None:
         "then time and kind when folding cannot fit)",
     )
     add_progress_option(p)
-    p.add_argument(
+    add_runner_options(
+        p,
         "-j",
         "--jobs",
-        type=int_option(1, WORKERS_CEILING),
-        default=1,
         metavar="N",
         help="decide the claims in N local worker processes (default 1: in this process)",
-    )
-    p.add_argument(
-        "--dask",
-        metavar="WHERE",
-        default=None,
-        help="decide the claims on dask.distributed: local[:N] starts a LocalCluster of N "
+        dask="decide the claims on dask.distributed: local[:N] starts a LocalCluster of N "
         "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
         "dask extra)",
     )
-    add_max_workers_option(p)
 
 
 def _registry() -> Any:

@@ -44,10 +44,10 @@ from ..errors import (
 )
 from .common import (
     MAX_WORKERS,
-    WORKERS_CEILING,
     Command,
-    add_max_workers_option,
+    add_json_option,
     add_progress_option,
+    add_runner_options,
     exact_text,
     int_option,
     json_dump,
@@ -68,7 +68,7 @@ __all__ = ["COMMAND", "configure", "run"]
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``verifier check``."""
     p.add_argument("file", metavar="FILE", nargs="+", help="spec file(s) (.toml, or .json)")
-    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_json_option(p)
     p.add_argument(
         "--quiet",
         "-q",
@@ -107,25 +107,30 @@ def configure(p: argparse.ArgumentParser) -> None:
         "DIR/<claim id>.toml (an id that is not a safe file name, or one another file "
         "already used, gets a digest added: no certificate overwrites another)",
     )
-    p.add_argument(
+    add_runner_options(
+        p,
         "--workers",
-        type=int_option(1, WORKERS_CEILING),
-        default=1,
         metavar="W",
         help="decide the pieces of a claim over a box of parameters in W local worker "
         "processes (default 1: in this process; the same verdicts)",
-    )
-    p.add_argument(
-        "--dask",
-        metavar="WHERE",
-        default=None,
-        help="decide the pieces of a claim over a box on dask.distributed: local[:N] starts "
+        dask="decide the pieces of a claim over a box on dask.distributed: local[:N] starts "
         "a LocalCluster of N worker processes, tcp://HOST:PORT connects to a running "
         "scheduler (needs the dask extra; the same verdicts); opened only when a claim "
         "needs it",
     )
-    add_max_workers_option(p)
     add_limit_options(p)
+
+
+def _indented_width(indent: int) -> int | None:
+    """The terminal's width less ``indent`` when standard output is a terminal (a table
+    printed ``indent`` columns in then fits it), else ``None`` (no folding)."""
+    import shutil
+
+    from ..runtime.terminal import is_terminal
+
+    if not is_terminal(sys.stdout):
+        return None
+    return max(20, shutil.get_terminal_size().columns - indent)
 
 
 def add_limit_options(p: argparse.ArgumentParser) -> None:
@@ -526,7 +531,7 @@ def _print_claim(
         say(f"  statement: {claim.statement}")
     if claim.source:
         say(f"  source: {claim.source}")
-    for line in result.table().splitlines():
+    for line in result.table(width=_indented_width(2)).splitlines():
         say("  " + line)
     if cex is not None:
         where = []

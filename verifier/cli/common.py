@@ -32,17 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import (
-    EXIT_BAD_INPUT,
-    EXIT_CONSTRUCTION_FAILED,
-    EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_UNDECIDED,
-    EXIT_VIOLATED,
-    InvalidParameter,
-    VerifierError,
-)
+from .. import errors
+from ..errors import InvalidParameter, VerifierError
 from ..runtime.executors import MAX_WORKERS, WORKERS_CEILING
 
 __all__ = [
@@ -56,6 +47,9 @@ __all__ = [
     "safe_filename",
     "number_text",
     "version",
+    "add_names_argument",
+    "add_json_option",
+    "add_runner_options",
     "int_option",
     "float_option",
     "MAX_WORKERS",
@@ -68,6 +62,32 @@ __all__ = [
     "guarded_streams",
     "exact_text",
 ]
+
+
+def add_names_argument(p: argparse.ArgumentParser, help: str) -> None:
+    """``NAME ...``: the positional names (any number) a command is restricted to."""
+    p.add_argument("names", nargs="*", metavar="NAME", help=help)
+
+
+def add_json_option(
+    p: argparse.ArgumentParser, help: str = "print one JSON document on stdout"
+) -> None:
+    """``--json``: the command's answer as one JSON document on stdout."""
+    p.add_argument("--json", action="store_true", help=help)
+
+
+def add_runner_options(
+    p: argparse.ArgumentParser, *flags: str, metavar: str, help: str, dask: str
+) -> None:
+    """Where a command's work runs: ``flags`` (e.g. ``-j``, ``--jobs``) the number of
+    local worker processes (default 1: in this process), ``--dask WHERE`` a
+    dask.distributed cluster, and :func:`add_max_workers_option`; ``help`` and
+    ``dask`` are their help texts."""
+    p.add_argument(
+        *flags, type=int_option(1, WORKERS_CEILING), default=1, metavar=metavar, help=help
+    )
+    p.add_argument("--dask", metavar="WHERE", default=None, help=dask)
+    add_max_workers_option(p)
 
 
 def add_max_workers_option(p: argparse.ArgumentParser) -> None:
@@ -86,17 +106,17 @@ def add_max_workers_option(p: argparse.ArgumentParser) -> None:
 #: The meaning of every exit code; a :class:`Command` overrides some of them in its
 #: ``exit_codes`` (the README's "Exit codes" table lists the same texts).
 EXIT_CODES: dict[int, str] = {
-    EXIT_OK: "every claim holds",
-    EXIT_VIOLATED: "some claim is violated",
-    EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback; "
+    errors.EXIT_OK: "every claim holds",
+    errors.EXIT_VIOLATED: "some claim is violated",
+    errors.EXIT_BAD_INPUT: "bad input: one line 'error: <message>' on stderr, never a traceback; "
     "also output that could not be delivered (a reader that went away, a full disk, a "
     "closed standard output), whatever the verdict",
-    EXIT_UNDECIDED: "undecided: an exact decision could not be completed within the precision "
+    errors.EXIT_UNDECIDED: "undecided: an exact decision could not be completed within the precision "
     "limit (and nothing is violated)",
-    EXIT_INTERNAL: "internal error, a bug: one line on stderr (--debug shows the traceback)",
-    EXIT_CONSTRUCTION_FAILED: "a construction the theory says exists could not be completed "
+    errors.EXIT_INTERNAL: "internal error, a bug: one line on stderr (--debug shows the traceback)",
+    errors.EXIT_CONSTRUCTION_FAILED: "a construction the theory says exists could not be completed "
     "(e.g. the extension of Talwar 2025, Proposition 2, failed its own verification)",
-    EXIT_INTERRUPTED: "interrupted",
+    errors.EXIT_INTERRUPTED: "interrupted",
 }
 
 

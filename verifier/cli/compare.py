@@ -4,7 +4,7 @@ instance (:func:`verifier.interop.compare.compare`).
 ::
 
     verifier compare [random_stopping|ghazi_hyperparameter_tuning] [--eps0 EXPR]
-                     [--mean M ...] [--delta D] [--count geometric|poisson]
+                     [--mean M ...] [--delta D] [--count LAW] [--shape ETA]
                      [--eps-prime EXPR] [--exact-only] [--json]
 """
 
@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from ..errors import EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED
-from .common import Command, json_dump
+from .common import Command, add_json_option, json_dump
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -46,9 +46,17 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--delta", default="1e-6", metavar="D", help="the δ of ε(δ), exact")
     p.add_argument(
         "--count",
-        choices=["geometric", "poisson"],
+        choices=["geometric", "poisson", "logarithmic", "truncated_negative_binomial"],
         default="geometric",
-        help="random_stopping: the distribution of the number of runs",
+        help="random_stopping: the distribution of the number of runs (Papernot & Steinke "
+        "2022; the last two with their parameter gamma chosen so that the mean is close to "
+        "M, the exact mean printed)",
+    )
+    p.add_argument(
+        "--shape",
+        default=None,
+        metavar="ETA",
+        help="--count truncated_negative_binomial: its shape eta > -1, exact (default 1/2)",
     )
     p.add_argument(
         "--eps-prime",
@@ -61,7 +69,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="only the exact columns (no dp_accounting needed)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_json_option(p)
 
 
 #: ``--eps0`` and ``--eps-prime`` lie between ``2^-MAGNITUDE`` and ``2^MAGNITUDE``: the
@@ -115,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         means=means,
         delta=delta,
         count=args.count,
+        shape=None if args.shape is None else _number("--shape", args.shape),
         eps_prime=eps_prime,
         accountants=not args.exact_only,
     )

@@ -23,7 +23,7 @@ from ..errors import (
     MissingDependency,
     SpecError,
 )
-from .common import Command, json_dump, load_static, one_line
+from .common import Command, add_json_option, json_dump, load_static, one_line
 
 __all__ = ["COMMAND", "configure", "run"]
 
@@ -37,10 +37,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         default=None,
         help="validate these spec files (.toml, .json) against the schema (needs jsonschema)",
     )
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help="with --validate: print one JSON document (the schema itself is always JSON)",
+    add_json_option(
+        p, "with --validate: print one JSON document (the schema itself is always JSON)"
     )
 
 

@@ -34,10 +34,10 @@ from ..errors import (
 from ..runtime.terminal import Task, progress_display, task
 from .common import (
     MAX_WORKERS,
-    WORKERS_CEILING,
     Command,
-    add_max_workers_option,
+    add_json_option,
     add_progress_option,
+    add_runner_options,
     float_option,
     int_option,
     json_dump,
@@ -83,23 +83,16 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="S",
         help="master seed (default 0)",
     )
-    p.add_argument(
+    add_runner_options(
+        p,
         "--workers",
-        type=int_option(1, WORKERS_CEILING),
-        default=1,
         metavar="W",
         help=f"local worker processes (default 1, at most {MAX_WORKERS} unless "
         f"--max-workers raises it)",
-    )
-    p.add_argument(
-        "--dask",
-        metavar="WHERE",
-        default=None,
-        help="run the batches on dask.distributed: local[:N] starts a LocalCluster of N "
+        dask="run the batches on dask.distributed: local[:N] starts a LocalCluster of N "
         "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
         "dask extra; the same answer as local runs)",
     )
-    add_max_workers_option(p)
     p.add_argument(
         "--out",
         metavar="FILE",
@@ -129,7 +122,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="seconds between checkpoints (default 5; 0 = after every batch)",
     )
     p.add_argument("--no-shrink", action="store_true", help="certify the counterexample as found")
-    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_json_option(p)
     add_progress_option(p)
     p.add_argument(
         "--timings",

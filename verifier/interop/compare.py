@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
@@ -323,6 +324,7 @@ def compare(
     means: Sequence[Any] = (10, 100, 1000),
     delta: Any = DEFAULT_DELTA,
     count: str = "geometric",
+    shape: Any = None,
     eps_prime: Any = None,
     accountants: bool = True,
 ) -> Comparison:
@@ -339,8 +341,13 @@ def compare(
         Mean numbers of runs (exact, ``>= 1``; for ``composition`` the integer counts).
     delta : number
         The δ of every ε(δ) (exact, in ``(0, 1)``).
-    count : {"geometric", "poisson"}
-        The count of ``random_stopping``.
+    count : {"geometric", "poisson", "logarithmic", "truncated_negative_binomial"}
+        The count of ``random_stopping`` (Papernot & Steinke 2022, §2).  The last two
+        are selection programs (:mod:`verifier.programs.selection`) whose parameter
+        ``γ`` is a rational chosen so that the mean is close to each requested mean;
+        the row shows the exact mean.
+    shape : number
+        The shape ``η > -1`` of the truncated negative binomial count (default 1/2).
     eps_prime : number
         ``ε'`` of Algorithm 3's geometric prior (default ``log(5/3)``: with
         ``ε0 = log 3`` each copy runs with probability 1/2 on average).
@@ -367,6 +374,8 @@ def compare(
     notes: list[str] = []
     if algorithm == "composition":
         title, rows, notes = _composition(rr, e0, ms, dl, accountants)
+    elif algorithm == "random_stopping" and count in PROGRAM_COUNTS:
+        title, rows = _program_count_rows(rr, e0, ms, dl, count, shape, accountants)
     elif algorithm == "random_stopping":
         from ..algorithms.liu_talwar import SCORES
         from ..algorithms.repeat_select import COUNTS, repeat_and_select
@@ -421,6 +430,95 @@ def compare(
     if not accountants:
         notes.append("--exact-only: dp_accounting was not asked")
     return Comparison(algorithm, title, dl, rows, notes, accountants)
+
+
+#: Counts of ``random_stopping`` built as selection programs (Papernot & Steinke 2022,
+#: §2: the logarithmic distribution is the truncated negative binomial with η = 0).
+PROGRAM_COUNTS = ("logarithmic", "truncated_negative_binomial")
+
+
+def _float_mean(count: str, eta: float, gamma: float) -> float:
+    """The mean of the count at ``γ`` in floating point (only to choose ``γ``):
+    ``(1-γ)/(γ log(1/γ))`` for the logarithmic count, ``η(1-γ)/(γ(1-γ^η))`` for the
+    truncated negative binomial (Papernot & Steinke 2022, §2)."""
+    if count == "logarithmic" or eta == 0:
+        return (1 - gamma) / (gamma * math.log(1 / gamma))
+    return eta * (1 - gamma) / (gamma * (1 - gamma**eta))
+
+
+def _gamma_for_mean(count: str, eta: float, mean: float) -> Fraction:
+    """A rational ``γ`` whose count has a mean close to ``mean`` (the mean decreases in
+    ``γ``; bisection in floating point, then a rational with a small denominator)."""
+    lo, hi = 1e-15, 1 - 1e-12
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if _float_mean(count, eta, mid) > mean:
+            lo = mid
+        else:
+            hi = mid
+    g = Fraction(lo).limit_denominator(10**6)
+    return g if 0 < g < 1 else Fraction(1, 2)
+
+
+def _program_count_rows(
+    rr: FiniteMechanism,
+    e0: sp.Expr,
+    means: Sequence[sp.Expr],
+    delta: sp.Expr,
+    count: str,
+    shape: Any,
+    accountants: bool,
+) -> tuple[str, list[CompareRow]]:
+    """Random stopping with a logarithmic or truncated negative binomial count, exact
+    from its selection program; dp_accounting's ``RepeatAndSelectDpEvent`` takes the
+    same mean and shape (it knows shapes ``>= 0``)."""
+    from ..programs.counts import logarithmic, truncated_negative_binomial
+    from ..programs.selection import SelectionProgram, selection_mechanism
+
+    eta = (
+        sp.Integer(0)
+        if count == "logarithmic"
+        else exact(sp.Rational(1, 2) if shape is None else shape)
+    )
+    if count == "truncated_negative_binomial" and not eta.is_Rational:
+        raise InvalidParameter(f"the shape eta must be a rational > -1, got {eta}")
+    title = (
+        f"randomized response (eps0 = {e0}) run a {count} number of times"
+        + (f" (eta = {eta})" if count != "logarithmic" else "")
+        + ", best output released (gamma chosen for each mean m)"
+    )
+    rows = []
+    for m in means:
+        gamma = _gamma_for_mean(count, float(eta), approx(m))
+        law = (
+            logarithmic(gamma)
+            if count == "logarithmic"
+            else truncated_negative_binomial(eta, gamma)
+        )
+        mech = selection_mechanism(SelectionProgram([rr], law, score="self"))
+        event = text = None
+        if accountants and eta >= 0:
+            from .accounting import randomized_response_event, require
+
+            rr_event = randomized_response_event(e0)
+            event = require().dp_event.RepeatAndSelectDpEvent(
+                rr_event, approx(law.mean, 17), float(eta)
+            )
+            text = (
+                f"dp_accounting RDP (default orders), RepeatAndSelectDpEvent("
+                f"RandomizedResponseDpEvent(noise_parameter={rr_event.noise_parameter!r}, "
+                f"num_buckets=2), mean=m, shape={float(eta)})"
+            )
+        params: dict[str, Any] = {
+            "eps0": e0,
+            "count": count,
+            "gamma": sp.Rational(gamma),
+            "eta": eta,
+        }
+        rows.append(
+            _row("random_stopping", mech, law.mean, params, delta, event, text or "", accountants)
+        )
+    return title, rows
 
 
 def _composition(

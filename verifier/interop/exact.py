@@ -35,6 +35,7 @@ import sympy as sp
 
 from ..accounting.pld import epsilon_of, worst_pair
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision
+from ..checks.docstrings import fill_doc
 from ..checks.privacy import Attained
 from ..checks.vocabulary import privacy_parameters
 from ..errors import InvalidParameter
@@ -74,6 +75,7 @@ def pair_epsilon_for_delta(
     return epsilon_of(((P[o], Q.get(o, 0)) for o in P), delta, precision)
 
 
+@fill_doc
 @privacy_parameters("delta", "pairs", "precision")
 def epsilon_for_delta(
     mech: FiniteMechanism,
@@ -91,10 +93,8 @@ def epsilon_for_delta(
         Without free symbols.
     delta : sympy.Expr, int, fractions.Fraction or str
         δ in ``[0, 1]`` (keyword-only).
-    pairs : iterable of (dataset, dataset), optional
-        The ordered pairs to maximise over; default every ordered neighbouring pair.
-    precision : Precision
-        Working precision of the certified comparisons.
+    %(pairs_max)s
+    %(precision)s
 
     Returns
     -------
@@ -103,8 +103,7 @@ def epsilon_for_delta(
 
     Raises
     ------
-    verifier.errors.InvalidMechanism
-        ``mech`` is not a :class:`FiniteMechanism`.
+    %(raises_mech)s
     verifier.errors.InvalidParameter
         The mechanism has no neighbouring pair, or ``delta`` is not in ``[0, 1]``.
 

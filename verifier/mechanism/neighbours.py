@@ -26,6 +26,7 @@ from math import comb
 import networkx as nx
 
 from ..errors import InvalidParameter
+from ..runtime.docstrings import filler
 
 __all__ = [
     "pair",
@@ -41,6 +42,12 @@ __all__ = [
 
 #: Explicit graphs larger than this are refused: lump them instead.
 MAX_EXPLICIT_NODES = 1 << 20
+
+
+#: The entry of the constructors that take a size ``n`` (checked by ``_check_n``).
+_fill_doc = filler(
+    raises_n="verifier.errors.InvalidParameter\n    ``n`` is not a positive integer."
+)
 
 
 def _check_n(n: int, what: str) -> None:
@@ -78,6 +85,7 @@ def pair(a: Hashable = "D", b: Hashable = "D'") -> nx.Graph:
     return g
 
 
+@_fill_doc
 def path(n: int) -> nx.Graph:
     """Datasets ``0, 1, ..., n`` with ``i ~ i+1`` (a chain; distance = ``|i-j|``).
 
@@ -92,8 +100,7 @@ def path(n: int) -> nx.Graph:
 
     Raises
     ------
-    verifier.errors.InvalidParameter
-        ``n`` is not a positive integer.
+    %(raises_n)s
 
     Examples
     --------
@@ -145,6 +152,7 @@ def hamming_cube(n: int) -> nx.Graph:
     return g
 
 
+@_fill_doc
 def lumped_hamming_cube(n: int) -> nx.Graph:
     """``{0,1}^n`` lumped by Hamming distance to ``0^n``: classes ``0..n``.
 
@@ -165,8 +173,7 @@ def lumped_hamming_cube(n: int) -> nx.Graph:
 
     Raises
     ------
-    verifier.errors.InvalidParameter
-        ``n`` is not a positive integer.
+    %(raises_n)s
 
     Examples
     --------

@@ -10,18 +10,18 @@ mass ranked at or below ``o`` (Liu & Talwar 2019, "Private selection from privat
 candidates", proof of Theorem 3.2 for the geometric count; Papernot & Steinke 2022,
 "Hyperparameter tuning with Rényi differential privacy", ICLR, §2, for any count).
 
-================================  ============================================  ==================
-count                             ``G(z)``                                      values at rationals
-================================  ============================================  ==================
-:func:`fixed` ``T``               ``z^T``                                       rational
-:func:`uniform` on ``1..T``       ``(z + ... + z^T)/T``                         rational
-:func:`geometric` ``γ``           ``γz/(1-(1-γ)z)``                             rational
-:func:`binomial` ``(n, p)``       ``(1-p+pz)^n``                                rational
-:func:`finite` pmf                ``Σ_k p_k z^k``                               rational
-:func:`truncated_negative_binomial`  ``((1-(1-γ)z)^{-η} - 1)/(γ^{-η} - 1)``     algebraic (η rational)
-:func:`logarithmic` ``γ``         ``log(1-(1-γ)z)/log γ``                       certified
-:func:`poisson` ``μ``             ``e^{μ(z-1)}``                                certified
-================================  ============================================  ==================
+===================================  ============================================  ==================
+count                                ``G(z)``                                      values at rationals
+===================================  ============================================  ==================
+:func:`fixed` ``T``                  ``z^T``                                       rational
+:func:`uniform` on ``1..T``          ``(z + ... + z^T)/T``                         rational
+:func:`geometric` ``γ``              ``γz/(1-(1-γ)z)``                             rational
+:func:`binomial` ``(n, p)``          ``(1-p+pz)^n``                                rational
+:func:`finite` pmf                   ``Σ_k p_k z^k``                               rational
+:func:`truncated_negative_binomial`  ``((1-(1-γ)z)^{-η} - 1)/(γ^{-η} - 1)``        algebraic (η rational)
+:func:`logarithmic` ``γ``            ``log(1-(1-γ)z)/log γ``                       certified
+:func:`poisson` ``μ``                ``e^{μ(z-1)}``                                certified
+===================================  ============================================  ==================
 
 "Rational" and "algebraic" values are exact numbers whose comparisons are decided
 exactly; "certified" ones (``log``, ``exp`` of rationals) are exact expressions whose

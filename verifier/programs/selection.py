@@ -21,7 +21,7 @@ A :class:`SelectionProgram` composes
   ``"count"`` of draws made, or (:class:`FirstAbove`) whether the threshold was
   ``"crossing"``-ed.
 
-:func:`selection_mechanism` derives the exact output distribution.  The program
+:func:`selection_mechanism` derives the exact output distribution.  The program::
 
     draw K ~ count;  S ← []
     for j = 1, 2, ..., K:            (j = 1, 2, ... without a count)
@@ -31,9 +31,9 @@ A :class:`SelectionProgram` composes
     release rule(S)  (⊥ if S is empty / no crossing / fewer than k draws)
 
 has, with ``H ~ Geometric(γ)`` the round at which halting strikes, ``N = min(K, H)``
-draws; its generating function is (sum the geometric series of halting per ``K = k``)
+draws; its generating function is (sum the geometric series of halting per ``K = k``)::
 
-    ``G_N(z) = (γz + (1-z) G((1-γ)z)) / (1 - (1-γ)z)``      (``G_N = G`` when ``γ = 0``)
+    G_N(z) = (γz + (1-z) G((1-γ)z)) / (1 - (1-γ)z)      (G_N = G when γ = 0)
 
 — Liu & Talwar 2019, "Private selection from private candidates", Theorems 3.4/3.5
 (``K = T``) and Theorem 3.2 (no count: ``G_N(z) = γz/(1-(1-γ)z)``).  For independent,

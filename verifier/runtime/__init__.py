@@ -2,7 +2,9 @@
 
 * :mod:`.executors` — independent tasks in this process, local worker processes or a
   dask cluster (:class:`~verifier.runtime.executors.Runner`), results sent portably;
-* :mod:`.terminal` — tables and progress displays for a person at a terminal.
+* :mod:`.terminal` — tables and progress displays for a person at a terminal;
+* :mod:`.docstrings` — docstring entries shared by sibling functions, written once
+  (:func:`~verifier.runtime.docstrings.filler`).
 
 Imports only :mod:`verifier.errors`; every other package may import this one.
 """

@@ -63,6 +63,7 @@ def text_table(
     indent: str = "",
     optional: Sequence[int] = (),
     drop: Sequence[int] = (),
+    min_width: int = 0,
 ) -> str:
     """``rows`` under ``header`` as plain text, columns apart by two spaces.
 
@@ -71,7 +72,8 @@ def text_table(
     when the table is wider than ``width``; a cell is folded at spaces where it has
     them, else character by character, and never cut.  Before folding, the columns in
     ``optional`` are left out, one at a time in that order, while a row does not fit on
-    one line; when even folding cannot fit, so are the columns in ``drop``.  A last line
+    one line; when even folding cannot fit, so are the columns in ``drop``.  A folded
+    column keeps at least ``min_width`` characters (default :data:`FOLD_MIN_WIDTH`).  A last line
     names the columns left out; when the table still cannot fit, rows stay whole lines.
     Every line starts with ``indent``; trailing spaces are removed.
     """
@@ -79,7 +81,8 @@ def text_table(
         width = shutil.get_terminal_size().columns if is_terminal(sys.stdout) else 1_000_000
     folded = set(range(len(header))) if fold is None else set(fold)
     longest = [max([len(h), *(len(str(r[i])) for r in rows)]) for i, h in enumerate(header)]
-    minimum = [min(FOLD_MIN_WIDTH, n) if i in folded else n for i, n in enumerate(longest)]
+    narrowest = min_width or FOLD_MIN_WIDTH
+    minimum = [min(narrowest, n) if i in folded else n for i, n in enumerate(longest)]
     kept = list(range(len(header)))
     left_out: list[str] = []
     room = width - len(indent)
@@ -99,6 +102,7 @@ def text_table(
         room,
         {kept.index(k) for k in folded if k in kept},
         indent,
+        narrowest,
     )
     if left_out:
         text += f"\n{indent}(not shown, to fit {width} columns: {', '.join(left_out)}; --wide)"
@@ -106,7 +110,12 @@ def text_table(
 
 
 def _fitted(
-    header: Sequence[str], rows: Sequence[Sequence[str]], width: int, folded: set[int], indent: str
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    width: int,
+    folded: set[int],
+    indent: str,
+    narrowest: int,
 ) -> str:
     from rich.console import Console
     from rich.table import Table
@@ -128,7 +137,7 @@ def _fitted(
             overflow="fold",
             no_wrap=i not in folded,
             # a folded column keeps room for a few words per line
-            min_width=min(FOLD_MIN_WIDTH, longest[i]) if i in folded else longest[i],
+            min_width=min(narrowest, longest[i]) if i in folded else longest[i],
         )
     for r in rows:
         table.add_row(*(str(c) for c in r))

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from ..accounting.curves import check_gdp, check_zcdp
+from ..accounting.pld import check_tradeoff
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, exact
 from ..checks.privacy import (
     check_alpha,
@@ -44,6 +45,7 @@ from ..checks.privacy import (
     check_pure_off_event,
     check_rdp,
 )
+from ..checks.ranges import ParameterRange
 from ..checks.results import CheckResult, Finding
 from ..errors import InvalidParameter, SpecError
 from ..mechanism.model import FiniteMechanism, Output
@@ -175,6 +177,9 @@ ALPHA = Parameter("alpha", _alpha)
 #: Def. 2.6).
 RHO = Parameter("rho", _nonnegative)
 MU = Parameter("mu", _nonnegative)
+#: The trade-off function f of f-DP (Dong, Roth & Su 2022, Def. 2.3): an expression in
+#: the type I error, the symbol of the claim's ``over`` range [0, 1].
+TRADEOFF = Parameter("tradeoff", _any)
 LHS = Parameter("lhs", _any)
 RHS = Parameter("rhs", _any)
 
@@ -271,6 +276,7 @@ _PARAMETERS: dict[str, Callable[[SpecClaim], Any]] = {
     "alpha": lambda c: c.alpha,
     "rho": lambda c: c.rho,
     "mu": lambda c: c.mu,
+    "tradeoff": lambda c: c.tradeoff,
 }
 
 
@@ -317,6 +323,22 @@ def _lemma7(c: SpecClaim, precision: Precision) -> CheckResult:
     return result
 
 
+def _f_dp(c: SpecClaim, precision: Precision) -> CheckResult:
+    """``T(P_D, P_D') >= f`` on [0, 1]: ``f`` is an expression in the symbol of the
+    claim's ``over`` range, which must be the type I error's whole range [0, 1]."""
+    over = c.over
+    if not isinstance(over, ParameterRange) or over.lo != 0 or over.hi != 1:
+        raise SpecError(
+            "an f_dp claim names the type I error of its trade-off function with "
+            'over = { symbol = "x", lo = 0, hi = 1 }'
+        )
+    result = check_tradeoff(
+        _mechanism_of(c), c.tradeoff, over.symbol, precision, pairs=c.pair_list()
+    )
+    result.title = _title(c)
+    return result
+
+
 def _inequality(c: SpecClaim, precision: Precision) -> CheckResult:
     """``lhs <= rhs``, decided exactly (or with certified enclosures)."""
     cmp = decide_le(c.lhs, c.rhs, precision)
@@ -357,6 +379,7 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         (EPSILON, DELTA),
         lambda c: f"{c.mechanism_name} is ({c.epsilon}, {c.delta})-DP",
         _approx_dp,
+        over=True,
         box=True,
     ),
     ClaimKind(
@@ -411,6 +434,13 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         (MU,),
         lambda c: f"{c.mechanism_name} is {c.mu}-GDP",
         _gdp,
+    ),
+    ClaimKind(
+        "f_dp",
+        (TRADEOFF,),
+        lambda c: f"{c.mechanism_name} is f-DP, f = {expression_text(c.tradeoff)}",
+        _f_dp,
+        over=True,
     ),
     ClaimKind(
         "inequality",

@@ -79,6 +79,9 @@ class SpecClaim:
         The ρ of a ``zcdp`` claim (ρ-zCDP for every Rényi order, Bun & Steinke 2016,
         Definition 1.1) and the μ of a ``gdp`` claim (μ-GDP, Dong, Roth & Su 2022,
         Definition 2.6).
+    tradeoff : sympy.Expr, optional
+        The trade-off function ``f`` of an ``f_dp`` claim (Dong, Roth & Su 2022,
+        Definition 2.3), an expression in the symbol of its ``over`` range [0, 1].
     lhs, rhs : sympy.Expr, optional
         The two sides of an ``inequality`` claim ``lhs <= rhs`` (closed-form numbers).
     over : ParameterRange, optional
@@ -106,6 +109,7 @@ class SpecClaim:
     alpha: sp.Expr | None = None
     rho: sp.Expr | None = None
     mu: sp.Expr | None = None
+    tradeoff: sp.Expr | None = None
     lhs: sp.Expr | None = None
     rhs: sp.Expr | None = None
     over: ParameterRange | Box | None = None
@@ -145,7 +149,7 @@ class SpecClaim:
             elif not kind.over:
                 raise SpecError(
                     f"'over' (a parameter range) is supported for "
-                    f"{' and '.join(sorted(RANGE_KINDS))} claims only, not {self.kind}"
+                    f"{', '.join(sorted(RANGE_KINDS))} claims only, not {self.kind}"
                 )
         if self.expected is not None and self.expected not in EXPECTED:
             raise SpecError(f"expected must be 'holds' or 'refuted', got {self.expected!r}")

@@ -1096,7 +1096,7 @@ class _Loader:
         if not kind.over:
             raise SpecError(
                 f"{where}: a parameter range is supported for "
-                f"{' and '.join(sorted(RANGE_KINDS))} claims only, not {kind.name}"
+                f"{', '.join(sorted(RANGE_KINDS))} claims only, not {kind.name}"
             )
         _check_keys(t, where, _OVER_KEYS, _OVER_KEYS, what="a parameter range")
         sname = _string(t["symbol"], location(where, "symbol"))

@@ -106,6 +106,8 @@ def _log_ratio_2d(fa, Ga, fb, Gb, v1, v2):
     return math.log(num / den)
 
 
+# a dense grid of the two-dimensional ratio (half a minute per case): `pytest -m slow`
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "a, b, K",
     [
@@ -149,6 +151,8 @@ def test_the_witness_release_by_hand():
     assert max(c.sup.value for c in cands) == R(7, 40)
 
 
+# both components decided exactly (a minute; `verifier casestudies dp_testing.svt34_parallel` in the main job): `pytest -m slow`
+@pytest.mark.slow
 def test_the_losses_add_and_the_verdict_is_violated():
     entry = {e.name: e for e in svt.ENTRIES}["svt34_parallel"]
     ex = entry.exact()

@@ -59,6 +59,8 @@ def test_the_module_runs_as_a_program():
     assert proc.returncode == 2 and "docs/dp-testing-suite.md" in proc.stdout
 
 
+# the rows decide the whole suite (a minute on idle cores; the main job decides every entry too): `pytest -m slow`
+@pytest.mark.slow
 def test_every_logged_mechanism_and_every_entry_has_one_row():
     rows = table.rows()
     assert [r.mechanism for r in rows[: len(MECHANISMS)]] == MECHANISMS

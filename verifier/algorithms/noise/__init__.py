@@ -24,6 +24,7 @@ module                     concern
 :mod:`.density_ratio`      exact supremum of a ratio of piecewise exponential densities
 :mod:`.checks`             ε-DP on the whole output set, realized loss
 :mod:`.samplers`           samplers of the programs (simulation, for the tests)
+:mod:`.text`               programs written as text, lowered to these models
 =========================  =============================================================
 
 Every public name of those modules except the samplers is importable from here.
@@ -40,15 +41,9 @@ Every public name of those modules except the samplers is importable from here.
 
 from __future__ import annotations
 
-from .checks import (
-    CurvePoint,
-    LossMax,
-    RealizedMax,
-    check_program_dp,
-    max_log_ratio,
-    program_realized_epsilon,
-    realized_epsilon_curve,
-)
+# the modules whose public names are all public here (listed once, in their __all__)
+from . import checks, expoly, noisy_max, svt, tails
+from .checks import *  # noqa: F403
 from .density_ratio import RatioSup, UndecidedRatio, ratio_at_most, sup_log_ratio
 from .distributions import (
     NO_NOISE,
@@ -65,19 +60,7 @@ from .distributions import (
     laplace_survival,
     point_mass,
 )
-from .expoly import (
-    CONTINUOUS,
-    CONTINUOUS_AT_POINTS,
-    DISCRETE,
-    PW,
-    ExpPoly,
-    Laurent,
-    Ring,
-    step_below,
-    step_from,
-    to_exact,
-    to_sympy,
-)
+from .expoly import *  # noqa: F403
 from .interpreter import (
     BOT,
     TOP,
@@ -90,20 +73,11 @@ from .interpreter import (
     prog_claim,
     program_mechanism,
 )
-from .noisy_max import NoisyMax, argmax_laws, max_density, report_noisy_max
+from .noisy_max import *  # noqa: F403
 from .queries import Style, Vector, check_sensitivity, half_half, query_graph, ramp_pair
-from .svt import (
-    Release,
-    SparseVector,
-    answer_sequence_laws,
-    bad_gap_svt,
-    gap_svt,
-    gap_svt_monotone,
-    lyu_svt,
-    numerical_svt,
-    svt_monotone,
-)
-from .tails import TailSup, tail_sup
+from .svt import *  # noqa: F403
+from .tails import *  # noqa: F403
+from .text import Refused, lower, lower_text
 
 __all__ = [
     # noise distributions
@@ -121,37 +95,19 @@ __all__ = [
     "laplace_survival",
     "point_mass",
     # the exact algebra
-    "Ring",
-    "DISCRETE",
-    "CONTINUOUS",
-    "CONTINUOUS_AT_POINTS",
-    "ExpPoly",
-    "Laurent",
-    "PW",
-    "step_below",
-    "step_from",
-    "to_sympy",
-    "to_exact",
-    "TailSup",
-    "tail_sup",
+    *expoly.__all__,
+    *tails.__all__,
     # programs
     "BOT",
     "TOP",
     "Program",
     "prog_claim",
-    "Release",
-    "SparseVector",
-    "lyu_svt",
-    "svt_monotone",
-    "numerical_svt",
-    "gap_svt",
-    "gap_svt_monotone",
-    "bad_gap_svt",
-    "answer_sequence_laws",
-    "NoisyMax",
-    "report_noisy_max",
-    "argmax_laws",
-    "max_density",
+    *svt.__all__,
+    *noisy_max.__all__,
+    # programs written as text (verifier.programs.syntax)
+    "Refused",
+    "lower",
+    "lower_text",
     # densities
     "RatioSup",
     "UndecidedRatio",
@@ -171,11 +127,5 @@ __all__ = [
     "output_probability",
     "common_unit",
     "epsilon_for_base",
-    "check_program_dp",
-    "program_realized_epsilon",
-    "RealizedMax",
-    "CurvePoint",
-    "realized_epsilon_curve",
-    "LossMax",
-    "max_log_ratio",
+    *checks.__all__,
 ]

@@ -1,0 +1,44 @@
+"""The checkers' shared docstring entries, written once: :data:`CHECKS` holds the
+parameter and exception entries of the checkers (:mod:`verifier.checks.privacy`,
+:mod:`verifier.accounting.curves`, :mod:`verifier.interop.exact`) and :func:`fill_doc`
+fills a docstring's ``%(name)s`` lines with them (:func:`verifier.runtime.docstrings.filler`).
+
+>>> print(CHECKS["precision"])
+precision : Precision
+    Working precision of the certified comparisons.
+>>> import inspect
+>>> from verifier.checks.privacy import check_approx_dp
+>>> "%(" in check_approx_dp.__doc__, CHECKS["budget"] in inspect.getdoc(check_approx_dp)
+(False, True)
+"""
+
+from __future__ import annotations
+
+from ..runtime.docstrings import filler
+
+__all__ = ["CHECKS", "fill_doc"]
+
+_PAIRS = "pairs : iterable of (dataset, dataset), optional\n    The ordered pairs to {}; default every ordered neighbouring pair."
+_UNBOUND = "verifier.errors.UnboundSymbol\n    {}"
+
+#: The checkers' shared entries: parameters, then the exceptions (``raises_*``).
+CHECKS: dict[str, str] = {
+    "pairs": _PAIRS.format("check"),
+    "pairs_max": _PAIRS.format("maximise over"),
+    "precision": "precision : Precision\n    Working precision of the certified comparisons.",
+    "title": "title : str, optional\n    The result's title.",
+    "over": "over : optional\n    A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.",
+    "budget": "budget : BoxBudget, optional\n    Limits of the subdivision over a box.",
+    "raises_mech": "verifier.errors.InvalidMechanism\n    ``mech`` is not a :class:`FiniteMechanism`.",
+    "raises_unbound": _UNBOUND.format("A probability has a symbol without a value."),
+    "raises_unbound_over": _UNBOUND.format(
+        "A symbol has no value and is not ranged over by ``over``."
+    ),
+}
+# the options every box-capable checker takes, in their order in the signatures
+CHECKS["check_options"] = "\n".join(
+    CHECKS[k] for k in ("pairs", "precision", "title", "over", "budget")
+)
+
+#: Fills a docstring's ``%(name)s`` lines from :data:`CHECKS`.
+fill_doc = filler(**CHECKS)

@@ -62,6 +62,7 @@ FIGURES: dict[str, set[str]] = {
     "counterexamples.ipynb": {"counterexamples.png"},
     "interop.ipynb": {"interop_compare.png"},
     "dp_testing.ipynb": {"dp_testing_bounds.png"},
+    "accounting_curves.ipynb": {"accounting_curves.png"},
 }
 #: Optional packages a notebook needs (it is skipped, saying why, without them).
 REQUIRES: dict[str, tuple[str, ...]] = {"interop.ipynb": ("dp_accounting", "opendp")}

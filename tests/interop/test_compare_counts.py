@@ -64,3 +64,14 @@ def test_a_negative_shape_is_exact_and_below_the_shape_one_count():
     ).rows[0]
     geo = compare("random_stopping", count="geometric", means=[10], accountants=False).rows[0]
     assert float(low.exact_pure) < float(geo.exact_pure)
+
+
+def test_the_table_fits_80_columns():
+    result = compare("random_stopping", means=[10, 100], accountants=False)
+    lines = result.table(width=80).splitlines()
+    start = lines.index("") + 1  # below the title and the line naming delta
+    rows = lines[start : lines.index("", start)]
+    assert len(rows) > 4 and all(len(line) <= 80 for line in rows), "\n".join(rows)
+    assert lines[1] == "δ = 1e-06"
+    # in a file or pipe a row is one line, with the exact value whole
+    assert any("log(93/13) ≈ 1.9677" in line for line in result.table().splitlines())

@@ -51,6 +51,7 @@ from ..checks.certified import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism.instances import randomized_response
 from ..mechanism.model import FiniteMechanism
+from ..runtime.terminal import text_table
 from .exact import epsilon_for_delta, exact_float
 
 __all__ = [
@@ -187,18 +188,19 @@ class Comparison:
             "verdict": self.verdict.value,
         }
 
-    def table(self) -> str:
-        """The comparison as a plain-text table."""
+    def table(self, *, width: int | None = None) -> str:
+        """The comparison as a plain-text table, fitted to ``width`` columns (default:
+        the terminal's when standard output is one; unlimited in a file or pipe)."""
         d = format(approx(self.delta), "g")
         sources = sorted({s for r in self.rows for s in r.published})
         composition = self.algorithm == "composition"
         head = [
             "runs k" if composition else "mean runs",
             "exact pure eps",
-            f"exact eps(δ={d})",
-            f"{'RDP accountant' if composition else 'accountant'} eps(δ={d})",
+            "exact eps(δ)",
+            f"{'RDP accountant' if composition else 'accountant'} eps(δ)",
             "accountant/exact",
-            f"{'PLD accountant' if composition else 'PLD of exact pair'} eps(δ={d})",
+            f"{'PLD accountant' if composition else 'PLD of exact pair'} eps(δ)",
             *sources,
         ]
         body = []
@@ -218,12 +220,9 @@ class Comparison:
                     *[_short(r.published[s]) if s in r.published else "-" for s in sources],
                 ]
             )
-        widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
-        lines = [self.title, ""]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
-        lines.append("  ".join("-" * w for w in widths))
-        for b in body:
-            lines.append("  ".join(c.ljust(w) for c, w in zip(b, widths, strict=True)))
+        lines = [self.title, f"δ = {d}", ""]
+        # on a terminal the columns fold (headers at their spaces) to fit its width
+        lines.append(text_table(head, body, width=width, min_width=8))
         events = sorted({r.accountant_event for r in self.rows if r.accountant_event})
         lines.append("")
         for e in events:

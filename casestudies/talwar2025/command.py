@@ -65,7 +65,10 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="repetition counts of the hybrids (overhead 3c); default: 2 3 4 6 8",
     )
     p.add_argument(
-        "--eps", type=_exact, default="1", help="epsilon of the lower-bound instances (exact)"
+        "--eps",
+        type=_positive_exact,
+        default="1",
+        help="epsilon of the lower-bound instances (exact, > 0)",
     )
     p.add_argument(
         "--no-hard", action="store_true", help="skip the evaluation on the lower-bound instances"
@@ -90,6 +93,21 @@ def _exact(text: str) -> Any:
         return parse_number(text, {})
     except VerifierError as err:
         raise argparse.ArgumentTypeError(one_line(str(err))) from None
+
+
+def _positive_exact(text: str) -> Any:
+    """An ``argparse`` type: an exact number that is proved ``> 0``."""
+    from verifier.arithmetic.exact import Sign, decide_sign
+    from verifier.errors import VerifierError
+
+    value = _exact(text)
+    try:
+        sign = decide_sign(value).sign
+    except VerifierError as err:
+        raise argparse.ArgumentTypeError(one_line(str(err))) from None
+    if sign is not Sign.POSITIVE:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
+    return value
 
 
 #: The formats ``--plot`` writes (by suffix).

@@ -57,9 +57,11 @@ from verifier.arithmetic.exact import (
     DEFAULT_PRECISION,
     Enclosure,
     Precision,
+    Sign,
     Verdict,
     combine_verdicts,
     decide_le,
+    decide_sign,
     enclose,
     exact,
 )
@@ -376,6 +378,8 @@ def hard_instance_profile(
     between classes where ``M̂`` is not constant.
     """
     e = exact(eps)
+    if decide_sign(e).sign is not Sign.POSITIVE:
+        raise InvalidParameter(f"eps must be > 0, got {e}")
     t = exact(T)
     with interval_context(bits) as ctx:
         groups: list[tuple[Callable[[int], int], dict[str, sp.Expr]]]

@@ -35,6 +35,10 @@ def test_cli_tradeoff_plot_and_table(tmp_path, capsys):
         ["tradeoff", "repetition", "--c", "1"],
         ["tradeoff", "metaselection", "--K", "1", "--gamma", "1/10"],
         ["tradeoff", "sideways"],
+        # the lower-bound instances need eps > 0 (found by the option fuzzer: an
+        # internal error before)
+        ["tradeoff", "repetition", "--gamma", "1/100", "--eps", "-1", "--K", "2"],
+        ["tradeoff", "repetition", "--gamma", "1/100", "--eps", "0"],
     ],
 )
 def test_cli_tradeoff_bad_input(argv, capsys):

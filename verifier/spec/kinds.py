@@ -16,7 +16,7 @@ number.
 >>> CLAIM_KINDS["approx_dp"].parameter_names
 ('epsilon', 'delta')
 >>> sorted(RANGE_KINDS)
-['ex_post', 'pure_dp']
+['approx_dp', 'ex_post', 'f_dp', 'pure_dp']
 >>> CLAIM_KINDS["inequality"].mechanism, CLAIM_KINDS["inequality"].parameter_names
 (False, ('lhs', 'rhs'))
 """

@@ -58,7 +58,7 @@ from ..arithmetic.exact import (
 from ..arithmetic.normal import normal_quantile
 from ..arithmetic.precision import interval_context
 from ..checks.docstrings import fill_doc
-from ..checks.privacy import Attained
+from ..checks.privacy import Attained, checked_pairs
 from ..checks.results import CheckResult, Finding, combine_verdicts
 from ..checks.vocabulary import privacy_parameters
 from ..errors import InvalidParameter
@@ -74,10 +74,6 @@ ALPHA = sp.Symbol("alpha", positive=True)
 
 #: Default budget of cells of the order range per ordered pair.
 MAX_CELLS = 4000
-
-
-def _pairs(mech: FiniteMechanism, pairs: Iterable[Pair] | None) -> list[Pair]:
-    return list(mech.ordered_pairs()) if pairs is None else [tuple(p) for p in pairs]  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------------------
@@ -282,7 +278,7 @@ def check_zcdp(
             raise InvalidParameter(f"{name} must be >= 0, got {v}")
     lo, hi = _orders(orders)
     findings = []
-    for d, d2 in _pairs(mech, pairs):
+    for d, d2 in checked_pairs(mech, pairs):
         loss = PrivacyLoss.of(mech, d, d2, precision)
         verdict, note, witness = _zcdp_pair(loss, xi, rho, lo, hi, precision, max_cells)
         divergence = sp.log(_renyi_sum([(a.ratio, a.p) for a in loss.atoms if a.p != 0], ALPHA)) / (
@@ -369,7 +365,7 @@ def _gdp_vertices(
     mech: FiniteMechanism, pairs: Iterable[Pair] | None, precision: Precision
 ) -> list[tuple[Pair, sp.Expr, sp.Expr, str, sp.Expr]]:
     out = []
-    for d, d2 in _pairs(mech, pairs):
+    for d, d2 in checked_pairs(mech, pairs):
         for x, y in PrivacyLoss.of(mech, d, d2, precision).tradeoff():
             kind, need = _vertex(x, y, precision)
             out.append(((d, d2), x, y, kind, need))

@@ -54,7 +54,7 @@ import sympy as sp
 
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, decide_le, exact, exact_max
 from ..checks.certified import check_le
-from ..checks.privacy import Attained
+from ..checks.privacy import Attained, checked_pairs
 from ..checks.results import CheckResult, conjunction
 from ..errors import InvalidParameter, Undecidable
 from ..mechanism.compose import same_neighbour_graph
@@ -577,7 +577,7 @@ def check_tradeoff(
     if convex.verdict is Verdict.UNDECIDED:
         raise Undecidable(f"could not decide that f = {fx} is convex on [0, 1]")
     parts = []
-    for d, d2 in mech.ordered_pairs() if pairs is None else pairs:
+    for d, d2 in checked_pairs(mech, pairs):
         loss = PrivacyLoss.of(mech, d, d2, precision)
         for x, y in loss.tradeoff():
             parts.append(

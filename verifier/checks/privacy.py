@@ -204,7 +204,10 @@ def _bound_function(bound: Bound, precision: Precision, what: str) -> Callable[[
     return f
 
 
-def _pairs(mech: FiniteMechanism, pairs: Iterable[Pair] | None) -> list[Pair]:
+def checked_pairs(mech: FiniteMechanism, pairs: Iterable[Pair] | None) -> list[Pair]:
+    """The ordered pairs a check covers: ``pairs``, each naming datasets of ``mech``
+    (else :class:`~verifier.errors.InvalidParameter`), or by default both directions of
+    every edge."""
     if pairs is None:
         return list(mech.ordered_pairs())
     out = []
@@ -524,7 +527,7 @@ def realized_ex_post_epsilon(
     b       log(3/2) ≈ 0.405465      D' -> D
     """
     _require_bound(mech, None)
-    prs = _pairs(mech, pairs)
+    prs = checked_pairs(mech, pairs)
     rows: list[RealizedLoss] = []
     for o in mech.outputs:
         cands: list[tuple[sp.Expr, Pair]] = []
@@ -667,7 +670,7 @@ def check_ex_post(
     rng = parameter_domain(over)
     _require_bound(mech, rng)
     bound = _bound_function(epsilon_tilde, precision, "the claimed ex-post bound")
-    prs = _pairs(mech, pairs)
+    prs = checked_pairs(mech, pairs)
     findings: list[Finding] = []
     for o in mech.outputs:
         b = bound(o)
@@ -866,7 +869,7 @@ def delta(
     (1/2, 1/4)
     """
     _require_bound(mech, None)
-    prs = _pairs(mech, pairs)
+    prs = checked_pairs(mech, pairs)
     vals = [hockey_stick(_dist(mech, d), _dist(mech, d2), epsilon, precision) for d, d2 in prs]
     i, ok = exact_max(vals, precision)
     return Attained(vals[i], prs[i], None, ok)
@@ -888,7 +891,7 @@ def _pair_check(
     decided at a point, over a range or over a box (the hockey-stick divergence
     against δ, the ex-post Rényi sum against 1); ``subject`` is the checker's kind
     and parameters."""
-    prs = _pairs(mech, pairs)
+    prs = checked_pairs(mech, pairs)
     findings = []
     for d, d2 in prs:
         q = quantity(_dist(mech, d), _dist(mech, d2))
@@ -1167,7 +1170,7 @@ def rdp_epsilon(
     a = check_alpha(alpha, precision)
     if a.free_symbols:
         raise UnboundSymbol("rdp_epsilon needs a numeric alpha to take the maximum over pairs")
-    prs = _pairs(mech, pairs)
+    prs = checked_pairs(mech, pairs)
     vals = [renyi_divergence(_dist(mech, d), _dist(mech, d2), a) for d, d2 in prs]
     if any(v is sp.oo for v in vals):
         i = next(j for j, v in enumerate(vals) if v is sp.oo)
@@ -1232,7 +1235,7 @@ def check_rdp(
     if _numeric_sign(e, precision) is Sign.NEGATIVE:
         raise InvalidParameter(f"RDP epsilon must be >= 0, got {format_number(e)}")
     findings: list[Finding] = []
-    prs = _pairs(mech, pairs)
+    prs = checked_pairs(mech, pairs)
     for d, d2 in prs:
         s = _renyi_sum(_dist(mech, d), _dist(mech, d2), a)
         rhs = sp.exp((a - 1) * e)
@@ -1622,7 +1625,7 @@ def check_pure_off_event(
     e = check_epsilon(epsilon, precision=precision)
     dl = check_delta(delta, precision)
     findings: list[Finding] = []
-    prs = _pairs(mech, pairs)
+    prs = checked_pairs(mech, pairs)
     for d, d2 in prs:
         r = event_removal(_dist(mech, d), _dist(mech, d2), e, precision)
         mass, removed = (r.mass_both, r.removed_both) if both else (r.mass, r.removed)

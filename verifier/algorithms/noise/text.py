@@ -341,11 +341,7 @@ def _lower_threshold(
                 f"{s.name!r} is assigned in the loop before the comparison: per-query "
                 "statements draw fresh noises only (the outer noise is redrawn after a top only)",
             )
-        if isinstance(s.value, Draw):
-            fresh[s.name] = _noise(s.value, env)
-            atoms[s.name] = {s.name: sp.Integer(1)}
-        else:
-            atoms[s.name] = _lin(s.value, env, atoms)
+        _name_per_query(s, env, fresh, atoms)
     test = body[-1]
     assert isinstance(test, If)
     d, strict, above, below = _threshold_test(test.cond, env, atoms, test)
@@ -441,6 +437,18 @@ def _lower_threshold(
         )
     except VerifierError as err:
         raise _refuse(loop, str(err)) from None
+
+
+def _name_per_query(
+    s: Assign, env: Mapping[str, sp.Expr], fresh: dict[str, Noise], atoms: dict[str, Linear]
+) -> None:
+    """A statement of the loop before its comparison: a fresh noise draw (an atom of its
+    own) or a name for a linear form of the atoms so far."""
+    if isinstance(s.value, Draw):
+        fresh[s.name] = _noise(s.value, env)
+        atoms[s.name] = {s.name: sp.Integer(1)}
+    else:
+        atoms[s.name] = _lin(s.value, env, atoms)
 
 
 def _threshold_test(
@@ -555,11 +563,7 @@ def _lower_max(
             raise _refuse(
                 s, "before the comparison the loop only draws a fresh noise or names linear forms"
             )
-        if isinstance(s.value, Draw):
-            fresh[s.name] = _noise(s.value, env)
-            atoms[s.name] = {s.name: sp.Integer(1)}
-        else:
-            atoms[s.name] = _lin(s.value, env, atoms)
+        _name_per_query(s, env, fresh, atoms)
     test = body[-1]
     assert isinstance(test, If)
     d, strict, above, below = _threshold_test(test.cond, env, atoms, test)

@@ -44,7 +44,7 @@ import sympy as sp
 from mpmath.libmp import from_int, from_rational, round_ceiling, round_floor
 
 from ..errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
-from .precision import interval_context, real_context
+from .precision import interval_context, raw_fraction, real_context
 
 __all__ = [
     "Verdict",
@@ -324,13 +324,10 @@ def _ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
 
 
 def _mpf_fraction(x: mpmath.mpf) -> Fraction:
-    sign, man, exp, _ = x._mpf_
-    if not man:
-        if exp:
-            raise UnsupportedExpression(f"an enclosure end is {x}, which is not a rational")
-        return Fraction(0)
-    v = Fraction(int(man) << exp) if exp >= 0 else Fraction(int(man), 1 << -exp)
-    return -v if sign else v
+    try:
+        return raw_fraction(x._mpf_)
+    except UnsupportedExpression:
+        raise UnsupportedExpression(f"an enclosure end is {x}, which is not a rational") from None
 
 
 def _require_positive(x: Any, what: str) -> None:

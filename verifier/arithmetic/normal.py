@@ -34,7 +34,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .precision import interval_context, real_context
+from .precision import interval_context, raw_fraction, real_context
 
 __all__ = ["normal_cdf", "normal_quantile", "MAX_ABS_ARGUMENT"]
 
@@ -43,27 +43,15 @@ __all__ = ["normal_cdf", "normal_quantile", "MAX_ABS_ARGUMENT"]
 MAX_ABS_ARGUMENT = 600
 
 
-def _raw_fraction(t: tuple[int, int, int, int]) -> Fraction:
-    """The exact rational value of a raw mpmath float ``(sign, mantissa, exponent,
-    bits)``."""
-    sign, man, exp, _ = t
-    if not man:
-        if exp:
-            raise ValueError("an interval end is not a finite number")
-        return Fraction(0)
-    value = Fraction(man) * (Fraction(2) ** exp)
-    return -value if sign else value
-
-
 def _fraction(x: Any) -> Fraction:
     """The exact rational value of an mpmath float."""
-    return _raw_fraction(x._mpf_)
+    return raw_fraction(x._mpf_)
 
 
 def _interval_ends(v: Any) -> tuple[Fraction, Fraction]:
     """The exact rational ends of an mpmath interval."""
     a, b = v._mpi_
-    return _raw_fraction(a), _raw_fraction(b)
+    return raw_fraction(a), raw_fraction(b)
 
 
 def _cdf_interval(ctx: Any, z: Fraction) -> Any:

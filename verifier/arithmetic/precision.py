@@ -43,14 +43,15 @@ from __future__ import annotations
 
 import threading
 from contextlib import AbstractContextManager
+from fractions import Fraction
 from typing import Any
 
 from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, UnsupportedExpression
 
-__all__ = ["interval_context", "real_context"]
+__all__ = ["interval_context", "real_context", "raw_fraction"]
 
 #: per thread, ``pools``: the idle contexts of each kind (``{type: [context, ...]}``)
 _idle = threading.local()
@@ -121,3 +122,16 @@ def real_context(bits: int) -> AbstractContextManager[MPContext]:
     """An mpmath floating-point context at ``bits`` of precision, private to this call
     (rounding to nearest).  See :func:`interval_context`."""
     return _Borrowed(MPContext, bits)
+
+
+def raw_fraction(raw: tuple[int, int, int, int]) -> Fraction:
+    """The exact rational value of a raw mpmath float ``(sign, mantissa, exponent,
+    bits)`` (an ``mpf``'s ``_mpf_``, an end of an interval's ``_mpi_``): the ends of a
+    context's numbers turned into exact values before the context is given back."""
+    sign, man, exp, _ = raw
+    if not man:
+        if exp:
+            raise UnsupportedExpression("an enclosure end is not a finite number")
+        return Fraction(0)
+    v = Fraction(int(man) << exp) if exp >= 0 else Fraction(int(man), 1 << -exp)
+    return -v if sign else v

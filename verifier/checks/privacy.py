@@ -152,10 +152,7 @@ def check_epsilon(
 def check_alpha(alpha: Any, precision: Precision = DEFAULT_PRECISION) -> sp.Expr:
     """An exact Rényi order α > 1 (may be a symbol)."""
     a = exact(alpha)
-    if a.free_symbols:
-        return a
-    s = decide_sign(a - 1, precision).sign
-    if s is not Sign.POSITIVE:
+    if _numeric_sign(a - 1, precision) not in (None, Sign.POSITIVE):
         raise InvalidParameter(f"Rényi order alpha must be > 1, got {format_number(a)}")
     return a
 
@@ -163,11 +160,9 @@ def check_alpha(alpha: Any, precision: Precision = DEFAULT_PRECISION) -> sp.Expr
 def check_delta(d: Any, precision: Precision = DEFAULT_PRECISION) -> sp.Expr:
     """An exact δ in [0, 1]."""
     x = exact(d)
-    if x.free_symbols:
-        return x
     if (
-        decide_sign(x, precision).sign is Sign.NEGATIVE
-        or decide_sign(1 - x, precision).sign is Sign.NEGATIVE
+        _numeric_sign(x, precision) is Sign.NEGATIVE
+        or _numeric_sign(1 - x, precision) is Sign.NEGATIVE
     ):
         raise InvalidParameter(f"delta must lie in [0, 1], got {format_number(x)}")
     return x
@@ -234,6 +229,14 @@ def _require_bound(mech: FiniteMechanism, over: Domain | None) -> None:
             f"symbol(s) {sorted(map(str, free))} have no value; give values or check the claim "
             f"over a range with over=(symbol, lo, hi)"
         )
+
+
+def _claim_domain(mech: FiniteMechanism, over: Any) -> Domain | None:
+    """The domain of a claim (``over`` read by :func:`parameter_domain`), every other
+    symbol of ``mech`` required to have a value."""
+    rng = parameter_domain(over)
+    _require_bound(mech, rng)
+    return rng
 
 
 # ---------------------------------------------------------------------------
@@ -667,8 +670,7 @@ def check_ex_post(
     >>> w.verdict, w.output, w.pair, w.realized
     (<Verdict.VIOLATED: 'violated'>, 'b', ("D'", 'D'), log(3/2))
     """
-    rng = parameter_domain(over)
-    _require_bound(mech, rng)
+    rng = _claim_domain(mech, over)
     bound = _bound_function(epsilon_tilde, precision, "the claimed ex-post bound")
     prs = checked_pairs(mech, pairs)
     findings: list[Finding] = []
@@ -707,6 +709,25 @@ def check_ex_post(
             "ex_post", mech, {"epsilon_tilde": epsilon_tilde}, None if pairs is None else prs, rng
         ),
     )
+
+
+def _ex_ante(
+    ex_post: Callable[..., CheckResult],
+    subject: tuple[str, dict[str, Any]],
+    mech: FiniteMechanism,
+    pairs: Iterable[Pair] | None,
+    over: Any,
+    **options: Any,
+) -> CheckResult:
+    """An ex-ante claim checked by the ex-post checker ``ex_post`` with the constant
+    bound ``ε̃ = ε`` (with a constant bound, Ghazi et al. 2025, Defs 2 and 5 are ε-DP
+    and (ε, δ)-DP); ``subject`` is the ex-ante checker's kind and parameters (ε first,
+    then the others, which ``options`` also passes on)."""
+    kind, params = subject
+    prs = None if pairs is None else list(pairs)
+    result = ex_post(mech, epsilon_tilde=params["epsilon"], pairs=prs, over=over, **options)
+    result.subject = Subject.of(kind, mech, params, prs, parameter_domain(over))
+    return result
 
 
 @fill_doc
@@ -760,18 +781,16 @@ def check_pure_dp(
     (<Verdict.VIOLATED: 'violated'>, 1 - log(3))
     """
     e = check_epsilon(epsilon, precision=precision)
-    prs = None if pairs is None else list(pairs)
-    result = check_ex_post(
+    return _ex_ante(
+        check_ex_post,
+        ("pure_dp", {"epsilon": e}),
         mech,
-        epsilon_tilde=e,
-        pairs=prs,
-        over=over,
+        pairs,
+        over,
         precision=precision,
         title=title or f"{mech.name} is ({e})-DP",
         budget=budget,
     )
-    result.subject = Subject.of("pure_dp", mech, {"epsilon": e}, prs, parameter_domain(over))
-    return result
 
 
 # ---------------------------------------------------------------------------
@@ -973,8 +992,7 @@ def check_ex_post_approx(
     >>> r.verdict, [f.realized for f in r.findings]
     (<Verdict.HOLDS: 'holds'>, [0, 1/4])
     """
-    rng = parameter_domain(over)
-    _require_bound(mech, rng)
+    rng = _claim_domain(mech, over)
     dl = check_delta(delta, precision)
     return _pair_check(
         mech,
@@ -1041,21 +1059,17 @@ def check_approx_dp(
     """
     e = check_epsilon(epsilon, precision=precision)
     dl = check_delta(delta, precision)
-    prs = None if pairs is None else list(pairs)
-    result = check_ex_post_approx(
+    return _ex_ante(
+        check_ex_post_approx,
+        ("approx_dp", {"epsilon": e, "delta": dl}),
         mech,
-        epsilon_tilde=e,
+        pairs,
+        over,
         delta=dl,
-        pairs=prs,
         precision=precision,
         title=title or f"{mech.name} is ({e}, {dl})-DP",
-        over=over,
         budget=budget,
     )
-    result.subject = Subject.of(
-        "approx_dp", mech, {"epsilon": e, "delta": dl}, prs, parameter_domain(over)
-    )
-    return result
 
 
 # ---------------------------------------------------------------------------
@@ -1323,8 +1337,7 @@ def check_ex_post_rdp(
     >>> r.verdict, [f.realized for f in r.findings]
     (<Verdict.HOLDS: 'holds'>, [13/18, 13/16])
     """
-    rng = parameter_domain(over)
-    _require_bound(mech, rng)
+    rng = _claim_domain(mech, over)
     a = check_alpha(alpha, precision)
     return _pair_check(
         mech,

@@ -320,11 +320,16 @@ def _simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
 # ---------------------------------------------------------------------------
 
 
-def _check_endpoint(x: Any, name: str) -> sp.Expr:
+def _exact_named(x: Any, name: str) -> sp.Expr:
+    """``exact(x)``, its error naming ``name``."""
     try:
-        e = exact(x)
+        return exact(x)
     except InvalidParameter as err:
-        raise InvalidParameter(f"endpoint {name}: {err}") from None
+        raise InvalidParameter(f"{name}: {err}") from None
+
+
+def _check_endpoint(x: Any, name: str) -> sp.Expr:
+    e = _exact_named(x, f"endpoint {name}")
     if e.free_symbols:
         raise InvalidParameter(
             f"endpoint {name} = {e} must be a constant, but it contains "
@@ -342,10 +347,7 @@ def _check_endpoint(x: Any, name: str) -> sp.Expr:
 
 
 def _check_side(x: Any, name: str, symbol: sp.Symbol) -> sp.Expr:
-    try:
-        e = exact(x)
-    except InvalidParameter as err:
-        raise InvalidParameter(f"{name}: {err}") from None
+    e = _exact_named(x, name)
     extra = e.free_symbols - {symbol}
     if extra:
         raise InvalidParameter(

@@ -238,9 +238,7 @@ def check_zcdp(
     orders : (lo, hi)
         The orders: ``1 <= lo < hi``, rationals, ``hi`` may be ``oo`` (default
         ``(1, oo)``: zCDP; a bounded range is a Rényi curve over those orders).
-    %(pairs)s
-    %(precision)s
-    %(title)s
+    %(point_options)s
     max_cells : int
         Cells of the order range examined per pair before the verdict is undecided.
 
@@ -409,9 +407,7 @@ def check_gdp(
         The mechanism.
     mu : exact number or str
         ``μ >= 0``.
-    %(pairs)s
-    %(precision)s
-    %(title)s
+    %(point_options)s
 
     Returns
     -------

@@ -29,6 +29,9 @@ CHECKS: dict[str, str] = {
     "title": "title : str, optional\n    The result's title.",
     "over": "over : optional\n    A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.",
     "budget": "budget : BoxBudget, optional\n    Limits of the subdivision over a box.",
+    "epsilon_tilde": "epsilon_tilde : callable, mapping or number\n    The ex-post bound ε̃(o) (keyword-only).",
+    "delta": "delta : sympy.Expr, int, fractions.Fraction or str\n    The claimed δ in ``[0, 1]``.",
+    "alpha": "alpha : sympy.Expr, int, fractions.Fraction or str\n    The order α > 1.",
     "raises_mech": "verifier.errors.InvalidMechanism\n    ``mech`` is not a :class:`FiniteMechanism`.",
     "raises_unbound": _UNBOUND.format("A probability has a symbol without a value."),
     "raises_unbound_over": _UNBOUND.format(
@@ -39,6 +42,8 @@ CHECKS: dict[str, str] = {
 CHECKS["check_options"] = "\n".join(
     CHECKS[k] for k in ("pairs", "precision", "title", "over", "budget")
 )
+# the options of a checker at a point (no domain), in their order in the signatures
+CHECKS["point_options"] = "\n".join(CHECKS[k] for k in ("pairs", "precision", "title"))
 
 #: Fills a docstring's ``%(name)s`` lines from :data:`CHECKS`.
 fill_doc = filler(**CHECKS)

@@ -959,10 +959,8 @@ def check_ex_post_approx(
     Parameters
     ----------
     mech : FiniteMechanism
-    epsilon_tilde : callable, mapping or number
-        The ex-post bound ε̃(o) (keyword-only).
-    delta : sympy.Expr, int, fractions.Fraction or str
-        The claimed δ in ``[0, 1]``.
+    %(epsilon_tilde)s
+    %(delta)s
     %(check_options)s
 
     Returns
@@ -1028,8 +1026,7 @@ def check_approx_dp(
     mech : FiniteMechanism
     epsilon : sympy.Expr, int, fractions.Fraction or str
         The claimed ε > 0 (keyword-only).
-    delta : sympy.Expr, int, fractions.Fraction or str
-        The claimed δ in ``[0, 1]``.
+    %(delta)s
     %(check_options)s
 
     Returns
@@ -1212,11 +1209,8 @@ def check_rdp(
         Without free symbols.
     epsilon : sympy.Expr, int, fractions.Fraction or str
         The claimed Rényi ε >= 0 (keyword-only).
-    alpha : sympy.Expr, int, fractions.Fraction or str
-        The order α > 1.
-    %(pairs)s
-    %(precision)s
-    %(title)s
+    %(alpha)s
+    %(point_options)s
 
     Returns
     -------
@@ -1304,10 +1298,8 @@ def check_ex_post_rdp(
     Parameters
     ----------
     mech : FiniteMechanism
-    epsilon_tilde : callable, mapping or number
-        The ex-post bound ε̃(o) (keyword-only).
-    alpha : sympy.Expr, int, fractions.Fraction or str
-        The order α > 1.
+    %(epsilon_tilde)s
+    %(alpha)s
     %(check_options)s
 
     Returns
@@ -1405,12 +1397,10 @@ def check_lemma7(
     Parameters
     ----------
     mech : FiniteMechanism
-    epsilon_tilde : callable, mapping or number
-        The ex-post bound ε̃(o) (keyword-only).
+    %(epsilon_tilde)s
     delta : sympy.Expr, int, fractions.Fraction or str
         δ in ``(0, 1]`` of (ii).
-    alpha : sympy.Expr, int, fractions.Fraction or str
-        The order α > 1.
+    %(alpha)s
     %(pairs)s
     %(precision)s
     over : optional

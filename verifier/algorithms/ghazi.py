@@ -54,7 +54,7 @@ import itertools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import networkx as nx
 import sympy as sp
@@ -105,6 +105,8 @@ __all__ = [
 BOTTOM = "⊥"
 
 SOURCE = "Ghazi et al. 2025"
+
+_V = TypeVar("_V")
 
 
 def output_index(o: Output) -> int | None:
@@ -199,6 +201,12 @@ class _Tables:
 
     point: list[dict[Dataset, list[sp.Expr]]]
     above: list[dict[Dataset, list[sp.Expr]]]
+
+
+def _labels(mechs: Sequence[FiniteMechanism], outs: Sequence[Output]) -> list[tuple[Output, int]]:
+    """The outputs ``(o, i)`` of Algorithms 2 and 3 (``o`` an output of the ``i``-th
+    mechanism, 1-based) for ``o`` in ``outs``, in that order."""
+    return [(o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)]
 
 
 def _tables(mechs: Sequence[FiniteMechanism], order: Sequence[Output]) -> _Tables:
@@ -598,9 +606,7 @@ def generalized_above_threshold(
     tau = rank[threshold]
     tab = _tables(mechs, outs)
     basis, keys = make_basis(eps)
-    labels: list[tuple[Output, int]] = [
-        (o, i + 1) for o in outs[tau:] for i, m in enumerate(mechs) if o in set(m.outputs)
-    ]
+    labels = _labels(mechs, outs[tau:])
     outputs: list[Output] = [BOTTOM, *labels]
     dists: dict[Dataset, dict[Output, sp.Expr]] = {}
     for D in graph.nodes:
@@ -643,19 +649,38 @@ def generalized_above_threshold(
 # ---------------------------------------------------------------------------
 
 
-def _alg3_factors(
-    i: int, r: int, D: Dataset, tab: _Tables, keys: Sequence[Key], ts: Sequence[int]
-) -> list[Factor]:
-    """``(1 - x_j^k Q_j(U^j_{o,i}))^{T_j}`` for ``j != i``, with
+def _alg3_others(i: int, r: int, D: Dataset, tab: _Tables) -> list[tuple[int, sp.Expr]]:
+    """``(j, Q_j(U^j_{o,i}))`` for ``j != i`` and the output ``o`` of rank ``r``, with
     ``Q_j(U^j_{o,i}) = Q_j(> o) + [j > i] Q_j(o)`` (Ghazi et al. 2025, proof of
-    Theorem 11)."""
-    out = []
-    for j in range(len(keys)):
-        if j == i:
-            continue
-        q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
-        out.append(Factor(q, keys[j], ts[j]))
-    return out
+    Theorem 11): the factor ``(1 - x_j^k Q_j(U^j_{o,i}))^{T_j}`` of ``A_D(o, i)``."""
+    return [
+        (j, tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0))
+        for j in range(len(tab.point))
+        if j != i
+    ]
+
+
+def _alg3_rows(
+    graph: nx.Graph,
+    tab: _Tables,
+    labels: Sequence[tuple[Output, int]],
+    rank: Mapping[Output, int],
+    bottom: _V,
+    value: Callable[[Dataset, int, int, sp.Expr], _V],
+) -> dict[Dataset, dict[Output, _V]]:
+    """Algorithm 3's output distribution ``{D: {⊥: bottom, (o, i): A_D(o, i)}}`` with
+    ``A_D(o, i) = value(D, i - 1, r, Q_i(o))`` (``r`` the rank of ``o``) for every label
+    ``(o, i)`` with ``Q_i(o) != 0`` at ``D`` (the others have probability 0)."""
+    dists: dict[Dataset, dict[Output, _V]] = {}
+    for D in graph.nodes:
+        row: dict[Output, _V] = {BOTTOM: bottom}
+        for o, i1 in labels:
+            r = rank[o]
+            qo = tab.point[i1 - 1][D][r]
+            if qo != 0:
+                row[(o, i1)] = value(D, i1 - 1, r, qo)
+        dists[D] = row
+    return dists
 
 
 def hyperparameter_tuning(
@@ -730,9 +755,7 @@ def hyperparameter_tuning(
     tab = _tables(mechs, outs)
     basis, keys = make_basis(eps)
     d = len(mechs)
-    labels: list[tuple[Output, int]] = [
-        (o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)
-    ]
+    labels = _labels(mechs, outs)
     outputs: list[Output] = [BOTTOM, *labels]
     fast = (
         _alg3_rational(graph, tab, labels, rank, keys, ts, pr, basis)
@@ -752,39 +775,29 @@ def hyperparameter_tuning(
         )
     else:
         bottom = subset_expansion([1] * d, eps, pr)
-    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for D in graph.nodes:
-        row: dict[Output, sp.Expr] = {BOTTOM: bottom}
-        for o, i1 in labels:
-            i = i1 - 1
-            r = rank[o]
-            qo = tab.point[i][D][r]
-            if qo == 0:
-                continue
-            factors = _alg3_factors(i, r, D, tab, keys, ts)
-            if method == "subsets":
-                row[(o, i1)] = subset_expansion(
-                    [f.q for f in factors],
-                    [eps[j] for j in range(d) if j != i],
-                    pr,
-                    c0=eps[i],
-                    scale=qo,
-                )
-                continue
-            if ts[i] == 1:
-                poly = expand(factors, basis, scale=qo, shift=keys[i])
-            else:
-                a = tab.above[i][D][r]
-                b = a + qo
-                T = ts[i]
-                grp = {
-                    tuple(t * n for n in keys[i]): sp.Integer(math.comb(T, t) * (-1) ** t)
-                    * (a**t - b**t)
-                    for t in range(1, T + 1)
-                }
-                poly = expand(factors, basis, extra=[grp])
-            row[(o, i1)] = expectation(poly, basis, pr)
-        dists[D] = row
+
+    def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> sp.Expr:
+        others = _alg3_others(i, r, D, tab)
+        if method == "subsets":
+            return subset_expansion(
+                [q for _, q in others], [eps[j] for j, _ in others], pr, c0=eps[i], scale=qo
+            )
+        factors = [Factor(q, keys[j], ts[j]) for j, q in others]
+        if ts[i] == 1:
+            poly = expand(factors, basis, scale=qo, shift=keys[i])
+        else:
+            a = tab.above[i][D][r]
+            b = a + qo
+            T = ts[i]
+            grp = {
+                tuple(t * n for n in keys[i]): sp.Integer(math.comb(T, t) * (-1) ** t)
+                * (a**t - b**t)
+                for t in range(1, T + 1)
+            }
+            poly = expand(factors, basis, extra=[grp])
+        return expectation(poly, basis, pr)
+
+    dists = _alg3_rows(graph, tab, labels, rank, bottom, value)
     return FiniteMechanism(
         graph, dists, outputs, values=_merged_values(mechs), name=name, validate=False
     )
@@ -895,28 +908,16 @@ def _alg3_series(
     xs = [sp.exp(-e) for e in eps]
     ep = prior.eps_prime
     d = len(xs)
-    bottom = SeriesExpectation(ep, [(1, xs[j], ts[j]) for j in range(d)], (), ())
-    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for D in graph.nodes:
-        row: dict[Output, sp.Expr] = {BOTTOM: bottom}
-        for o, i1 in labels:
-            i = i1 - 1
-            r = rank[o]
-            qo = tab.point[i][D][r]
-            if qo == 0:
-                continue
-            factors = []
-            for j in range(d):
-                q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
-                if j != i and q != 0:
-                    factors.append((q, xs[j], ts[j]))
-            if ts[i] == 1:
-                row[(o, i1)] = SeriesExpectation(ep, factors, (qo, xs[i]), ())
-            else:
-                a = tab.above[i][D][r]
-                row[(o, i1)] = SeriesExpectation(ep, factors, (), (a, a + qo, xs[i], ts[i]))
-        dists[D] = row
-    return dists
+    bottom: sp.Expr = SeriesExpectation(ep, [(1, xs[j], ts[j]) for j in range(d)], (), ())
+
+    def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> sp.Expr:
+        factors = [(q, xs[j], ts[j]) for j, q in _alg3_others(i, r, D, tab) if q != 0]
+        if ts[i] == 1:
+            return SeriesExpectation(ep, factors, (qo, xs[i]), ())
+        a = tab.above[i][D][r]
+        return SeriesExpectation(ep, factors, (), (a, a + qo, xs[i], ts[i]))
+
+    return _alg3_rows(graph, tab, labels, rank, bottom, value)
 
 
 def _alg3_value(
@@ -966,7 +967,7 @@ def _enclosures_to_digits(
     mechs, graph, eps, ts, pr, outs = _inputs(mechanisms, epsilons, eps_prime, copies, order)
     rank = {o: r for r, o in enumerate(outs)}
     basis, keys = make_basis(eps)
-    labels = [(o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)]
+    labels = _labels(mechs, outs)
     exact_rows = _alg3_rational(graph, _tables(mechs, outs), labels, rank, keys, ts, pr, basis)
     if exact_rows is not None:
         from ..arithmetic.exact import enclose
@@ -1031,31 +1032,18 @@ def hyperparameter_tuning_enclosures(
     xs = [sp.exp(-e) for e in eps]
     d = len(mechs)
     bottom = certified_expectation(pr, [(1, xs[j], ts[j]) for j in range(d)], bits=bits)
-    out: dict[Dataset, dict[Output, Enclosure]] = {}
-    for D in graph.nodes:
-        row: dict[Output, Enclosure] = {BOTTOM: bottom.enclosure}
-        for r, o in enumerate(outs):
-            for i, m in enumerate(mechs):
-                if o not in set(m.outputs):
-                    continue
-                qo = tab.point[i][D][r]
-                if qo == 0:
-                    continue
-                fs = []
-                for j in range(d):
-                    if j != i:
-                        q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
-                        fs.append((q, xs[j], ts[j]))
-                if ts[i] == 1:
-                    s = certified_expectation(pr, fs, leading=(qo, xs[i]), bits=bits)
-                else:
-                    a = tab.above[i][D][r]
-                    s = certified_expectation(
-                        pr, fs, difference=(a, a + qo, xs[i], ts[i]), bits=bits
-                    )
-                row[(o, i + 1)] = s.enclosure
-        out[D] = row
-    return out
+
+    def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> Enclosure:
+        fs = [(q, xs[j], ts[j]) for j, q in _alg3_others(i, r, D, tab)]
+        if ts[i] == 1:
+            return certified_expectation(pr, fs, leading=(qo, xs[i]), bits=bits).enclosure
+        a = tab.above[i][D][r]
+        diff = (a, a + qo, xs[i], ts[i])
+        return certified_expectation(pr, fs, difference=diff, bits=bits).enclosure
+
+    labels = _labels(mechs, outs)
+    rank = {o: r for r, o in enumerate(outs)}
+    return _alg3_rows(graph, tab, labels, rank, bottom.enclosure, value)
 
 
 def probability_below(
@@ -1181,51 +1169,44 @@ def _t_above_threshold(inputs: list[FiniteMechanism], params: dict[str, Any]) ->
     return above_threshold(graph, table, eps, params["eps_prime"])
 
 
-@transformer(
+def _dropping_transformer(
+    name: str,
+    source: str,
+    param: Param,
+    summary: str,
+    run: Callable[[list[FiniteMechanism], Any, Any, Any, Any], FiniteMechanism],
+) -> None:
+    """Register an algorithm of random dropping on its input mechanisms (Algorithms 2
+    and 3): ``run(inputs, epsilons, eps_prime, <param>, copies)``."""
+
+    def build(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
+        eps, eps_prime = params["epsilons"], params["eps_prime"]
+        return run(inputs, eps, eps_prime, params[param.name], params["copies"])
+
+    transformer(
+        name,
+        source=source,
+        params=[_EPSILONS, _EPS_PRIME, param, _COPIES],
+        inputs=(1, None),
+        summary=summary,
+    )(build)
+
+
+_dropping_transformer(
     "ghazi_generalized_above_threshold",
-    source=f"{SOURCE}, Algorithm 2 / Theorem 10",
-    params=[
-        _EPSILONS,
-        _EPS_PRIME,
-        Param("threshold", _raw_value, "the threshold tau (an output label)"),
-        _COPIES,
-    ],
-    inputs=(1, None),
-    summary="generalized AboveThreshold with random dropping",
+    f"{SOURCE}, Algorithm 2 / Theorem 10",
+    Param("threshold", _raw_value, "the threshold tau (an output label)"),
+    "generalized AboveThreshold with random dropping",
+    lambda ms, eps, eps_prime, tau, copies: generalized_above_threshold(
+        ms, eps, eps_prime, _threshold_output(ms, tau), copies=copies
+    ),
 )
-def _t_generalized_above_threshold(
-    inputs: list[FiniteMechanism], params: dict[str, Any]
-) -> FiniteMechanism:
-    """Algorithm 2 on the input mechanisms, threshold given by its output label."""
-    return generalized_above_threshold(
-        inputs,
-        params["epsilons"],
-        params["eps_prime"],
-        _threshold_output(inputs, params["threshold"]),
-        copies=params["copies"],
-    )
-
-
-@transformer(
+_dropping_transformer(
     "ghazi_hyperparameter_tuning",
-    source=f"{SOURCE}, Algorithm 3 / Theorems 11-13",
-    params=[
-        _EPSILONS,
-        _EPS_PRIME,
-        Param("prior", choice("geometric", "exponential"), "the prior of k", "geometric"),
-        _COPIES,
-    ],
-    inputs=(1, None),
-    summary="hyperparameter tuning with random dropping",
+    f"{SOURCE}, Algorithm 3 / Theorems 11-13",
+    Param("prior", choice("geometric", "exponential"), "the prior of k", "geometric"),
+    "hyperparameter tuning with random dropping",
+    lambda ms, eps, eps_prime, prior, copies: hyperparameter_tuning(
+        ms, eps, eps_prime, prior=prior, copies=copies
+    ),
 )
-def _t_hyperparameter_tuning(
-    inputs: list[FiniteMechanism], params: dict[str, Any]
-) -> FiniteMechanism:
-    """Algorithm 3 on the input mechanisms."""
-    return hyperparameter_tuning(
-        inputs,
-        params["epsilons"],
-        params["eps_prime"],
-        prior=params["prior"],
-        copies=params["copies"],
-    )

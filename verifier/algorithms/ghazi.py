@@ -649,6 +649,37 @@ def generalized_above_threshold(
 # ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Alg3:
+    """Algorithm 3's checked inputs (:func:`_inputs`: the mechanisms, their neighbour
+    graph, budgets, copy counts, prior and common output order) with the tables of
+    its output distribution: ``Q_j`` by rank, the outputs ``(o, i)`` and the rank of
+    each ``o``."""
+
+    mechs: list[FiniteMechanism]
+    graph: nx.Graph
+    eps: list[sp.Expr]
+    ts: list[int]
+    prior: Prior
+    outs: list[Output]
+    tab: _Tables
+    labels: list[tuple[Output, int]]
+    rank: dict[Output, int]
+
+    @classmethod
+    def of(
+        cls,
+        checked: tuple[
+            list[FiniteMechanism], nx.Graph, list[sp.Expr], list[int], Prior, list[Output]
+        ],
+    ) -> _Alg3:
+        mechs, graph, eps, ts, pr, outs = checked
+        rank = {o: r for r, o in enumerate(outs)}
+        return cls(
+            mechs, graph, eps, ts, pr, outs, _tables(mechs, outs), _labels(mechs, outs), rank
+        )
+
+
 def _alg3_others(i: int, r: int, D: Dataset, tab: _Tables) -> list[tuple[int, sp.Expr]]:
     """``(j, Q_j(U^j_{o,i}))`` for ``j != i`` and the output ``o`` of rank ``r``, with
     ``Q_j(U^j_{o,i}) = Q_j(> o) + [j > i] Q_j(o)`` (Ghazi et al. 2025, proof of
@@ -661,26 +692,37 @@ def _alg3_others(i: int, r: int, D: Dataset, tab: _Tables) -> list[tuple[int, sp
 
 
 def _alg3_rows(
-    graph: nx.Graph,
-    tab: _Tables,
-    labels: Sequence[tuple[Output, int]],
-    rank: Mapping[Output, int],
-    bottom: _V,
-    value: Callable[[Dataset, int, int, sp.Expr], _V],
+    a: _Alg3, bottom: _V, value: Callable[[Dataset, int, int, sp.Expr], _V]
 ) -> dict[Dataset, dict[Output, _V]]:
     """Algorithm 3's output distribution ``{D: {⊥: bottom, (o, i): A_D(o, i)}}`` with
     ``A_D(o, i) = value(D, i - 1, r, Q_i(o))`` (``r`` the rank of ``o``) for every label
     ``(o, i)`` with ``Q_i(o) != 0`` at ``D`` (the others have probability 0)."""
     dists: dict[Dataset, dict[Output, _V]] = {}
-    for D in graph.nodes:
+    for D in a.graph.nodes:
         row: dict[Output, _V] = {BOTTOM: bottom}
-        for o, i1 in labels:
-            r = rank[o]
-            qo = tab.point[i1 - 1][D][r]
+        for o, i1 in a.labels:
+            r = a.rank[o]
+            qo = a.tab.point[i1 - 1][D][r]
             if qo != 0:
                 row[(o, i1)] = value(D, i1 - 1, r, qo)
         dists[D] = row
     return dists
+
+
+def _alg3_series_terms(
+    a: _Alg3, D: Dataset, i: int, r: int, qo: sp.Expr, xs: Sequence[sp.Expr], keep_zero: bool
+) -> tuple[list[tuple[Any, Any, int]], tuple[Any, Any] | None, tuple[Any, Any, Any, int] | None]:
+    """``A_D(o, i) = E_k[L_i(k) Π_{j≠i} (1 - x_j^k Q_j(U^j_{o,i}))^{T_j}]`` as series
+    data (Ghazi et al. 2025, proof of Theorem 11 with §4.1's copies): the factors
+    ``(Q_j(U^j_{o,i}), x_j, T_j)`` (those with ``Q_j(U^j_{o,i}) = 0``, a factor 1, only
+    with ``keep_zero``), then ``L_i = Q_i(o) x_i^k`` as ``leading = (Q_i(o), x_i)`` for one copy,
+    or ``L_i = (1 - x_i^k Q_i(>o))^{T_i} - (1 - x_i^k Q_i(>=o))^{T_i}`` as ``difference =
+    (Q_i(>o), Q_i(>=o), x_i, T_i)`` for ``T_i`` copies (the other one ``None``)."""
+    factors = [(q, xs[j], a.ts[j]) for j, q in _alg3_others(i, r, D, a.tab) if keep_zero or q != 0]
+    if a.ts[i] == 1:
+        return factors, (qo, xs[i]), None
+    above = a.tab.above[i][D][r]
+    return factors, None, (above, above + qo, xs[i], a.ts[i])
 
 
 def hyperparameter_tuning(
@@ -741,29 +783,25 @@ def hyperparameter_tuning(
     complement ``1 - Σ``.  ``E_k[e^{-ck}] = (1-p')/(1 - p' e^{-c})`` (geometric) or
     ``ε'/(ε' + c)`` (exponential).
     """
-    mechs, graph, eps, ts, pr, outs = _inputs(
-        mechanisms,
-        epsilons,
-        eps_prime,
-        copies,
-        order,
-        prior=prior,
-        method=method,
-        algorithm="Algorithm 3",
+    alg = _Alg3.of(
+        _inputs(
+            mechanisms,
+            epsilons,
+            eps_prime,
+            copies,
+            order,
+            prior=prior,
+            method=method,
+            algorithm="Algorithm 3",
+        )
     )
-    rank = {o: r for r, o in enumerate(outs)}
-    tab = _tables(mechs, outs)
+    mechs, graph, eps, ts, pr, tab = alg.mechs, alg.graph, alg.eps, alg.ts, alg.prior, alg.tab
     basis, keys = make_basis(eps)
     d = len(mechs)
-    labels = _labels(mechs, outs)
-    outputs: list[Output] = [BOTTOM, *labels]
-    fast = (
-        _alg3_rational(graph, tab, labels, rank, keys, ts, pr, basis)
-        if method == "polynomial"
-        else None
-    )
+    outputs: list[Output] = [BOTTOM, *alg.labels]
+    fast = _alg3_rational(alg, keys, basis) if method == "polynomial" else None
     if fast is None and method == "polynomial" and _wants_series(pr, eps, ts, tab):
-        fast = _alg3_series(graph, tab, labels, rank, eps, ts, pr)
+        fast = _alg3_series(alg)
     if fast is not None:
         return FiniteMechanism(
             graph, fast, outputs, values=_merged_values(mechs), name=name, validate=False
@@ -797,7 +835,7 @@ def hyperparameter_tuning(
             poly = expand(factors, basis, extra=[grp])
         return expectation(poly, basis, pr)
 
-    dists = _alg3_rows(graph, tab, labels, rank, bottom, value)
+    dists = _alg3_rows(alg, bottom, value)
     return FiniteMechanism(
         graph, dists, outputs, values=_merged_values(mechs), name=name, validate=False
     )
@@ -808,14 +846,7 @@ def _fraction(x: sp.Expr) -> tuple[int, int]:
 
 
 def _alg3_rational(
-    graph: nx.Graph,
-    tab: _Tables,
-    labels: Sequence[tuple[Output, int]],
-    rank: Mapping[Output, int],
-    keys: Sequence[Key],
-    ts: Sequence[int],
-    prior: Prior,
-    basis: Any,
+    alg: _Alg3, keys: Sequence[Key], basis: Any
 ) -> dict[Dataset, dict[Output, sp.Expr]] | None:
     """Algorithm 3's output distribution in integer arithmetic, or ``None`` when the
     data is not rational on one grid unit (then the generic path applies).
@@ -831,13 +862,14 @@ def _alg3_rational(
     """
     if len(basis.eps) != 1 or any(k[0] < 1 for k in keys):
         return None
+    graph, tab, labels, rank, ts = alg.graph, alg.tab, alg.labels, alg.rank, alg.ts
     ms = [k[0] for k in keys]
     d = len(ms)
     values = [v for t in (tab.point, tab.above) for m in t for row in m.values() for v in row]
     if not all(v.is_Rational for v in values):
         return None
     top = sum(m * t for m, t in zip(ms, ts, strict=True))
-    moments = RationalMoments.of(prior, basis, top)
+    moments = RationalMoments.of(alg.prior, basis, top)
     if moments is None:
         return None
     one = IntPoly.one()
@@ -891,33 +923,23 @@ def _wants_series(pr: Prior, eps: Sequence[sp.Expr], ts: Sequence[int], tab: _Ta
     return not all(v.is_Rational for v in [pr.p, *(sp.exp(-e) for e in eps)])
 
 
-def _alg3_series(
-    graph: nx.Graph,
-    tab: _Tables,
-    labels: Sequence[tuple[Output, int]],
-    rank: Mapping[Output, int],
-    eps: Sequence[sp.Expr],
-    ts: Sequence[int],
-    prior: Prior,
-) -> dict[Dataset, dict[Output, sp.Expr]]:
+def _alg3_series(alg: _Alg3) -> dict[Dataset, dict[Output, sp.Expr]]:
     """Algorithm 3's output distribution as exact series over ``k`` (Ghazi et al.
     2025, proof of Theorem 11 with §4.1's copies): ``A_D(o, i) = E_k[L_i(k) Π_{j≠i}
     (1 - x_j^k Q_j(U^j_{o,i}))^{T_j}]`` with ``L_i = Q_i(o) x_i^k`` for one copy and
     ``(1 - x_i^k Q_i(>o))^{T_i} - (1 - x_i^k Q_i(>=o))^{T_i}`` for ``T_i`` copies;
     enclosed on demand in ``O(log T + bits)`` terms."""
-    xs = [sp.exp(-e) for e in eps]
-    ep = prior.eps_prime
-    d = len(xs)
-    bottom: sp.Expr = SeriesExpectation(ep, [(1, xs[j], ts[j]) for j in range(d)], (), ())
+    xs = [sp.exp(-e) for e in alg.eps]
+    ep = alg.prior.eps_prime
+    bottom: sp.Expr = SeriesExpectation(
+        ep, [(1, x, t) for x, t in zip(xs, alg.ts, strict=True)], (), ()
+    )
 
     def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> sp.Expr:
-        factors = [(q, xs[j], ts[j]) for j, q in _alg3_others(i, r, D, tab) if q != 0]
-        if ts[i] == 1:
-            return SeriesExpectation(ep, factors, (qo, xs[i]), ())
-        a = tab.above[i][D][r]
-        return SeriesExpectation(ep, factors, (), (a, a + qo, xs[i], ts[i]))
+        factors, leading, difference = _alg3_series_terms(alg, D, i, r, qo, xs, keep_zero=False)
+        return SeriesExpectation(ep, factors, leading or (), difference or ())
 
-    return _alg3_rows(graph, tab, labels, rank, bottom, value)
+    return _alg3_rows(alg, bottom, value)
 
 
 def _alg3_value(
@@ -951,24 +973,29 @@ def _narrow_enough(e: Enclosure, digits: int) -> bool:
     return hi == lo or (lo > 0 and (hi - lo) * 10**digits <= lo)
 
 
+def _series_enclosures(alg: _Alg3, bits: int) -> dict[Dataset, dict[Output, Enclosure]]:
+    """:func:`hyperparameter_tuning_enclosures` at ``bits`` of working precision."""
+    xs = [sp.exp(-e) for e in alg.eps]
+    pr = alg.prior
+    bottom = certified_expectation(
+        pr, [(1, x, t) for x, t in zip(xs, alg.ts, strict=True)], bits=bits
+    )
+
+    def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> Enclosure:
+        factors, leading, difference = _alg3_series_terms(alg, D, i, r, qo, xs, keep_zero=True)
+        s = certified_expectation(pr, factors, leading=leading, difference=difference, bits=bits)
+        return s.enclosure
+
+    return _alg3_rows(alg, bottom.enclosure, value)
+
+
 def _enclosures_to_digits(
-    mechanisms: Sequence[FiniteMechanism],
-    epsilons: Sequence[Any] | None,
-    eps_prime: Any,
-    copies: Sequence[int] | None,
-    order: Sequence[Output] | None,
-    bits: int,
-    digits: int,
+    alg: _Alg3, bits: int, digits: int
 ) -> dict[Dataset, dict[Output, Enclosure]]:
     """:func:`hyperparameter_tuning_enclosures` with ``digits`` significant digits."""
-    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
-        raise InvalidParameter(f"digits must be a positive integer, got {digits!r}")
     need = math.ceil(digits * math.log2(10)) + 2  # rounding one exact value outward
-    mechs, graph, eps, ts, pr, outs = _inputs(mechanisms, epsilons, eps_prime, copies, order)
-    rank = {o: r for r, o in enumerate(outs)}
-    basis, keys = make_basis(eps)
-    labels = _labels(mechs, outs)
-    exact_rows = _alg3_rational(graph, _tables(mechs, outs), labels, rank, keys, ts, pr, basis)
+    basis, keys = make_basis(alg.eps)
+    exact_rows = _alg3_rational(alg, keys, basis)
     if exact_rows is not None:
         from ..arithmetic.exact import enclose
 
@@ -979,9 +1006,7 @@ def _enclosures_to_digits(
         return out
     work = max(bits, need)
     while True:
-        table = hyperparameter_tuning_enclosures(
-            mechs, epsilons, eps_prime, copies=copies, order=order, bits=work
-        )
+        table = _series_enclosures(alg, work)
         if all(_narrow_enough(e, digits) for row in table.values() for e in row.values()):
             return table
         if work >= 16 * need + 4096:
@@ -1025,25 +1050,14 @@ def hyperparameter_tuning_enclosures(
         otherwise the series is summed again, with more guard bits, until every
         enclosure is that narrow.
     """
+    if digits is not None and (
+        isinstance(digits, bool) or not isinstance(digits, int) or digits < 1
+    ):
+        raise InvalidParameter(f"digits must be a positive integer, got {digits!r}")
+    alg = _Alg3.of(_inputs(mechanisms, epsilons, eps_prime, copies, order))
     if digits is not None:
-        return _enclosures_to_digits(mechanisms, epsilons, eps_prime, copies, order, bits, digits)
-    mechs, graph, eps, ts, pr, outs = _inputs(mechanisms, epsilons, eps_prime, copies, order)
-    tab = _tables(mechs, outs)
-    xs = [sp.exp(-e) for e in eps]
-    d = len(mechs)
-    bottom = certified_expectation(pr, [(1, xs[j], ts[j]) for j in range(d)], bits=bits)
-
-    def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> Enclosure:
-        fs = [(q, xs[j], ts[j]) for j, q in _alg3_others(i, r, D, tab)]
-        if ts[i] == 1:
-            return certified_expectation(pr, fs, leading=(qo, xs[i]), bits=bits).enclosure
-        a = tab.above[i][D][r]
-        diff = (a, a + qo, xs[i], ts[i])
-        return certified_expectation(pr, fs, difference=diff, bits=bits).enclosure
-
-    labels = _labels(mechs, outs)
-    rank = {o: r for r, o in enumerate(outs)}
-    return _alg3_rows(graph, tab, labels, rank, bottom.enclosure, value)
+        return _enclosures_to_digits(alg, bits, digits)
+    return _series_enclosures(alg, bits)
 
 
 def probability_below(

@@ -54,7 +54,7 @@ import itertools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import networkx as nx
 import sympy as sp
@@ -105,6 +105,8 @@ __all__ = [
 BOTTOM = "⊥"
 
 SOURCE = "Ghazi et al. 2025"
+
+_V = TypeVar("_V")
 
 
 def output_index(o: Output) -> int | None:
@@ -199,6 +201,12 @@ class _Tables:
 
     point: list[dict[Dataset, list[sp.Expr]]]
     above: list[dict[Dataset, list[sp.Expr]]]
+
+
+def _labels(mechs: Sequence[FiniteMechanism], outs: Sequence[Output]) -> list[tuple[Output, int]]:
+    """The outputs ``(o, i)`` of Algorithms 2 and 3 (``o`` an output of the ``i``-th
+    mechanism, 1-based) for ``o`` in ``outs``, in that order."""
+    return [(o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)]
 
 
 def _tables(mechs: Sequence[FiniteMechanism], order: Sequence[Output]) -> _Tables:
@@ -598,9 +606,7 @@ def generalized_above_threshold(
     tau = rank[threshold]
     tab = _tables(mechs, outs)
     basis, keys = make_basis(eps)
-    labels: list[tuple[Output, int]] = [
-        (o, i + 1) for o in outs[tau:] for i, m in enumerate(mechs) if o in set(m.outputs)
-    ]
+    labels = _labels(mechs, outs[tau:])
     outputs: list[Output] = [BOTTOM, *labels]
     dists: dict[Dataset, dict[Output, sp.Expr]] = {}
     for D in graph.nodes:
@@ -643,19 +649,80 @@ def generalized_above_threshold(
 # ---------------------------------------------------------------------------
 
 
-def _alg3_factors(
-    i: int, r: int, D: Dataset, tab: _Tables, keys: Sequence[Key], ts: Sequence[int]
-) -> list[Factor]:
-    """``(1 - x_j^k Q_j(U^j_{o,i}))^{T_j}`` for ``j != i``, with
+@dataclass(frozen=True)
+class _Alg3:
+    """Algorithm 3's checked inputs (:func:`_inputs`: the mechanisms, their neighbour
+    graph, budgets, copy counts, prior and common output order) with the tables of
+    its output distribution: ``Q_j`` by rank, the outputs ``(o, i)`` and the rank of
+    each ``o``."""
+
+    mechs: list[FiniteMechanism]
+    graph: nx.Graph
+    eps: list[sp.Expr]
+    ts: list[int]
+    prior: Prior
+    outs: list[Output]
+    tab: _Tables
+    labels: list[tuple[Output, int]]
+    rank: dict[Output, int]
+
+    @classmethod
+    def of(
+        cls,
+        checked: tuple[
+            list[FiniteMechanism], nx.Graph, list[sp.Expr], list[int], Prior, list[Output]
+        ],
+    ) -> _Alg3:
+        mechs, graph, eps, ts, pr, outs = checked
+        rank = {o: r for r, o in enumerate(outs)}
+        return cls(
+            mechs, graph, eps, ts, pr, outs, _tables(mechs, outs), _labels(mechs, outs), rank
+        )
+
+
+def _alg3_others(i: int, r: int, D: Dataset, tab: _Tables) -> list[tuple[int, sp.Expr]]:
+    """``(j, Q_j(U^j_{o,i}))`` for ``j != i`` and the output ``o`` of rank ``r``, with
     ``Q_j(U^j_{o,i}) = Q_j(> o) + [j > i] Q_j(o)`` (Ghazi et al. 2025, proof of
-    Theorem 11)."""
-    out = []
-    for j in range(len(keys)):
-        if j == i:
-            continue
-        q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
-        out.append(Factor(q, keys[j], ts[j]))
-    return out
+    Theorem 11): the factor ``(1 - x_j^k Q_j(U^j_{o,i}))^{T_j}`` of ``A_D(o, i)``."""
+    return [
+        (j, tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0))
+        for j in range(len(tab.point))
+        if j != i
+    ]
+
+
+def _alg3_rows(
+    a: _Alg3, bottom: _V, value: Callable[[Dataset, int, int, sp.Expr], _V]
+) -> dict[Dataset, dict[Output, _V]]:
+    """Algorithm 3's output distribution ``{D: {⊥: bottom, (o, i): A_D(o, i)}}`` with
+    ``A_D(o, i) = value(D, i - 1, r, Q_i(o))`` (``r`` the rank of ``o``) for every label
+    ``(o, i)`` with ``Q_i(o) != 0`` at ``D`` (the others have probability 0)."""
+    dists: dict[Dataset, dict[Output, _V]] = {}
+    for D in a.graph.nodes:
+        row: dict[Output, _V] = {BOTTOM: bottom}
+        for o, i1 in a.labels:
+            r = a.rank[o]
+            qo = a.tab.point[i1 - 1][D][r]
+            if qo != 0:
+                row[(o, i1)] = value(D, i1 - 1, r, qo)
+        dists[D] = row
+    return dists
+
+
+def _alg3_series_terms(
+    a: _Alg3, D: Dataset, i: int, r: int, qo: sp.Expr, xs: Sequence[sp.Expr], keep_zero: bool
+) -> tuple[list[tuple[Any, Any, int]], tuple[Any, Any] | None, tuple[Any, Any, Any, int] | None]:
+    """``A_D(o, i) = E_k[L_i(k) Π_{j≠i} (1 - x_j^k Q_j(U^j_{o,i}))^{T_j}]`` as series
+    data (Ghazi et al. 2025, proof of Theorem 11 with §4.1's copies): the factors
+    ``(Q_j(U^j_{o,i}), x_j, T_j)`` (those with ``Q_j(U^j_{o,i}) = 0``, a factor 1, only
+    with ``keep_zero``), then ``L_i = Q_i(o) x_i^k`` as ``leading = (Q_i(o), x_i)`` for one copy,
+    or ``L_i = (1 - x_i^k Q_i(>o))^{T_i} - (1 - x_i^k Q_i(>=o))^{T_i}`` as ``difference =
+    (Q_i(>o), Q_i(>=o), x_i, T_i)`` for ``T_i`` copies (the other one ``None``)."""
+    factors = [(q, xs[j], a.ts[j]) for j, q in _alg3_others(i, r, D, a.tab) if keep_zero or q != 0]
+    if a.ts[i] == 1:
+        return factors, (qo, xs[i]), None
+    above = a.tab.above[i][D][r]
+    return factors, None, (above, above + qo, xs[i], a.ts[i])
 
 
 def hyperparameter_tuning(
@@ -716,31 +783,25 @@ def hyperparameter_tuning(
     complement ``1 - Σ``.  ``E_k[e^{-ck}] = (1-p')/(1 - p' e^{-c})`` (geometric) or
     ``ε'/(ε' + c)`` (exponential).
     """
-    mechs, graph, eps, ts, pr, outs = _inputs(
-        mechanisms,
-        epsilons,
-        eps_prime,
-        copies,
-        order,
-        prior=prior,
-        method=method,
-        algorithm="Algorithm 3",
+    alg = _Alg3.of(
+        _inputs(
+            mechanisms,
+            epsilons,
+            eps_prime,
+            copies,
+            order,
+            prior=prior,
+            method=method,
+            algorithm="Algorithm 3",
+        )
     )
-    rank = {o: r for r, o in enumerate(outs)}
-    tab = _tables(mechs, outs)
+    mechs, graph, eps, ts, pr, tab = alg.mechs, alg.graph, alg.eps, alg.ts, alg.prior, alg.tab
     basis, keys = make_basis(eps)
     d = len(mechs)
-    labels: list[tuple[Output, int]] = [
-        (o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)
-    ]
-    outputs: list[Output] = [BOTTOM, *labels]
-    fast = (
-        _alg3_rational(graph, tab, labels, rank, keys, ts, pr, basis)
-        if method == "polynomial"
-        else None
-    )
+    outputs: list[Output] = [BOTTOM, *alg.labels]
+    fast = _alg3_rational(alg, keys, basis) if method == "polynomial" else None
     if fast is None and method == "polynomial" and _wants_series(pr, eps, ts, tab):
-        fast = _alg3_series(graph, tab, labels, rank, eps, ts, pr)
+        fast = _alg3_series(alg)
     if fast is not None:
         return FiniteMechanism(
             graph, fast, outputs, values=_merged_values(mechs), name=name, validate=False
@@ -752,39 +813,29 @@ def hyperparameter_tuning(
         )
     else:
         bottom = subset_expansion([1] * d, eps, pr)
-    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for D in graph.nodes:
-        row: dict[Output, sp.Expr] = {BOTTOM: bottom}
-        for o, i1 in labels:
-            i = i1 - 1
-            r = rank[o]
-            qo = tab.point[i][D][r]
-            if qo == 0:
-                continue
-            factors = _alg3_factors(i, r, D, tab, keys, ts)
-            if method == "subsets":
-                row[(o, i1)] = subset_expansion(
-                    [f.q for f in factors],
-                    [eps[j] for j in range(d) if j != i],
-                    pr,
-                    c0=eps[i],
-                    scale=qo,
-                )
-                continue
-            if ts[i] == 1:
-                poly = expand(factors, basis, scale=qo, shift=keys[i])
-            else:
-                a = tab.above[i][D][r]
-                b = a + qo
-                T = ts[i]
-                grp = {
-                    tuple(t * n for n in keys[i]): sp.Integer(math.comb(T, t) * (-1) ** t)
-                    * (a**t - b**t)
-                    for t in range(1, T + 1)
-                }
-                poly = expand(factors, basis, extra=[grp])
-            row[(o, i1)] = expectation(poly, basis, pr)
-        dists[D] = row
+
+    def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> sp.Expr:
+        others = _alg3_others(i, r, D, tab)
+        if method == "subsets":
+            return subset_expansion(
+                [q for _, q in others], [eps[j] for j, _ in others], pr, c0=eps[i], scale=qo
+            )
+        factors = [Factor(q, keys[j], ts[j]) for j, q in others]
+        if ts[i] == 1:
+            poly = expand(factors, basis, scale=qo, shift=keys[i])
+        else:
+            a = tab.above[i][D][r]
+            b = a + qo
+            T = ts[i]
+            grp = {
+                tuple(t * n for n in keys[i]): sp.Integer(math.comb(T, t) * (-1) ** t)
+                * (a**t - b**t)
+                for t in range(1, T + 1)
+            }
+            poly = expand(factors, basis, extra=[grp])
+        return expectation(poly, basis, pr)
+
+    dists = _alg3_rows(alg, bottom, value)
     return FiniteMechanism(
         graph, dists, outputs, values=_merged_values(mechs), name=name, validate=False
     )
@@ -795,14 +846,7 @@ def _fraction(x: sp.Expr) -> tuple[int, int]:
 
 
 def _alg3_rational(
-    graph: nx.Graph,
-    tab: _Tables,
-    labels: Sequence[tuple[Output, int]],
-    rank: Mapping[Output, int],
-    keys: Sequence[Key],
-    ts: Sequence[int],
-    prior: Prior,
-    basis: Any,
+    alg: _Alg3, keys: Sequence[Key], basis: Any
 ) -> dict[Dataset, dict[Output, sp.Expr]] | None:
     """Algorithm 3's output distribution in integer arithmetic, or ``None`` when the
     data is not rational on one grid unit (then the generic path applies).
@@ -818,13 +862,14 @@ def _alg3_rational(
     """
     if len(basis.eps) != 1 or any(k[0] < 1 for k in keys):
         return None
+    graph, tab, labels, rank, ts = alg.graph, alg.tab, alg.labels, alg.rank, alg.ts
     ms = [k[0] for k in keys]
     d = len(ms)
     values = [v for t in (tab.point, tab.above) for m in t for row in m.values() for v in row]
     if not all(v.is_Rational for v in values):
         return None
     top = sum(m * t for m, t in zip(ms, ts, strict=True))
-    moments = RationalMoments.of(prior, basis, top)
+    moments = RationalMoments.of(alg.prior, basis, top)
     if moments is None:
         return None
     one = IntPoly.one()
@@ -878,45 +923,23 @@ def _wants_series(pr: Prior, eps: Sequence[sp.Expr], ts: Sequence[int], tab: _Ta
     return not all(v.is_Rational for v in [pr.p, *(sp.exp(-e) for e in eps)])
 
 
-def _alg3_series(
-    graph: nx.Graph,
-    tab: _Tables,
-    labels: Sequence[tuple[Output, int]],
-    rank: Mapping[Output, int],
-    eps: Sequence[sp.Expr],
-    ts: Sequence[int],
-    prior: Prior,
-) -> dict[Dataset, dict[Output, sp.Expr]]:
+def _alg3_series(alg: _Alg3) -> dict[Dataset, dict[Output, sp.Expr]]:
     """Algorithm 3's output distribution as exact series over ``k`` (Ghazi et al.
     2025, proof of Theorem 11 with §4.1's copies): ``A_D(o, i) = E_k[L_i(k) Π_{j≠i}
     (1 - x_j^k Q_j(U^j_{o,i}))^{T_j}]`` with ``L_i = Q_i(o) x_i^k`` for one copy and
     ``(1 - x_i^k Q_i(>o))^{T_i} - (1 - x_i^k Q_i(>=o))^{T_i}`` for ``T_i`` copies;
     enclosed on demand in ``O(log T + bits)`` terms."""
-    xs = [sp.exp(-e) for e in eps]
-    ep = prior.eps_prime
-    d = len(xs)
-    bottom = SeriesExpectation(ep, [(1, xs[j], ts[j]) for j in range(d)], (), ())
-    dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for D in graph.nodes:
-        row: dict[Output, sp.Expr] = {BOTTOM: bottom}
-        for o, i1 in labels:
-            i = i1 - 1
-            r = rank[o]
-            qo = tab.point[i][D][r]
-            if qo == 0:
-                continue
-            factors = []
-            for j in range(d):
-                q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
-                if j != i and q != 0:
-                    factors.append((q, xs[j], ts[j]))
-            if ts[i] == 1:
-                row[(o, i1)] = SeriesExpectation(ep, factors, (qo, xs[i]), ())
-            else:
-                a = tab.above[i][D][r]
-                row[(o, i1)] = SeriesExpectation(ep, factors, (), (a, a + qo, xs[i], ts[i]))
-        dists[D] = row
-    return dists
+    xs = [sp.exp(-e) for e in alg.eps]
+    ep = alg.prior.eps_prime
+    bottom: sp.Expr = SeriesExpectation(
+        ep, [(1, x, t) for x, t in zip(xs, alg.ts, strict=True)], (), ()
+    )
+
+    def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> sp.Expr:
+        factors, leading, difference = _alg3_series_terms(alg, D, i, r, qo, xs, keep_zero=False)
+        return SeriesExpectation(ep, factors, leading or (), difference or ())
+
+    return _alg3_rows(alg, bottom, value)
 
 
 def _alg3_value(
@@ -950,24 +973,29 @@ def _narrow_enough(e: Enclosure, digits: int) -> bool:
     return hi == lo or (lo > 0 and (hi - lo) * 10**digits <= lo)
 
 
+def _series_enclosures(alg: _Alg3, bits: int) -> dict[Dataset, dict[Output, Enclosure]]:
+    """:func:`hyperparameter_tuning_enclosures` at ``bits`` of working precision."""
+    xs = [sp.exp(-e) for e in alg.eps]
+    pr = alg.prior
+    bottom = certified_expectation(
+        pr, [(1, x, t) for x, t in zip(xs, alg.ts, strict=True)], bits=bits
+    )
+
+    def value(D: Dataset, i: int, r: int, qo: sp.Expr) -> Enclosure:
+        factors, leading, difference = _alg3_series_terms(alg, D, i, r, qo, xs, keep_zero=True)
+        s = certified_expectation(pr, factors, leading=leading, difference=difference, bits=bits)
+        return s.enclosure
+
+    return _alg3_rows(alg, bottom.enclosure, value)
+
+
 def _enclosures_to_digits(
-    mechanisms: Sequence[FiniteMechanism],
-    epsilons: Sequence[Any] | None,
-    eps_prime: Any,
-    copies: Sequence[int] | None,
-    order: Sequence[Output] | None,
-    bits: int,
-    digits: int,
+    alg: _Alg3, bits: int, digits: int
 ) -> dict[Dataset, dict[Output, Enclosure]]:
     """:func:`hyperparameter_tuning_enclosures` with ``digits`` significant digits."""
-    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
-        raise InvalidParameter(f"digits must be a positive integer, got {digits!r}")
     need = math.ceil(digits * math.log2(10)) + 2  # rounding one exact value outward
-    mechs, graph, eps, ts, pr, outs = _inputs(mechanisms, epsilons, eps_prime, copies, order)
-    rank = {o: r for r, o in enumerate(outs)}
-    basis, keys = make_basis(eps)
-    labels = [(o, i + 1) for o in outs for i, m in enumerate(mechs) if o in set(m.outputs)]
-    exact_rows = _alg3_rational(graph, _tables(mechs, outs), labels, rank, keys, ts, pr, basis)
+    basis, keys = make_basis(alg.eps)
+    exact_rows = _alg3_rational(alg, keys, basis)
     if exact_rows is not None:
         from ..arithmetic.exact import enclose
 
@@ -978,9 +1006,7 @@ def _enclosures_to_digits(
         return out
     work = max(bits, need)
     while True:
-        table = hyperparameter_tuning_enclosures(
-            mechs, epsilons, eps_prime, copies=copies, order=order, bits=work
-        )
+        table = _series_enclosures(alg, work)
         if all(_narrow_enough(e, digits) for row in table.values() for e in row.values()):
             return table
         if work >= 16 * need + 4096:
@@ -1024,38 +1050,14 @@ def hyperparameter_tuning_enclosures(
         otherwise the series is summed again, with more guard bits, until every
         enclosure is that narrow.
     """
+    if digits is not None and (
+        isinstance(digits, bool) or not isinstance(digits, int) or digits < 1
+    ):
+        raise InvalidParameter(f"digits must be a positive integer, got {digits!r}")
+    alg = _Alg3.of(_inputs(mechanisms, epsilons, eps_prime, copies, order))
     if digits is not None:
-        return _enclosures_to_digits(mechanisms, epsilons, eps_prime, copies, order, bits, digits)
-    mechs, graph, eps, ts, pr, outs = _inputs(mechanisms, epsilons, eps_prime, copies, order)
-    tab = _tables(mechs, outs)
-    xs = [sp.exp(-e) for e in eps]
-    d = len(mechs)
-    bottom = certified_expectation(pr, [(1, xs[j], ts[j]) for j in range(d)], bits=bits)
-    out: dict[Dataset, dict[Output, Enclosure]] = {}
-    for D in graph.nodes:
-        row: dict[Output, Enclosure] = {BOTTOM: bottom.enclosure}
-        for r, o in enumerate(outs):
-            for i, m in enumerate(mechs):
-                if o not in set(m.outputs):
-                    continue
-                qo = tab.point[i][D][r]
-                if qo == 0:
-                    continue
-                fs = []
-                for j in range(d):
-                    if j != i:
-                        q = tab.above[j][D][r] + (tab.point[j][D][r] if j > i else 0)
-                        fs.append((q, xs[j], ts[j]))
-                if ts[i] == 1:
-                    s = certified_expectation(pr, fs, leading=(qo, xs[i]), bits=bits)
-                else:
-                    a = tab.above[i][D][r]
-                    s = certified_expectation(
-                        pr, fs, difference=(a, a + qo, xs[i], ts[i]), bits=bits
-                    )
-                row[(o, i + 1)] = s.enclosure
-        out[D] = row
-    return out
+        return _enclosures_to_digits(alg, bits, digits)
+    return _series_enclosures(alg, bits)
 
 
 def probability_below(
@@ -1181,51 +1183,44 @@ def _t_above_threshold(inputs: list[FiniteMechanism], params: dict[str, Any]) ->
     return above_threshold(graph, table, eps, params["eps_prime"])
 
 
-@transformer(
+def _dropping_transformer(
+    name: str,
+    source: str,
+    param: Param,
+    summary: str,
+    run: Callable[[list[FiniteMechanism], Any, Any, Any, Any], FiniteMechanism],
+) -> None:
+    """Register an algorithm of random dropping on its input mechanisms (Algorithms 2
+    and 3): ``run(inputs, epsilons, eps_prime, <param>, copies)``."""
+
+    def build(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
+        eps, eps_prime = params["epsilons"], params["eps_prime"]
+        return run(inputs, eps, eps_prime, params[param.name], params["copies"])
+
+    transformer(
+        name,
+        source=source,
+        params=[_EPSILONS, _EPS_PRIME, param, _COPIES],
+        inputs=(1, None),
+        summary=summary,
+    )(build)
+
+
+_dropping_transformer(
     "ghazi_generalized_above_threshold",
-    source=f"{SOURCE}, Algorithm 2 / Theorem 10",
-    params=[
-        _EPSILONS,
-        _EPS_PRIME,
-        Param("threshold", _raw_value, "the threshold tau (an output label)"),
-        _COPIES,
-    ],
-    inputs=(1, None),
-    summary="generalized AboveThreshold with random dropping",
+    f"{SOURCE}, Algorithm 2 / Theorem 10",
+    Param("threshold", _raw_value, "the threshold tau (an output label)"),
+    "generalized AboveThreshold with random dropping",
+    lambda ms, eps, eps_prime, tau, copies: generalized_above_threshold(
+        ms, eps, eps_prime, _threshold_output(ms, tau), copies=copies
+    ),
 )
-def _t_generalized_above_threshold(
-    inputs: list[FiniteMechanism], params: dict[str, Any]
-) -> FiniteMechanism:
-    """Algorithm 2 on the input mechanisms, threshold given by its output label."""
-    return generalized_above_threshold(
-        inputs,
-        params["epsilons"],
-        params["eps_prime"],
-        _threshold_output(inputs, params["threshold"]),
-        copies=params["copies"],
-    )
-
-
-@transformer(
+_dropping_transformer(
     "ghazi_hyperparameter_tuning",
-    source=f"{SOURCE}, Algorithm 3 / Theorems 11-13",
-    params=[
-        _EPSILONS,
-        _EPS_PRIME,
-        Param("prior", choice("geometric", "exponential"), "the prior of k", "geometric"),
-        _COPIES,
-    ],
-    inputs=(1, None),
-    summary="hyperparameter tuning with random dropping",
+    f"{SOURCE}, Algorithm 3 / Theorems 11-13",
+    Param("prior", choice("geometric", "exponential"), "the prior of k", "geometric"),
+    "hyperparameter tuning with random dropping",
+    lambda ms, eps, eps_prime, prior, copies: hyperparameter_tuning(
+        ms, eps, eps_prime, prior=prior, copies=copies
+    ),
 )
-def _t_hyperparameter_tuning(
-    inputs: list[FiniteMechanism], params: dict[str, Any]
-) -> FiniteMechanism:
-    """Algorithm 3 on the input mechanisms."""
-    return hyperparameter_tuning(
-        inputs,
-        params["epsilons"],
-        params["eps_prime"],
-        prior=params["prior"],
-        copies=params["copies"],
-    )

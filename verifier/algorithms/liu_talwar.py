@@ -663,90 +663,86 @@ def _thresholds(raw: Any, values: Mapping[str, sp.Expr]) -> list[sp.Expr]:
     return [exact_number(x, values) for x in raw]
 
 
-@transformer(
+def scored_transformer(
+    name: str,
+    source: str,
+    params: Sequence[Param],
+    run: Callable[..., FiniteMechanism],
+    summary: str,
+    *,
+    every_input: bool = False,
+) -> None:
+    """Register the transformer ``name`` as ``run(Q, p_1, ..., p_k, score)``: ``Q`` its
+    one input mechanism (the list of its inputs with ``every_input``), then the values
+    of ``params`` in order, then the score reader :data:`SCORE_PARAM` (appended to
+    ``params``) names.  The transformer reports ``run``'s module as its own."""
+    names = [p.name for p in params]
+
+    def build(inputs: list[FiniteMechanism], values: dict[str, Any]) -> FiniteMechanism:
+        given = inputs if every_input else inputs[0]
+        return run(given, *[values[n] for n in names], SCORES[values["score"]])
+
+    build.__module__ = run.__module__
+    transformer(
+        name,
+        source=source,
+        params=[*params, SCORE_PARAM],
+        inputs=(1, None) if every_input else (1, 1),
+        summary=summary,
+    )(build)
+
+
+_TAU = Param("tau", exact_number, "score threshold")
+_GAMMA_HALT = Param("gamma", probability, "halting probability per failed round")
+_T_CAP = Param("T", _optional_T, "maximum number of rounds (omit: no cap)", None)
+_GAMMA_STOP = Param("gamma", probability, "stopping probability per draw")
+_T_DRAWS = Param("T", positive_int, "maximum number of draws")
+_THRESHOLD_LIST = Param("thresholds", _thresholds, "strictly decreasing list of thresholds")
+_GAMMA_LOWER = Param("gamma", probability, "probability of lowering the threshold per failure")
+_N_SAMPLES = Param("n", positive_int, "number of samples")
+_K_TH = Param("k", positive_int, "release the k-th highest sample")
+
+#: The transformers of one input mechanism: name -> (algorithm, its parameters between
+#: the input and the score, source, summary).
+_SCORED: dict[str, tuple[Callable[..., FiniteMechanism], list[Param], str, str]] = {
+    "lt_thresholding": (
+        thresholding,
+        [_TAU, _GAMMA_HALT, _T_CAP],
+        "Liu & Talwar 2019, Theorem 3.1 (Algorithm thresholding)",
+        "Draw until a candidate scores >= tau; halt with ⊥ w.p. gamma per failure.",
+    ),
+    "lt_random_stopping": (
+        random_stopping,
+        [_GAMMA_STOP],
+        "Liu & Talwar 2019, Theorem 3.2 (Algorithm maxRand); Talwar 2025's A_LT",
+        "Best of a geometric (mean 1/gamma) number of draws.",
+    ),
+    "lt_random_stopping_hard": (
+        random_stopping_hard,
+        [_GAMMA_STOP, _T_DRAWS],
+        "Liu & Talwar 2019, Theorems 3.4/3.5 (hard stopping)",
+        "Random stopping capped at T draws.",
+    ),
+    "lt_decreasing_thresholds": (
+        decreasing_thresholds,
+        [_THRESHOLD_LIST, _GAMMA_LOWER],
+        "Liu & Talwar 2019, App. B.2",
+        "Thresholding that lowers the threshold instead of halting.",
+    ),
+    "lt_percentile_release": (
+        percentile_release,
+        [_N_SAMPLES, _K_TH],
+        "Liu & Talwar 2019, App. B.3",
+        "The k-th highest of n samples (k = (n+1)/2: the sample median).",
+    ),
+}
+scored_transformer(
     "lt_uniform_selection",
-    source="Liu & Talwar 2019, §3 (the private-selection oracle Q(D))",
-    params=[SCORE_PARAM],
-    inputs=(1, None),
+    "Liu & Talwar 2019, §3 (the private-selection oracle Q(D))",
+    [],
+    uniform_selection,
+    "Uniform index i, then m ~ M_i(D); output ((i, m), q_i(m)).",
+    every_input=True,
 )
-def _t_uniform(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-    """Uniform index i, then m ~ M_i(D); output ((i, m), q_i(m))."""
-    return uniform_selection(inputs, SCORES[params["score"]])
-
-
-@transformer(
-    "lt_thresholding",
-    source="Liu & Talwar 2019, Theorem 3.1 (Algorithm thresholding)",
-    params=[
-        Param("tau", exact_number, "score threshold"),
-        Param("gamma", probability, "halting probability per failed round"),
-        Param("T", _optional_T, "maximum number of rounds (omit: no cap)", None),
-        SCORE_PARAM,
-    ],
-    inputs=(1, 1),
-)
-def _t_thresholding(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-    """Draw until a candidate scores >= tau; halt with ⊥ w.p. gamma per failure."""
-    return thresholding(
-        inputs[0], params["tau"], params["gamma"], params["T"], SCORES[params["score"]]
-    )
-
-
-@transformer(
-    "lt_random_stopping",
-    source="Liu & Talwar 2019, Theorem 3.2 (Algorithm maxRand); Talwar 2025's A_LT",
-    params=[Param("gamma", probability, "stopping probability per draw"), SCORE_PARAM],
-    inputs=(1, 1),
-)
-def _t_random_stopping(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-    """Best of a geometric (mean 1/gamma) number of draws."""
-    return random_stopping(inputs[0], params["gamma"], SCORES[params["score"]])
-
-
-@transformer(
-    "lt_random_stopping_hard",
-    source="Liu & Talwar 2019, Theorems 3.4/3.5 (hard stopping)",
-    params=[
-        Param("gamma", probability, "stopping probability per draw"),
-        Param("T", positive_int, "maximum number of draws"),
-        SCORE_PARAM,
-    ],
-    inputs=(1, 1),
-)
-def _t_random_stopping_hard(
-    inputs: list[FiniteMechanism], params: dict[str, Any]
-) -> FiniteMechanism:
-    """Random stopping capped at T draws."""
-    return random_stopping_hard(inputs[0], params["gamma"], params["T"], SCORES[params["score"]])
-
-
-@transformer(
-    "lt_decreasing_thresholds",
-    source="Liu & Talwar 2019, App. B.2",
-    params=[
-        Param("thresholds", _thresholds, "strictly decreasing list of thresholds"),
-        Param("gamma", probability, "probability of lowering the threshold per failure"),
-        SCORE_PARAM,
-    ],
-    inputs=(1, 1),
-)
-def _t_decreasing(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-    """Thresholding that lowers the threshold instead of halting."""
-    return decreasing_thresholds(
-        inputs[0], params["thresholds"], params["gamma"], SCORES[params["score"]]
-    )
-
-
-@transformer(
-    "lt_percentile_release",
-    source="Liu & Talwar 2019, App. B.3",
-    params=[
-        Param("n", positive_int, "number of samples"),
-        Param("k", positive_int, "release the k-th highest sample"),
-        SCORE_PARAM,
-    ],
-    inputs=(1, 1),
-)
-def _t_percentile(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-    """The k-th highest of n samples (k = (n+1)/2: the sample median)."""
-    return percentile_release(inputs[0], params["n"], params["k"], SCORES[params["score"]])
+for _name, (_run, _params, _source, _summary) in _SCORED.items():
+    scored_transformer(_name, _source, _params, _run, _summary)

@@ -50,8 +50,8 @@ import sympy as sp
 from ..arithmetic.exact import Sign, decide_sign, exact
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output
-from .liu_talwar import BOTTOM, SCORE_PARAM, SCORES, Score, random_stopping, ranking, tails
-from .registry import Param, choice, exact_number, transformer
+from .liu_talwar import BOTTOM, Score, random_stopping, ranking, scored_transformer, tails
+from .registry import Param, choice, exact_number
 
 __all__ = ["COUNTS", "repeat_and_select", "count_pmf"]
 
@@ -137,17 +137,13 @@ def _mean(raw: Any, values: Any) -> sp.Expr:
     return _check_mean(exact_number(raw, values))
 
 
-@transformer(
+scored_transformer(
     "repeat_and_select",
-    source="Papernot & Steinke 2022, §2 (repeat and select); Theorems 2 (geometric) and 6 "
-    "(Poisson)",
-    params=[
+    "Papernot & Steinke 2022, §2 (repeat and select); Theorems 2 (geometric) and 6 (Poisson)",
+    [
         Param("count", choice(*COUNTS), "distribution of the number of runs"),
         Param("mean", _mean, "mean number of runs (exact, >= 1)"),
-        SCORE_PARAM,
     ],
-    inputs=(1, 1),
+    repeat_and_select,
+    "The best of a random number of runs (geometric or Poisson count).",
 )
-def _t_repeat_and_select(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-    """The best of a random number of runs (geometric or Poisson count)."""
-    return repeat_and_select(inputs[0], params["count"], params["mean"], SCORES[params["score"]])

@@ -48,18 +48,17 @@ from ..checks.certified import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .liu_talwar import (
-    SCORE_PARAM,
-    SCORES,
     Score,
     Tails,
     _by_rank,
     _check_gamma,
     _check_T,
     random_stopping,
+    scored_transformer,
     upper_quantile,
     value_of,
 )
-from .registry import Param, positive_int, probability, transformer
+from .registry import Param, positive_int, probability
 
 __all__ = [
     "OracleAlgorithm",
@@ -316,29 +315,21 @@ def failure_probability(
 # ---------------------------------------------------------------------------
 
 
-@transformer(
+scored_transformer(
     "talwar_max_of_runs",
-    source="Talwar 2025, Theorem 11 (A_max^T)",
-    params=[Param("T", positive_int, "number of runs"), SCORE_PARAM],
-    inputs=(1, 1),
+    "Talwar 2025, Theorem 11 (A_max^T)",
+    [Param("T", positive_int, "number of runs")],
+    max_of_runs,
+    "Run the oracle T times and release the best output.",
 )
-def _t_max(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-    """Run the oracle T times and release the best output."""
-    return max_of_runs(inputs[0], params["T"], SCORES[params["score"]])
-
-
-@transformer(
+scored_transformer(
     "talwar_hybrid",
-    source="Talwar 2025, Theorems 13 and 14 (A_max^c over A_LT with gamma^(1/c)[/K])",
-    params=[
+    "Talwar 2025, Theorems 13 and 14 (A_max^c over A_LT with gamma^(1/c)[/K])",
+    [
         Param("gamma", probability, "target failure probability"),
         Param("c", positive_int, "number of A_LT runs (privacy overhead 3c)"),
         Param("K", positive_int, "number of hyperparameter settings (Theorem 14)", 1),
-        SCORE_PARAM,
     ],
-    inputs=(1, 1),
+    lambda M, gamma, c, K, score: hybrid(gamma, c, K).apply(M, score),
+    "Best of c runs of random stopping with stopping probability gamma^(1/c)/K.",
 )
-def _t_hybrid(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMechanism:
-    """Best of c runs of random stopping with stopping probability gamma^(1/c)/K."""
-    alg = hybrid(params["gamma"], params["c"], params["K"])
-    return alg.apply(inputs[0], SCORES[params["score"]])

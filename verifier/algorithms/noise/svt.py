@@ -187,6 +187,12 @@ class SparseVector:
             )
         return dataclasses.replace(self, threshold=int(t))
 
+    def answers_only(self) -> SparseVector:
+        """The program with the same noises releasing its answer sequence only (⊤/⊥
+        per query): released values dropped, a post-processing
+        (:func:`answer_sequence_laws`)."""
+        return dataclasses.replace(self, release="bit", value_noise=NO_NOISE, buckets=None)
+
     def laws(self, ctx: Context, vectors: list[Vector]) -> Laws:
         """The exact output law on each of ``vectors`` (:func:`_sv_laws`)."""
         if self.has_density:
@@ -591,7 +597,7 @@ def answer_sequence_laws(
     """
     vecs = [tuple(Fraction(exact(x).p, exact(x).q) for x in q) for q in vectors]
     d = math.lcm(prog.denominator, *(x.denominator for q in vecs for x in q))
-    bits = dataclasses.replace(prog, release="bit", value_noise=NO_NOISE, buckets=None)
+    bits = prog.answers_only()
     extra = [prog.value_noise.rate] if prog.value_noise.rate is not None else []
     ctx = program_context(bits, extra, symbolic, d)
     scaled = bits.scaled(ctx)
@@ -640,6 +646,15 @@ def _lyu_builder(k: int) -> _Builder:
     return build
 
 
+#: The ``answers_only`` parameter of the threshold-program transformers
+#: (:meth:`SparseVector.answers_only`).
+ANSWERS_ONLY_PARAM = Param(
+    "answers_only",
+    boolean,
+    "release the answer sequence only (released values dropped: a post-processing)",
+    False,
+)
+
 _VARIANTS: dict[str, _Builder] = {
     **{f"lyu{k}": _lyu_builder(k) for k in range(1, 7)},
     "lyu1_monotone": lambda e, c, fam, T, b: svt_monotone(e, c, noise=fam, threshold=T),
@@ -662,12 +677,7 @@ _VARIANTS: dict[str, _Builder] = {
             "the public threshold T (an integer; a fraction needs Laplace noise)",
             0,
         ),
-        Param(
-            "answers_only",
-            boolean,
-            "release the answer sequence only (released values dropped: a post-processing)",
-            False,
-        ),
+        ANSWERS_ONLY_PARAM,
         *PROGRAM_PARAMS,
     ],
     inputs=(1, 1),
@@ -685,7 +695,7 @@ def _t_sparse_vector(inputs: list[FiniteMechanism], params: dict[str, Any]) -> F
         params["epsilon"], params["c"], params["noise"], params["threshold"], params["buckets"]
     )
     if params["answers_only"]:
-        prog = dataclasses.replace(prog, release="bit", value_noise=NO_NOISE, buckets=None)
+        prog = prog.answers_only()
     return program_mechanism(
         prog, base.graph, answers=answers_of(base), style=params["style"]
     ).mechanism

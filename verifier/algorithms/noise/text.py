@@ -59,7 +59,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -90,11 +89,11 @@ from ...programs.syntax import (
     parse_program,
 )
 from ..estimates import Estimate, register_estimate, saturating
-from ..registry import Param, Values, boolean, exact_number, transformer
+from ..registry import Param, Values, exact_number, transformer
 from .distributions import NO_NOISE, Noise, noise_family
 from .interpreter import PROGRAM_PARAMS, answers_of, program_mechanism
 from .noisy_max import NoisyMax
-from .svt import SparseVector
+from .svt import ANSWERS_ONLY_PARAM, SparseVector
 
 __all__ = ["MaxDensity", "Refused", "lower", "lower_text", "parameter_values"]
 
@@ -663,12 +662,7 @@ def _args(raw: Any, values: Values) -> dict[str, sp.Expr]:
     params=[
         Param("text", _text, "the program text (docs/programs.md)"),
         Param("args", _args, "the values of the program's parameters (a table)", {}),
-        Param(
-            "answers_only",
-            boolean,
-            "release the answer sequence only (released values dropped: a post-processing)",
-            False,
-        ),
+        ANSWERS_ONLY_PARAM,
         *[p for p in PROGRAM_PARAMS if p.name in ("style", "buckets")],
     ],
     inputs=(1, 1),
@@ -688,7 +682,7 @@ def _t_noise_program(inputs: list[FiniteMechanism], params: dict[str, Any]) -> F
     if params["answers_only"]:
         if not isinstance(prog, SparseVector):
             raise InvalidParameter("answers_only is for threshold programs")
-        prog = dataclasses.replace(prog, release="bit", value_noise=NO_NOISE, buckets=None)
+        prog = prog.answers_only()
     answers = answers_of(base)
     lengths = sorted({len(v) for v in answers.values()})
     if len(lengths) == 1:

@@ -342,7 +342,8 @@ class GaussianProbability(sp.Expr):
         s, mu, fs = self.spec()
         parts = [f"N({_num(mu)}, {_num(s)}^2)"]
         for g, a, c in fs:
-            arg = f"{'' if g > 0 else '-'}(t - {_num(a)})"
+            shifted = "t" if a == 0 else (f"t - {_num(a)}" if a > 0 else f"t + {_num(-a)}")
+            arg = f"{'' if g > 0 else '-'}({shifted})"
             parts.append(f"Phi({arg}/{_num(c)})" if c else f"[{arg} > 0]")
         return "E[" + " * ".join(parts[1:] or ["1"]) + f"; t~{parts[0]}]"
 

@@ -13,6 +13,7 @@ import networkx as nx
 import pytest
 import sympy as sp
 
+from casestudies.dp_testing.programs import TEXTS
 from verifier.algorithms.noise.gaussian import (
     GaussianNoisyMax,
     GaussianSparseVector,
@@ -30,34 +31,10 @@ from verifier.checks.privacy import check_approx_dp, check_pure_dp
 from verifier.errors import InvalidMechanism, InvalidParameter
 from verifier.programs.syntax import parse_program, run_program
 
-NOISY_MAX = """
-program gauss_max(eps)
-claim epsilon = eps
-best = -inf
-arg = 0
-for i in queries:
-    nu = gaussian(2/eps)
-    if q[i] + nu > best:
-        best = q[i] + nu
-        arg = i
-output arg
-"""
-
-SVT = """
-program gauss_svt(eps, c = 1, T = 0)
-claim epsilon = eps
-rho = gaussian(2/eps)
-count = 0
-for i in queries:
-    nu = gaussian(4*c/eps)
-    if q[i] + nu >= T + rho:
-        output top
-        count = count + 1
-        if count == c:
-            break
-    else:
-        output bottom
-"""
+#: Report-Noisy-Max and Lyu et al.'s Algorithm 1 (the texts of the case study) with
+#: each Laplace draw of scale b replaced by a Gaussian of standard deviation b
+NOISY_MAX = TEXTS["rnm_laplace"].replace("laplace(", "gaussian(")
+SVT = TEXTS["lyu1"].replace("laplace(", "gaussian(")
 
 
 def _phi_closed(x: sp.Expr) -> sp.Expr:
@@ -87,7 +64,7 @@ def test_phi_bounds_hold_the_certified_phi(z: F) -> None:
 def test_noisy_max_two_queries_closed_form() -> None:
     """Pr[argmax = 0] = Φ((q0 - q1)/(σ√2)) (ν1 - ν0 ~ N(0, 2σ²))."""
     model = lower_gaussian(parse_program(NOISY_MAX), {"eps": 1})
-    assert model == GaussianNoisyMax("gauss_max", F(2), sp.Integer(1))
+    assert model == GaussianNoisyMax("report_noisy_max_gaussian", F(2), sp.Integer(1))
     for q in [(1, 0), (0, 2), (3, 3)]:
         law = gaussian_laws(model, q)
         d = sp.Integer(q[0] - q[1])
@@ -103,7 +80,7 @@ def test_noisy_max_two_queries_closed_form() -> None:
 def test_sparse_vector_one_query_closed_form() -> None:
     """Pr[⊤] = Φ((q - T)/√(σ_T² + σ_q²)): ν - ρ ~ N(0, σ_T² + σ_q²)."""
     model = lower_gaussian(parse_program(SVT), {"eps": 1, "T": "1/2"})
-    assert model == GaussianSparseVector("gauss_svt", F(2), F(4), 1, F(1, 2), None, sp.Integer(1))
+    assert model == GaussianSparseVector("lyu_alg1", F(2), F(4), 1, F(1, 2), None, sp.Integer(1))
     for q in (0, 1, 3):
         law = gaussian_laws(model, (q,))
         x = (q - sp.Rational(1, 2)) / sp.sqrt(20)
@@ -242,3 +219,9 @@ def test_integral_bounds_nest_across_levels() -> None:
         # each level's enclosure meets the last one (both hold the same number)
         assert lo <= prev[1] and prev[0] <= hi
         prev = (lo, hi)
+
+
+def test_neighbours_beyond_the_sensitivity_are_refused() -> None:
+    model = lower_gaussian(parse_program(NOISY_MAX), {"eps": 1})
+    with pytest.raises(InvalidMechanism, match="sensitivity"):
+        gaussian_mechanism(model, nx.Graph([("a", "b")]), {"a": (0, 0), "b": (2, 0)})

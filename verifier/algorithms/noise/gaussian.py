@@ -89,7 +89,7 @@ from ...mechanism.model import FiniteMechanism, Output
 from ...programs.syntax import Assign, Draw, For, If, ProgramText, Stmt
 from .interpreter import BOT, TOP
 from .noisy_max import NoisyMax
-from .queries import Style, Vector, as_vector, neighbour_violation
+from .queries import Style, Vector, as_vector, check_sensitivity
 from .svt import SparseVector
 
 __all__ = [
@@ -284,14 +284,9 @@ class GaussianProbability(sp.Expr):
     empty event.
     """
 
-    is_real = True
-    is_extended_real = True
-    is_finite = True
-    is_positive = True
-    is_extended_positive = True
-    is_nonnegative = True
+    is_real = is_extended_real = is_finite = is_commutative = True
+    is_positive = is_extended_positive = is_nonnegative = True
     is_zero = False
-    is_commutative = True
 
     @property
     def free_symbols(self) -> set[sp.Basic]:  # a number: its arguments are constants
@@ -539,13 +534,8 @@ def gaussian_mechanism(
     1 by construction (a partition of the outcomes); each probability is certified
     when a check encloses it."""
     ans = {d: as_vector(answers[d]) for d in graph.nodes}
-    for a, b in graph.edges:
-        if ans[a] != ans[b]:
-            why = neighbour_violation(ans[a], ans[b], style, 1)
-            if why:
-                raise InvalidMechanism(
-                    f"edge ({a!r}, {b!r}) violates the {style} sensitivity: {why}"
-                )
+    # the edges between the answer vectors, held to the sensitivity
+    check_sensitivity(nx.Graph((ans[a], ans[b]) for a, b in graph.edges if ans[a] != ans[b]), style)
     lengths = {len(v) for v in ans.values()}
     if len(lengths) != 1:
         raise InvalidMechanism("all query vectors must have the same length")

@@ -1,8 +1,8 @@
 """The text of noise programs: tokenizer, parser and syntax tree.
 
 A noise program is a small imperative program over a vector ``q`` of query answers:
-it draws noise (Laplace, two-sided geometric, one-sided exponential, each with a scale
-given as an expression in the program's parameters), does arithmetic linear in the
+it draws noise (Laplace, two-sided geometric, one-sided exponential, Gaussian, each
+with a scale given as an expression in the program's parameters), does arithmetic linear in the
 noises, compares, loops over the queries, counts, breaks, and outputs symbols
 (``top``, ``bottom``), indices and noisy values.  The grammar (blocks by indentation,
 ``#`` comments)::
@@ -24,8 +24,9 @@ noises, compares, loops over the queries, counts, breaks, and outputs symbols
     atom     := NUMBER | NAME | NAME "[" NAME "]" | NOISE "(" expr ")" | "(" expr ")"
               | "top" | "bottom" | "inf"
 
-``NOISE`` is ``laplace``, ``geometric`` or ``exponential`` and may only be the whole
-right-hand side of an assignment.  The text is read by a hand-written tokenizer and
+``NOISE`` is ``laplace``, ``geometric``, ``exponential`` or ``gaussian`` (whose
+scale is the standard deviation) and may only be the whole right-hand side of an
+assignment.  The text is read by a hand-written tokenizer and
 recursive-descent parser — never ``eval`` and never Python's own parser — with limits
 on its length, nesting and number of statements; every error is a
 :class:`~verifier.errors.SpecError` naming the line and column.
@@ -47,7 +48,7 @@ on its length, nesting and number of statements; every error is a
 >>> parse_program("program p(eps)\\nx = eval(1)")
 Traceback (most recent call last):
 ...
-verifier.errors.SpecError: program line 2:5: unknown function 'eval' (noise draws: laplace, geometric, exponential)
+verifier.errors.SpecError: program line 2:5: unknown function 'eval' (noise draws: laplace, geometric, exponential, gaussian)
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ MAX_DEPTH = 16
 #: Most statements in one program.
 MAX_STATEMENTS = 400
 #: The noise draws and the distribution each names.
-NOISES = ("laplace", "geometric", "exponential")
+NOISES = ("laplace", "geometric", "exponential", "gaussian")
 #: The words of the language (not usable as variable names).
 KEYWORDS = frozenset(
     {"program", "claim", "for", "in", "queries", "if", "else", "output", "break"}
@@ -173,7 +174,8 @@ class BinOp:
 
 @dataclass(frozen=True)
 class Draw:
-    """A noise draw ``laplace(scale)`` / ``geometric(scale)`` / ``exponential(scale)``."""
+    """A noise draw ``laplace(scale)`` / ``geometric(scale)`` / ``exponential(scale)`` /
+    ``gaussian(sigma)``."""
 
     kind: str
     scale: Expr
@@ -657,8 +659,8 @@ def run_program(
     ``args`` (numbers; defaults filled in), drawing noises from ``rng``: the tuple of
     its outputs (``"⊤"``, ``"⊥"``, indices, floats).  It executes the syntax tree
     statement by statement — independently of the exact laws — with floating-point
-    noise (Laplace as a signed exponential, the one-sided exponential directly, the
-    two-sided geometric as the difference of two geometric variables, Inusah &
+    noise (Laplace as a signed exponential, the one-sided exponential and the Gaussian
+    directly, the two-sided geometric as the difference of two geometric variables, Inusah &
     Kozubowski 2006); only for tests comparing exact laws with a seeded simulation.
 
     >>> prog = parse_program("program p(eps)\\nfor i in queries:\\n    output q[i]")
@@ -685,6 +687,8 @@ def _draw(kind: str, scale: float, rng: random.Random) -> float:
         return rng.expovariate(1 / scale) * (1 if rng.random() < 0.5 else -1)
     if kind == "exponential":
         return rng.expovariate(1 / scale)
+    if kind == "gaussian":
+        return rng.gauss(0.0, scale)
 
     def geo() -> int:
         return int(math.floor(math.log(1.0 - rng.random()) * scale / -1.0))

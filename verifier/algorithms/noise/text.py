@@ -91,11 +91,18 @@ from ...programs.syntax import (
 from ..estimates import Estimate, register_estimate, saturating
 from ..registry import Param, Values, exact_number, transformer
 from .distributions import NO_NOISE, Noise, noise_family
+from .gaussian import (
+    GaussianModel,
+    as_laplace,
+    from_laplace_model,
+    gaussian_mechanism,
+    uses_gaussian,
+)
 from .interpreter import PROGRAM_PARAMS, answers_of, program_mechanism
 from .noisy_max import NoisyMax
 from .svt import ANSWERS_ONLY_PARAM, SparseVector
 
-__all__ = ["MaxDensity", "Refused", "lower", "lower_text", "parameter_values"]
+__all__ = ["MaxDensity", "Refused", "lower", "lower_gaussian", "lower_text", "parameter_values"]
 
 #: The constant term of a linear form.
 _ONE = "1"
@@ -260,6 +267,12 @@ def lower(
     ``has_density`` is true; a :class:`MaxDensity` for the noisy maximum) with
     ``densities=True``, and refused otherwise (the finite interpreter cannot take
     it)."""
+    if uses_gaussian(prog):
+        raise _refuse(
+            None,
+            "Gaussian noise has no closed-form law: lower_gaussian gives its model, "
+            "whose probabilities are certified enclosures (verifier.algorithms.noise.gaussian)",
+        )
     b = None if buckets is None else tuple(buckets)
     env = parameter_values(prog, args or {})
     claimed = None if prog.claim is None else _const(prog.claim, env)
@@ -619,6 +632,13 @@ def _lower_max(
         raise _refuse(after[0], str(err)) from None
 
 
+def lower_gaussian(prog: ProgramText, args: Mapping[str, Any] | None = None) -> GaussianModel:
+    """The model of a program drawing Gaussian noise: the shapes of :func:`lower` with
+    each ``gaussian(σ)`` in place of a Laplace draw of scale ``σ``, read back as
+    standard deviations (:mod:`.gaussian`; value releases are refused there)."""
+    return from_laplace_model(lower(as_laplace(prog), args, densities=True), prog.name)
+
+
 def lower_text(
     text: str,
     args: Mapping[str, Any] | None = None,
@@ -675,7 +695,13 @@ def _t_noise_program(inputs: list[FiniteMechanism], params: dict[str, Any]) -> F
     others)."""
     (base,) = inputs
     try:
-        prog = lower_text(params["text"], params["args"], buckets=params["buckets"])
+        parsed = parse_program(params["text"])
+        if uses_gaussian(parsed):
+            if params["buckets"] is not None or params["answers_only"]:
+                raise InvalidParameter("buckets and answers_only are not for Gaussian noise")
+            model = lower_gaussian(parsed, params["args"])
+            return gaussian_mechanism(model, base.graph, answers_of(base), params["style"])
+        prog = lower(parsed, params["args"], buckets=params["buckets"])
     except SpecError as err:
         raise InvalidParameter(str(err)) from None
     assert not isinstance(prog, MaxDensity)  # densities=False refuses it

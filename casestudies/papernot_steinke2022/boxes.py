@@ -13,10 +13,10 @@ The boxes stay away from ``η = 0`` (where the law is the limit ``0/0`` of its
 
 * Theorem 2 (RDP of order ``λ = 2``, ``λ̂ = 1``) on ``RR3`` for every ``(η, γ) ∈
   [1/4, 2] × [1/10, 9/10]`` and ``[-1/2, -1/4] × [1/10, 9/10]``; at ``λ = 3``,
-  ``λ̂ = 2`` on ``Q3`` for every ``(η, γ) ∈ [1/4, 2] × [1/10, 1/2]``.
-* The pure-DP corollary ``(2+η)ε`` on ``Q3`` for every ``(η, γ) ∈ [1/4, 2] × [1/100,
-  9/10]``, and its tightening ``0.9 (2+η) ε`` refuted on ``[1, 2] × [1/1000, 1/100]``
-  (failing sub-boxes with exact witnesses).
+  ``λ̂ = 2`` on ``RR3`` for every ``(η, γ) ∈ [1/4, 2] × [1/10, 1/2]``.
+* The pure-DP corollary ``(2+η)ε`` on ``RR3`` for every ``(η, γ) ∈ [1/4, 2] × [1/10,
+  9/10]``, and its tightening ``0.9 (2+η) ε`` on ``Q3`` refuted on ``[1, 3/2] ×
+  [1/1000, 1/200]`` (failing sub-boxes with exact witnesses).
 """
 
 from __future__ import annotations
@@ -87,38 +87,38 @@ def thm2_box_negative_eta() -> CheckResult:
 @claim(
     id="papernot_steinke2022.thm2.box_lambda3",
     source=f"{SOURCE}, Theorem 2",
-    statement="the best of K ~ D_{eta,gamma} runs of Q3 is (3, eps')-RDP with lambda_hat = 2 "
-    "(eps_hat = D_2(Q3) = log(779/584)) for every (eta, gamma) in [1/4, 2] x [1/10, 1/2]",
+    statement="the best of K ~ D_{eta,gamma} runs of RR3 is (3, eps')-RDP with lambda_hat = 2 "
+    "(eps_hat = D_2(RR3) = log(7/3)) for every (eta, gamma) in [1/4, 2] x [1/10, 1/2]",
     expected="holds",
     domain=THM2_LAM3,
 )
 def thm2_box_lambda3() -> CheckResult:
-    return _thm2(Q3, 3, 2, THM2_LAM3)
+    return _thm2(RR3, 3, 2, THM2_LAM3)
 
 
-PURE = {ETA: (R(1, 4), 2), GAMMA: (R(1, 100), R(9, 10))}
+PURE = {ETA: (R(1, 4), 2), GAMMA: (R(1, 10), R(9, 10))}
 
 
 @claim(
     id="papernot_steinke2022.pure.box",
     source=f"{SOURCE}, Theorem 2 with lambda, lambda_hat -> oo (derived, NOTES.md)",
-    statement="the best of K ~ D_{eta,gamma} runs of the log 2-DP Q3 is (2+eta) log 2-DP for "
-    "every (eta, gamma) in [1/4, 2] x [1/100, 9/10]",
+    statement="the best of K ~ D_{eta,gamma} runs of the log 3-DP RR3 is (2+eta) log 3-DP for "
+    "every (eta, gamma) in [1/4, 2] x [1/10, 9/10]",
     expected="holds",
     domain=PURE,
 )
 def pure_box() -> CheckResult:
-    return check_pure_dp(symbolic_tuned(Q3), epsilon=(2 + ETA) * sp.log(2), over=PURE)
+    return check_pure_dp(symbolic_tuned(RR3), epsilon=(2 + ETA) * sp.log(3), over=PURE)
 
 
-NINETY = {ETA: (1, 2), GAMMA: (R(1, 1000), R(1, 100))}
+NINETY = {ETA: (1, R(3, 2)), GAMMA: (R(1, 1000), R(1, 200))}
 
 
 @claim(
     id="papernot_steinke2022.pure.ninety_percent.box",
     source=f"{SOURCE}, pure-DP corollary of Theorem 2 (tightened; negative control)",
     statement="the best of K ~ D_{eta,gamma} runs of Q3 is 0.9 (2+eta) log 2-DP for every "
-    "(eta, gamma) in [1, 2] x [1/1000, 1/100] (refuted: failing sub-boxes, exact witnesses)",
+    "(eta, gamma) in [1, 3/2] x [1/1000, 1/200] (refuted: failing sub-boxes, exact witnesses)",
     expected="refuted",
     kind="negative-control",
     domain=NINETY,

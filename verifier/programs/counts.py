@@ -169,6 +169,15 @@ def _in_unit(raw: Any, name: str, *, zero: bool, one: bool) -> sp.Expr:
     return v
 
 
+def _free(raw: Any, name: str) -> sp.Symbol | None:
+    """``raw`` when it is a real sympy symbol (a parameter left free), else ``None``."""
+    if not isinstance(raw, sp.Symbol):
+        return None
+    if raw.is_real is not True:
+        raise InvalidParameter(f"{name} = {raw}: a symbol must be declared real (or positive)")
+    return raw
+
+
 def _kind(*values: sp.Expr) -> str:
     if all(v.is_Rational for v in values):
         return "rational"
@@ -259,12 +268,17 @@ def poisson(mu: Any) -> Count:
     """``K ~ Poisson(μ)``: ``G(z) = e^{μ(z-1)}``, ``P(K = k) = e^{-μ}μ^k/k!``
     (Papernot & Steinke 2022, §2 and Theorem 6); ``K = 0`` releases ``⊥``.
 
+    ``μ`` may also be a real sympy symbol (the law as a function of it, for deciding a
+    claim for every ``μ`` of a range; the range must lie in ``μ > 0``, not checked here).
+
     >>> poisson(3).pmf(1)
     3*exp(-3)
     """
-    m = _number(mu, "mu")
-    if _sign(m, "mu") is not Sign.POSITIVE:
-        raise InvalidParameter(f"mu must be > 0, got {m}")
+    m = _free(mu, "mu")
+    if m is None:
+        m = _number(mu, "mu")
+        if _sign(m, "mu") is not Sign.POSITIVE:
+            raise InvalidParameter(f"mu must be > 0, got {m}")
     return Count(
         "poisson",
         (("mu", m),),
@@ -286,14 +300,27 @@ def truncated_negative_binomial(eta: Any, gamma: Any) -> Count:
     ``η = 0`` is the :func:`logarithmic` count, ``η = 1`` the :func:`geometric` one.
     For ``η ∈ (-1, 0)`` the rising factorial and ``γ^{-η} - 1`` are both negative.
 
+    ``η`` and ``γ`` may also be real sympy symbols: the count is then the law as a
+    function of them, for deciding a claim for every ``(η, γ)`` of a box
+    (:mod:`verifier.checks.boxes`).  Its formulas hold for ``η > -1``, ``η != 0`` and
+    ``γ ∈ (0, 1)``; a symbol's range is the box's, which must lie there (not checked
+    here: a symbol carries no range).
+
     >>> truncated_negative_binomial(sp.Rational(-1, 2), sp.Rational(1, 4)).pgf
     2 - 2*sqrt(1 - 3*z/4)
+    >>> eta, gamma = sp.symbols("eta gamma", positive=True)
+    >>> truncated_negative_binomial(eta, gamma).mean
+    eta*(1 - gamma)/(gamma*(1 - gamma**eta))
     """
-    e = _number(eta, "eta")
-    if _sign(e + 1, "eta + 1") is not Sign.POSITIVE:
-        raise InvalidParameter(f"eta must be > -1, got {e}")
-    g = _in_unit(gamma, "gamma", zero=False, one=False)
-    if _sign(e, "eta") is Sign.ZERO:
+    e = _free(eta, "eta")
+    g = _free(gamma, "gamma")
+    if e is None:
+        e = _number(eta, "eta")
+        if _sign(e + 1, "eta + 1") is not Sign.POSITIVE:
+            raise InvalidParameter(f"eta must be > -1, got {e}")
+    if g is None:
+        g = _in_unit(gamma, "gamma", zero=False, one=False)
+    if not e.free_symbols and _sign(e, "eta") is Sign.ZERO:
         return logarithmic(g)
     norm = g ** (-e) - 1
 

@@ -608,6 +608,15 @@ def _regression(quick: bool) -> list[Figure]:
 
 _regression.__name__ = "regression"
 
+
+def _programs(quick: bool) -> list[Figure]:
+    from .programs import programs, programs_scaling
+
+    return [programs(quick), programs_scaling(quick)]
+
+
+_programs.__name__ = "programs"
+
 FIGURES: list[Callable[[bool], Figure | list[Figure]]] = [
     _regression,
     alg3_check,
@@ -619,4 +628,5 @@ FIGURES: list[Callable[[bool], Figure | list[Figure]]] = [
     copies,
     pytest_suite,
     tightened_refuted,
+    _programs,
 ]

@@ -452,3 +452,31 @@ def test_the_transformers_are_presets_of_their_texts(
     for d in ("D", "D'"):
         for o in ref.outputs:
             assert got.p(d, o) == ref.p(d, o)
+
+
+def test_sparse_vector_buckets_the_values_of_lyu3_and_refuses_buckets_of_bits() -> None:
+    """Lyu et al.'s constructors take no buckets: ``sparse_vector`` buckets the values
+    Algorithm 3 releases, as the text of the same program does (``noise_program``),
+    and refuses buckets for a variant that releases only ⊤/⊥ (they were ignored)."""
+    from casestudies.dp_testing.programs import TEXTS
+    from verifier.algorithms import get_transformer
+    from verifier.errors import InvalidParameter
+    from verifier.mechanism.model import FiniteMechanism
+    from verifier.mechanism.neighbours import pair
+
+    base = FiniteMechanism(pair(), {"D": {(0, 1, 1): 1}, "D'": {(1, 0, 1): 1}})
+    params = {"epsilon": 1, "noise": "laplace", "threshold": 1, "buckets": [0]}
+    ref = get_transformer("sparse_vector").apply([base], {"variant": "lyu3", **params})
+    got = get_transformer("noise_program").apply(
+        [base], {"text": TEXTS["lyu3"], "args": {"eps": 1, "T": 1}, "buckets": [0]}
+    )
+    assert list(got.outputs) == list(ref.outputs)
+    for d in ("D", "D'"):
+        for o in ref.outputs:
+            assert got.p(d, o) == ref.p(d, o)
+    with pytest.raises(InvalidParameter, match="releases only"):
+        get_transformer("sparse_vector").apply([base], {"variant": "lyu1", **params})
+    # without buckets the Laplace value has a density (what the ignored buckets gave)
+    with pytest.raises(InvalidParameter, match="integer buckets"):
+        unbucketed = {k: v for k, v in params.items() if k != "buckets"}
+        get_transformer("sparse_vector").apply([base], {"variant": "lyu3", **unbucketed})

@@ -574,7 +574,10 @@ def approx(expr: Any, digits: int = 15) -> float:
     """A float near the value of ``expr`` — for display only, never for verdicts.
 
     The precision is raised until the enclosure determines ``digits`` significant
-    digits, so values that are tiny differences of large terms print correctly.
+    digits, so values that are tiny differences of large terms print correctly, or
+    until doubling it narrows the enclosure by less than ``2^16`` (a value enclosed by
+    a certified quadrature or a series bound, whose width only halves): then the
+    midpoint of the last enclosure is shown.
     """
     x = exact(expr)
     if x is sp.oo:
@@ -585,6 +588,7 @@ def approx(expr: Any, digits: int = 15) -> float:
     # the enclosure of a value the decision already bounded comes from the cache
     bits = max(DEFAULT_PRECISION.start_bits, math.ceil(digits * _LOG2_10) + 14)
     last: Enclosure | None = None
+    last_width = None
     while bits <= 8192:
         e = enclose(x, bits)
         if e is not None:
@@ -593,7 +597,13 @@ def approx(expr: Any, digits: int = 15) -> float:
                 lo, hi = ctx.convert(e.lo), ctx.convert(e.hi)
                 width = hi - lo
                 close = width == 0 or width <= max(abs(lo), abs(hi)) * ctx.mpf(10) ** (-digits)
-            if close:
+                # doubling the precision of an evaluation in floating point squares its
+                # accuracy; an enclosure that narrows by less than 2^16 (a certified
+                # quadrature, a series with a remainder bound) only creeps towards its
+                # value, and more precision buys the display little at a growing cost
+                creeping = last_width is not None and width > last_width * ctx.mpf(2) ** -16
+                last_width = width
+            if close or creeping:
                 return e.mid
         bits *= 2
     return last.mid if last is not None else float(sp.N(x, digits))

@@ -76,16 +76,22 @@ def test_every_logged_mechanism_and_every_entry_has_one_row():
 
 
 def test_the_out_of_reach_rows_are_the_floating_point_experiments():
-    rows = {r.name: r for r in table.rows()}
+    # the rows of the entries out of reach only (every other entry is decided by the
+    # slow tests above and by the main job)
+    out = [e for e in claims.ENTRIES if e.exact is None]
+    assert {e.name for e in out} >= {"laplace_floating_point", "laplace_fixed"}
+    some = table.rows(out)
+    rows = {r.name: r for r in some}
     for name in ("laplace_floating_point", "laplace_fixed"):
         assert rows[name].status == "out of reach"
         assert rows[name].published["dd_search_mlp"].line == 8
-    text = table.markdown()
+    text = table.markdown(some)
     assert "## Out of reach" in text and "2^53" in text
 
 
 def test_laplace_mechanism_today_holds_with_no_bound_above_it():
-    row = next(r for r in table.rows() if r.name == "laplace_mechanism")
+    laplace = [e for e in claims.ENTRIES if e.name == "laplace_mechanism"]
+    row = next(r for r in table.rows(laplace) if r.name == "laplace_mechanism")
     assert row.exact == sp.Rational(1, 10) and row.status == "holds"
     assert row.above == () and row.unresolved == ()
 
@@ -162,9 +168,11 @@ def test_long_closed_forms_go_below_the_table():
 
 
 def test_a_fake_entry_does_not_change_the_real_entrys_row():
-    real = table.rows()
+    # the real entry of the same name (the cache of exact values is per entry)
+    laplace = [e for e in claims.ENTRIES if e.name == "laplace_mechanism"]
+    real = table.rows(laplace)
     table.rows([_entry("laplace_mechanism", sp.Integer(7))])
-    again = {r.name: r.exact for r in table.rows()}
+    again = {r.name: r.exact for r in table.rows(laplace)}
     assert again == {r.name: r.exact for r in real}
     assert again["laplace_mechanism"] == sp.Rational(1, 10)
 

@@ -691,9 +691,19 @@ def _t_sparse_vector(inputs: list[FiniteMechanism], params: dict[str, Any]) -> F
     :func:`~.checks.check_program_dp` in Python).  ``answers_only`` keeps the answer
     sequence of the program with the same noises (:func:`answer_sequence_laws`)."""
     (base,) = inputs
+    b = params["buckets"]
     prog = _VARIANTS[params["variant"]](
-        params["epsilon"], params["c"], params["noise"], params["threshold"], params["buckets"]
+        params["epsilon"], params["c"], params["noise"], params["threshold"], b
     )
+    if b is not None and prog.buckets != tuple(b):
+        # the variants whose constructor takes no buckets (Lyu et al.'s Algorithms):
+        # a released value is bucketed here, a bit release has nothing to bucket
+        if prog.release == "bit":
+            raise InvalidParameter(
+                f"buckets: the variant {params['variant']!r} releases only ⊤ and ⊥, "
+                "no value to bucket"
+            )
+        prog = dataclasses.replace(prog, buckets=tuple(b))
     if params["answers_only"]:
         prog = prog.answers_only()
     return program_mechanism(

@@ -689,6 +689,21 @@ class _Parser:
             )
         return bound
 
+    def check_exponent(
+        self, x: sp.Expr, what: str, size: int, rad: int, pos: int
+    ) -> tuple[int, int]:
+        """Check the exponent ``x`` of ``exp`` or of a power: a constant one is at most
+        ``2^_MAX_EXP_ARG_BITS`` in magnitude, and the powers sympy makes of its logarithms
+        (:meth:`check_log_power`) are added to ``size`` and ``rad``, the size then
+        checked; returns ``(size, rad)``."""
+        if not x.free_symbols:
+            self.check_magnitude(x, _MAX_EXP_ARG_BITS, what, pos)
+        if x.has(sp.log):
+            bound = self.check_log_power(x, rad, pos)
+            size, rad = size + bound, rad + bound
+            self.check_size(size, pos)
+        return size, rad
+
     def check_magnitude(self, x: sp.Expr, bits: int, what: str, pos: int) -> None:
         """Refuse a constant ``x`` with ``|x| > 2**bits``, checked with a certified
         enclosure (towers such as exp(exp(exp(10))) would overflow later)."""
@@ -820,12 +835,7 @@ class _Parser:
         if spread > 60:
             self.fail("the exponent contains too large numbers", pos)
         size = base.size * (1 << spread) + exponent.size
-        rad = base.rad + exponent.rad
-        if not e.free_symbols:
-            self.check_magnitude(e, _MAX_EXP_ARG_BITS, "the exponent", pos)
-        if e.has(sp.log):
-            bound = self.check_log_power(e, rad, pos)
-            size, rad = size + bound, rad + bound
+        size, rad = self.check_exponent(e, "the exponent", size, base.rad + exponent.rad, pos)
         self.check_size(size, pos)
         expr = self.build(pos, sp.Pow, b, e)
         self.check_real(expr, pos)
@@ -837,13 +847,7 @@ class _Parser:
             return self.value(x.args[0], arg.size, arg.rad, arg.nest)
         nest = arg.nest + 1
         self.check_nest(nest, pos)
-        size, rad = arg.size, arg.rad
-        if not x.free_symbols:
-            self.check_magnitude(x, _MAX_EXP_ARG_BITS, "the argument of exp()", pos)
-        if x.has(sp.log):
-            bound = self.check_log_power(x, rad, pos)
-            size, rad = size + bound, rad + bound
-            self.check_size(size, pos)
+        size, rad = self.check_exponent(x, "the argument of exp()", arg.size, arg.rad, pos)
         return self.value(self.build(pos, sp.exp, x), size, rad, nest)
 
     def log(self, arg: _Value, pos: int, problem: str) -> _Value:

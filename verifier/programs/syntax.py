@@ -55,9 +55,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from ..errors import SpecError
@@ -258,6 +259,9 @@ class ProgramText:
 # ---------------------------------------------------------------------------
 
 _OPS = ("<=", ">=", "==", "!=", "<", ">", "+", "-", "*", "/", "(", ")", "[", "]", ",", ":", "=")
+#: The binary operators by precedence, loosest first: ``expr`` then ``term`` of the
+#: grammar (module docstring), all left-associative.
+_BINARY = (("+", "-"), ("*", "/"))
 
 
 @dataclass(frozen=True)
@@ -486,36 +490,41 @@ class _Parser:
         self.i += 1
         return Cond(t.text, left, self.expr(), t.pos)
 
-    def expr(self) -> Expr:
+    def nested(self, pos: Pos) -> None:
+        """One level deeper into an expression (a parenthesis, a sign), refused past
+        ``4 * MAX_DEPTH`` at ``pos``; the caller steps back out (``depth -= 1``)."""
         self.depth += 1
         if self.depth > MAX_DEPTH * 4:
-            raise _err(self.tok.pos, "expression nested too deeply")
-        out = self.term()
-        while self.tok.kind == "OP" and self.tok.text in ("+", "-"):
-            t = self.tok
-            self.i += 1
-            out = BinOp(t.text, out, self.term(), t.pos)
+            raise _err(pos, "expression nested too deeply")
+
+    def expr(self) -> Expr:
+        self.nested(self.tok.pos)
+        out = self.binary(0)
         self.depth -= 1
         return out
 
-    def term(self) -> Expr:
-        out = self.unary()
-        while self.tok.kind == "OP" and self.tok.text in ("*", "/"):
+    def binary(self, level: int) -> Expr:
+        """Operands joined left to right by the operators of ``_BINARY[level]``, each
+        operand at the next level (``term`` under ``expr``), below the last a
+        :meth:`unary`."""
+        operand: Callable[[], Expr] = (
+            partial(self.binary, level + 1) if level + 1 < len(_BINARY) else self.unary
+        )
+        out = operand()
+        while self.tok.kind == "OP" and self.tok.text in _BINARY[level]:
             t = self.tok
             self.i += 1
-            out = BinOp(t.text, out, self.unary(), t.pos)
+            out = BinOp(t.text, out, operand(), t.pos)
         return out
 
     def unary(self) -> Expr:
         t = self.tok
-        if self.accept("OP", "-"):
-            self.depth += 1
-            if self.depth > MAX_DEPTH * 4:
-                raise _err(t.pos, "expression nested too deeply")
-            out = Neg(self.unary(), t.pos)
-            self.depth -= 1
-            return out
-        return self.atom()
+        if not self.accept("OP", "-"):
+            return self.atom()
+        self.nested(t.pos)
+        out = Neg(self.unary(), t.pos)
+        self.depth -= 1
+        return out
 
     def atom(self) -> Expr:
         t = self.tok

@@ -107,6 +107,18 @@ _BASE_MECH_KEYS = ("graph", "outputs", "distributions", "description")
 _DERIVED_MECH_KEYS = ("algorithm", "inputs", "params", "description")
 #: Keys of a mechanism given by a built-in distribution kind (:mod:`.distributions`).
 _BUILTIN_MECH_KEYS = ("graph", "distribution", "params", "description")
+#: The forms of a mechanism table, each as (its keys, its required keys, what messages
+#: call it): one with ``algorithm`` is derived, one with ``distribution`` and no
+#: ``outputs`` built-in, any other given by its distributions.
+_MECH_FORMS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "derived": (_DERIVED_MECH_KEYS, ("algorithm", "inputs"), "a derived mechanism"),
+    "builtin": (
+        _BUILTIN_MECH_KEYS,
+        ("graph", "distribution"),
+        "a mechanism with a built-in distribution",
+    ),
+    "base": (_BASE_MECH_KEYS, ("graph", "outputs", "distributions"), "a mechanism"),
+}
 _CLAIM_COMMON = (
     "id",
     "mechanism",
@@ -724,32 +736,14 @@ class _Loader:
                             f"'algorithm') takes no {k!r}; its distributions come from the "
                             f"algorithm"
                         )
-                _check_keys(
-                    table,
-                    where,
-                    _DERIVED_MECH_KEYS,
-                    ("algorithm", "inputs"),
-                    what="a derived mechanism",
-                )
-                mech = self._derived(name, table, where)
+                form, build = "derived", self._derived
             elif "distribution" in table and "outputs" not in table:
-                _check_keys(
-                    table,
-                    where,
-                    _BUILTIN_MECH_KEYS,
-                    ("graph", "distribution"),
-                    what="a mechanism with a built-in distribution",
-                )
-                mech = self._builtin(name, table, where)
+                form, build = "builtin", self._builtin
             else:
-                _check_keys(
-                    table,
-                    where,
-                    _BASE_MECH_KEYS,
-                    ("graph", "outputs", "distributions"),
-                    what="a mechanism",
-                )
-                mech = self._base(name, table, where)
+                form, build = "base", self._base
+            keys, required, what = _MECH_FORMS[form]
+            _check_keys(table, where, keys, required, what=what)
+            mech = build(name, table, where)
         finally:
             self._building.pop()
         if "description" in table:

@@ -1691,6 +1691,16 @@ class _Search:
     def inner_point(self, sub: SubBox) -> tuple[Fraction, ...]:
         return tuple(_simple_between(lo, hi) if lo < hi else lo for lo, hi in sub.bounds)
 
+    def witness_points(self, sub: SubBox) -> list[tuple[Fraction, ...]]:
+        """Candidate witnesses in a sub-box proved to fail everywhere (its enclosure is
+        over the closed sub-box): its corners (at most 16) and a point inside, those
+        with the smallest denominators first.  A simple witness keeps the exact
+        arithmetic of its certificate small (a parameter in an exponent with
+        denominator 256 is a 256th root there)."""
+        axes = [(lo, hi) if lo < hi else (lo,) for lo, hi in sub.bounds]
+        points = [*itertools.islice(itertools.product(*axes), 16), self.inner_point(sub)]
+        return sorted(points, key=lambda q: sum(x.denominator.bit_length() for x in q))
+
     def is_witness(self, q: Sequence[Fraction], inside: bool) -> bool:
         """``lhs > rhs`` at ``q`` exactly (and, unless ``inside``, every premise holds
         there exactly)."""
@@ -1801,7 +1811,7 @@ class _Search:
             if _negative(val) and status == "in":
                 t.add("failing", sub)
                 if t.witness is None:
-                    self.try_witness(self.inner_point(sub), True)
+                    any(self.try_witness(q, True) for q in self.witness_points(sub))
                 return "fails"
         if status == "mixed":
             face = self.region_face(sub)

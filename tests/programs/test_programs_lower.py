@@ -212,15 +212,6 @@ def test_a_wrong_law_is_caught_by_the_same_statistic() -> None:
 # refusals: the statement and the reason
 # ---------------------------------------------------------------------------
 
-PARTIAL_SUMS = """\
-program partial_sums(eps)
-s = 0
-for i in queries:
-    s = s + q[i]
-    nu = laplace(1/eps)
-    output s + nu
-"""
-
 SMART_SUM = """\
 program two_thresholds(eps, T = 0)
 rho = laplace(2/eps)
@@ -236,7 +227,6 @@ for i in queries:
 """
 
 REFUSED = [
-    ("partial sums", PARTIAL_SUMS, "3:1", "a threshold program draws exactly one outer noise"),
     (
         "two outer noises",
         svt_text(**SVT_TEXTS["lyu1"]).replace("count = 0\n", "count = 0\nrho2 = laplace(1/eps)\n"),

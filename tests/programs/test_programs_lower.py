@@ -403,8 +403,11 @@ def test_spec_form_reports_the_line_and_the_reason() -> None:
 
     with pytest.raises(VerifierError, match=r"line 2:5: unknown function 'eval'"):
         _spec("program p(eps)\nx = eval(1)")
-    with pytest.raises(VerifierError, match=r"line 3:1: a threshold program draws exactly one"):
-        _spec(PARTIAL_SUMS)
+    two_outer = svt_text(**SVT_TEXTS["lyu1"]).replace(
+        "count = 0\n", "count = 0\nrho2 = laplace(1/eps)\n"
+    )
+    with pytest.raises(VerifierError, match=r"line 6:1: a threshold program draws exactly one"):
+        _spec(two_outer)
     with pytest.raises(VerifierError, match="has a density"):
         _spec(RNM.format(fam="laplace", out="best"))
 

@@ -565,6 +565,11 @@ def _greater(x: sp.Expr, y: sp.Expr) -> bool:
         return False
     if x is sp.oo:
         return True
+    d = sp.simplify(x - y)
+    if d.free_symbols:  # losses c·ε with a positive symbol ε: ordered by their sign
+        if d.is_positive is None and d.is_nonpositive is None:
+            raise InvalidParameter(f"the losses {x} and {y} are not ordered for every value")
+        return bool(d.is_positive)
     return decide_le(x, y).verdict is Verdict.VIOLATED
 
 

@@ -24,11 +24,10 @@ from verifier.algorithms.noise.linear import (
     linear_epsilon,
     linear_mechanism,
     log_ratio_at,
-    lower_linear,
     pair_loss,
 )
 from verifier.algorithms.noise.queries import query_graph
-from verifier.algorithms.noise.text import Refused, lower, lower_gaussian
+from verifier.algorithms.noise.text import Refused, lower, lower_gaussian, lower_linear
 from verifier.arithmetic.exact import Verdict
 from verifier.checks.privacy import check_pure_dp
 from verifier.programs.syntax import parse_program, run_program
@@ -171,7 +170,9 @@ def test_a_noiseless_output_that_moves_is_infinitely_distinguishing() -> None:
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "n"), [(PREFIX.format(fam="laplace"), 2), (RUNNING, 2), (SMART, 2)])
+@pytest.mark.parametrize(
+    ("text", "n"), [(PREFIX.format(fam="laplace"), 2), (RUNNING, 2), (SMART, 2)]
+)
 def test_the_supremum_is_the_largest_ratio_on_a_grid(text: str, n: int) -> None:
     lm = _model(text).at(n)
     a, b = (1,) * n, (2,) + (1,) * (n - 1)

@@ -10,7 +10,7 @@ with ``A`` (``m × n``), ``c`` and ``B`` (``m × K``) exact rational matrices an
 the ``K`` noises it draws, independent, each Laplace or two-sided geometric with its
 own rate ``r_k`` (a draw inside the loop is a fresh noise in every iteration):
 running sums released with noise (partial sums, prefix sums), answers noised then
-accumulated, block sums (SmartSum).  :func:`lower_linear` unrolls the program text
+accumulated, block sums (SmartSum).  :func:`~.text.lower_linear` unrolls the program text
 on ``n`` queries exactly (symbolic execution over linear forms) and returns the map.
 
 **When the loss is exact.**  If the columns of ``B`` are linearly independent (rank
@@ -61,7 +61,7 @@ coordinate the density ratio is the constant ``e^{Σ r_k |δ_k|}``.
 ...     nu = laplace(1/eps)
 ...     output s + nu
 ... ''')
->>> model = lower_linear(prog, {"eps": 1})
+>>> model = linear_release(prog, {"eps": sp.Integer(1)})
 >>> lm = model.at(3)
 >>> lm.A.tolist(), lm.B.tolist()
 ([[1, 0, 0], [1, 1, 0], [1, 1, 1]], [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
@@ -110,8 +110,9 @@ __all__ = [
     "LinearMap",
     "LinearRelease",
     "PairLoss",
+    "Refused",
+    "linear_release",
     "is_linear_release",
-    "lower_linear",
     "pair_loss",
     "density",
     "log_ratio_at",
@@ -132,11 +133,12 @@ Linear = dict[Atom, sp.Expr]
 _ONE: Atom = ("1", 0)
 
 
-def _refuse(node: Any, why: str) -> InvalidMechanism:
-    # the lowering's own error class (text.Refused) subclasses InvalidMechanism; it is
-    # imported lazily to keep this module free of a cycle with .text
-    from .text import Refused
+class Refused(InvalidMechanism):
+    """The program's exact law is out of reach of the lowering: the message names
+    the statement (line:column) and the reason (raised by :mod:`.text` too)."""
 
+
+def _refuse(node: Any, why: str) -> Refused:
     pos = getattr(node, "pos", None)
     return Refused(f"program line {pos}: {why}" if pos is not None else f"program: {why}")
 
@@ -157,20 +159,18 @@ def is_linear_release(prog: ProgramText) -> bool:
     """Whether ``prog`` has the linear-release shape: no comparison reads a noise, a
     query answer or a variable assigned from one (flow-insensitively), no running
     maximum (``inf``) and no output symbol (``top``, ``bottom``)."""
-    stmts = _walk(prog.body)
+    stmts: list[Stmt] = _walk(prog.body)
     assigns = [s for s in stmts if isinstance(s, Assign)]
     tainted: set[str] = set()
     changed = True
     while changed:
         changed = False
-        for s in assigns:
-            if s.name not in tainted and _random(s.value, tainted):
-                tainted.add(s.name)
+        for a in assigns:
+            if a.name not in tainted and _random(a.value, tainted):
+                tainted.add(a.name)
                 changed = True
     for s in stmts:
-        if isinstance(s, If) and (
-            _random(s.cond.left, tainted) or _random(s.cond.right, tainted)
-        ):
+        if isinstance(s, If) and (_random(s.cond.left, tainted) or _random(s.cond.right, tainted)):
             return False
         value = s.value if isinstance(s, (Assign, Output)) else None
         if value is not None and any(isinstance(x, (Inf, Sym)) for x in _exprs(value)):
@@ -316,9 +316,7 @@ class _Unroll:
                 "when an answer moves",
             }[d.kind]
             raise _refuse(d, why)
-        from .text import _const
-
-        scale = _const(d.scale, self.env)
+        scale = _const_value(self.value(d.scale), d)
         if scale.is_positive is not True:
             raise _refuse(d, f"the scale of {d.kind} noise must be positive, got {scale}")
         if len(self.noises) >= MAX_NOISES:
@@ -367,24 +365,24 @@ class _Unroll:
                 raise _Stop
 
 
-def lower_linear(prog: ProgramText, args: Mapping[str, Any] | None = None) -> LinearRelease:
-    """The linear release ``prog`` denotes with its parameters set by ``args`` (a
-    parameter may be a positive sympy ``Symbol``: the laws are then functions of it),
-    or :class:`~.text.Refused` naming the statement and the reason.  The text is
-    unrolled on one and two queries to find every refusal before it is used."""
-    from .text import _const, parameter_values
-
+def linear_release(
+    prog: ProgramText, env: Mapping[str, sp.Expr], claimed: sp.Expr | None = None
+) -> LinearRelease:
+    """The linear release ``prog`` denotes with the exact parameter values ``env``
+    (:func:`~.text.lower_linear` computes them from the program's arguments), or
+    :class:`Refused` naming the statement and the reason.  The text is unrolled on one
+    and two queries to find every refusal before it is used."""
     if not is_linear_release(prog):
         raise _refuse(
             None,
             "not a linear release: a comparison reads a noise or a query answer, or the "
             "program outputs a symbol or keeps a running maximum (lower gives those shapes)",
         )
-    env = parameter_values(prog, args or {})
-    claimed = None if prog.claim is None else _const(prog.claim, env)
     model = LinearRelease(prog.name, prog, env, claimed)
     kinds = {
-        s.value.kind for s in _walk(prog.body) if isinstance(s, Assign) and isinstance(s.value, Draw)
+        s.value.kind
+        for s in _walk(prog.body)
+        if isinstance(s, Assign) and isinstance(s.value, Draw)
     }
     if len(kinds) > 1:
         raise _refuse(None, f"noises of different families ({', '.join(sorted(kinds))})")
@@ -461,7 +459,9 @@ def pair_loss(lm: LinearMap, q: Sequence[Any], q2: Sequence[Any]) -> PairLoss:
     rates = tuple(d.rate for d in lm.noises)
     y = lm.noiseless(a)
     f, f2 = density(lm, y, a), density(lm, y, b)
-    mismatch = [i for i, (x, z) in enumerate(zip(lm.residual(a), lm.residual(b), strict=True)) if x != z]
+    mismatch = [
+        i for i, (x, z) in enumerate(zip(lm.residual(a), lm.residual(b), strict=True)) if x != z
+    ]
     if mismatch:
         rows = [i for i in range(lm.m) if i not in lm.rows]
         value, reason = (
@@ -470,7 +470,9 @@ def pair_loss(lm: LinearMap, q: Sequence[Any], q2: Sequence[Any]) -> PairLoss:
             "(no noise of its own): an output possible on one input only",
         )
     else:
-        bad = [k for k, d in enumerate(delta) if lm.noises[k].kind == "geometric" and not d.is_integer]
+        bad = [
+            k for k, d in enumerate(delta) if lm.noises[k].kind == "geometric" and not d.is_integer
+        ]
         if bad:
             value, reason = (
                 sp.oo,
@@ -533,7 +535,9 @@ def _pairs(
         if style is not None and answers[a] != answers[b]:
             why = neighbour_violation(answers[a], answers[b], style, 1)
             if why:
-                raise InvalidMechanism(f"edge ({a!r}, {b!r}) violates the {style} sensitivity: {why}")
+                raise InvalidMechanism(
+                    f"edge ({a!r}, {b!r}) violates the {style} sensitivity: {why}"
+                )
     return [p for a, b in graph.edges for p in ((a, b), (b, a))]
 
 
@@ -610,12 +614,16 @@ def check_linear_dp(
         if over is None:
             c = decide_le(r.value, e, precision)
             findings.append(
-                Finding(c.verdict, tuple(r.y), (a, b), r.value, e, r.f, rhs, tight=c.tight, note=note)
+                Finding(
+                    c.verdict, tuple(r.y), (a, b), r.value, e, r.f, rhs, tight=c.tight, note=note
+                )
             )
         else:
             verdict, failing = _over(r.value, e, over)
             findings.append(
-                Finding(verdict, tuple(r.y), (a, b), r.value, e, r.f, rhs, failing=failing, note=note)
+                Finding(
+                    verdict, tuple(r.y), (a, b), r.value, e, r.f, rhs, failing=failing, note=note
+                )
             )
     if not findings:
         raise InvalidMechanism("the neighbour graph has no edge")
@@ -627,7 +635,9 @@ def check_linear_dp(
     )
 
 
-def _over(loss: sp.Expr, claim: sp.Expr, over: tuple[sp.Symbol, Any, Any]) -> tuple[Verdict, tuple[Any, ...]]:
+def _over(
+    loss: sp.Expr, claim: sp.Expr, over: tuple[sp.Symbol, Any, Any]
+) -> tuple[Verdict, tuple[Any, ...]]:
     x, lo, hi = over
     lo, hi = sp.nsimplify(lo), sp.nsimplify(hi)
     if loss is sp.oo:
@@ -704,7 +714,7 @@ def linear_mechanism(
         mus = {v: lm.centre(v) for v in vectors}
         per = [_cells(lm.noises[k], [mus[v][k] for v in vectors]) for k in range(len(lm.noises))]
         size = 1
-        for k, cells in enumerate(per):
+        for cells in per:
             size *= len({o for law in cells.values() for o in law})
             if size > MAX_CELLS:
                 raise InvalidParameter(

@@ -99,11 +99,19 @@ from .gaussian import (
     uses_gaussian,
 )
 from .interpreter import PROGRAM_PARAMS, answers_of, program_mechanism
-from .linear import is_linear_release, linear_mechanism, lower_linear
+from .linear import LinearRelease, Refused, is_linear_release, linear_mechanism, linear_release
 from .noisy_max import NoisyMax
 from .svt import ANSWERS_ONLY_PARAM, SparseVector
 
-__all__ = ["MaxDensity", "Refused", "lower", "lower_gaussian", "lower_text", "parameter_values"]
+__all__ = [
+    "MaxDensity",
+    "Refused",
+    "lower",
+    "lower_gaussian",
+    "lower_linear",
+    "lower_text",
+    "parameter_values",
+]
 
 #: The constant term of a linear form.
 _ONE = "1"
@@ -123,11 +131,6 @@ class MaxDensity:
     noise: Noise
     claimed: sp.Expr | None = None
     source: str = "program text"
-
-
-class Refused(InvalidMechanism):
-    """The program's exact law is out of reach of the lowering: the message names
-    the statement (line:column) and the reason."""
 
 
 def _refuse(node: Any, why: str) -> Refused:
@@ -648,6 +651,14 @@ def lower_gaussian(prog: ProgramText, args: Mapping[str, Any] | None = None) -> 
     if is_linear_release(prog):
         lower_linear(prog, args)  # refuses the first Gaussian draw with the reason
     return from_laplace_model(lower(as_laplace(prog), args, densities=True), prog.name)
+
+
+def lower_linear(prog: ProgramText, args: Mapping[str, Any] | None = None) -> LinearRelease:
+    """The linear release ``prog`` denotes (:mod:`.linear`) with its parameters set by
+    ``args`` (one may be a positive sympy ``Symbol``: the release is then decided for
+    every value of it), or :class:`Refused` naming the statement and the reason."""
+    env = parameter_values(prog, args or {})
+    return linear_release(prog, env, None if prog.claim is None else _const(prog.claim, env))
 
 
 def lower_text(

@@ -325,3 +325,26 @@ def test_the_other_shapes_are_not_linear_and_lower_points_here() -> None:
         lower_linear(svt, {"eps": 1})
     with pytest.raises(Refused, match="lower_linear"):
         lower(parse_program(PARTIAL), {"eps": 1})
+
+
+def test_per_coordinate_suprema_of_the_density_ratio_path_add_up_to_the_loss() -> None:
+    """The loss of independent coordinates is the sum of their suprema (a supremum of a
+    sum of functions of separate variables); each is decided by the existing exact
+    density-ratio path (``density_ratio.sup_log_ratio`` on shifted Laplace densities)."""
+    from fractions import Fraction
+
+    from verifier.algorithms.noise.density_ratio import sup_log_ratio
+    from verifier.algorithms.noise.distributions import laplace_density
+    from verifier.algorithms.noise.expoly import CONTINUOUS
+
+    u = Fraction(1, 20)
+    lm = _model(SMART, sp.Rational(1, 20)).at(4)
+    f = laplace_density(CONTINUOUS.at_unit(u), 1)  # rate 1·u = eps
+    for a, b in [
+        ((1, 1, 1, 1), (2, 1, 1, 1)),
+        ((1, 1, 1, 1), (1, 2, 1, 1)),
+        ((0, 3, 1, 2), (1, 2, 2, 1)),
+    ]:
+        r = pair_loss(lm, a, b)
+        parts = [sup_log_ratio(f, f.shifted(int(d)), u).value for d in r.shifts]
+        assert sum(parts) == r.value

@@ -44,7 +44,6 @@ for i in queries:
 
 RUNNING = """\
 program noisy_running_sum(eps)
-claim epsilon = eps
 s = 0
 for i in queries:
     nu = laplace(1/eps)
@@ -55,10 +54,10 @@ for i in queries:
 PARTIAL = """\
 program partial_sum(eps)
 claim epsilon = eps
+eta = laplace(1/eps)
 s = 0
 for i in queries:
     s = s + q[i]
-eta = laplace(1/eps)
 output s + eta
 """
 

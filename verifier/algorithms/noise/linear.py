@@ -83,26 +83,8 @@ from ...arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, combine_v
 from ...checks.results import CheckResult, Finding
 from ...errors import InvalidMechanism, InvalidParameter
 from ...mechanism.model import FiniteMechanism
-from ...programs.syntax import (
-    Assign,
-    BinOp,
-    Break,
-    Draw,
-    Expr,
-    For,
-    If,
-    Inf,
-    Neg,
-    Num,
-    Output,
-    ProgramText,
-    Query,
-    Stmt,
-    Sym,
-    Var,
-    _exprs,
-    _walk,
-)
+from ...programs import syntax as ps
+from ...programs.syntax import Expr, ProgramText, Stmt
 from .queries import Style, Vector, as_vector, neighbour_violation
 
 __all__ = [
@@ -150,8 +132,8 @@ def _refuse(node: Any, why: str) -> Refused:
 
 def _random(e: Expr, tainted: set[str]) -> bool:
     return any(
-        isinstance(x, (Query, Draw)) or (isinstance(x, Var) and x.name in tainted)
-        for x in _exprs(e)
+        isinstance(x, (ps.Query, ps.Draw)) or (isinstance(x, ps.Var) and x.name in tainted)
+        for x in ps._exprs(e)
     )
 
 
@@ -159,8 +141,8 @@ def is_linear_release(prog: ProgramText) -> bool:
     """Whether ``prog`` has the linear-release shape: no comparison reads a noise, a
     query answer or a variable assigned from one (flow-insensitively), no running
     maximum (``inf``) and no output symbol (``top``, ``bottom``)."""
-    stmts: list[Stmt] = _walk(prog.body)
-    assigns = [s for s in stmts if isinstance(s, Assign)]
+    stmts: list[Stmt] = ps._walk(prog.body)
+    assigns = [s for s in stmts if isinstance(s, ps.Assign)]
     tainted: set[str] = set()
     changed = True
     while changed:
@@ -170,10 +152,12 @@ def is_linear_release(prog: ProgramText) -> bool:
                 tainted.add(a.name)
                 changed = True
     for s in stmts:
-        if isinstance(s, If) and (_random(s.cond.left, tainted) or _random(s.cond.right, tainted)):
+        if isinstance(s, ps.If) and (
+            _random(s.cond.left, tainted) or _random(s.cond.right, tainted)
+        ):
             return False
-        value = s.value if isinstance(s, (Assign, Output)) else None
-        if value is not None and any(isinstance(x, (Inf, Sym)) for x in _exprs(value)):
+        value = s.value if isinstance(s, (ps.Assign, ps.Output)) else None
+        if value is not None and any(isinstance(x, (ps.Inf, ps.Sym)) for x in ps._exprs(value)):
             return False
     return True
 
@@ -272,20 +256,20 @@ class _Unroll:
         self.loop: tuple[str, int] | None = None
 
     def value(self, e: Expr) -> Linear:
-        if isinstance(e, Num):
+        if isinstance(e, ps.Num):
             return {_ONE: sp.Rational(e.value.numerator, e.value.denominator)}
-        if isinstance(e, Var):
+        if isinstance(e, ps.Var):
             if self.loop is not None and e.name == self.loop[0]:
                 return {_ONE: sp.Integer(self.loop[1])}
             if e.name in self.state:
                 return dict(self.state[e.name])
             return {_ONE: self.env[e.name]}
-        if isinstance(e, Query):
+        if isinstance(e, ps.Query):
             assert self.loop is not None
             return {("q", self.loop[1]): sp.Integer(1)}
-        if isinstance(e, Neg):
+        if isinstance(e, ps.Neg):
             return {k: -v for k, v in self.value(e.operand).items()}
-        if isinstance(e, BinOp):
+        if isinstance(e, ps.BinOp):
             a, b = self.value(e.left), self.value(e.right)
             if e.op in "+-":
                 return _add(a, b, 1 if e.op == "+" else -1)
@@ -299,13 +283,13 @@ class _Unroll:
             if not set(b) <= {_ONE} or b.get(_ONE, 0) == 0:
                 raise _refuse(e, "division by a noisy quantity or by zero")
             return {x: v / b[_ONE] for x, v in a.items()}
-        if isinstance(e, Sym):
+        if isinstance(e, ps.Sym):
             raise _refuse(e, f"the symbol {e.name!r} is an output of threshold programs")
-        if isinstance(e, Inf):
+        if isinstance(e, ps.Inf):
             raise _refuse(e, "'inf' starts a running maximum, not a linear release")
         raise _refuse(e, "a noise draw must be assigned to a variable")
 
-    def draw(self, s: Assign, d: Draw) -> Linear:
+    def draw(self, s: ps.Assign, d: ps.Draw) -> Linear:
         if d.kind not in ("laplace", "geometric"):
             why = {
                 "exponential": "one-sided exponential noise moves its support with the "
@@ -330,12 +314,12 @@ class _Unroll:
 
     def run(self, stmts: Sequence[Stmt]) -> None:
         for s in stmts:
-            if isinstance(s, Assign):
-                if isinstance(s.value, Draw):
+            if isinstance(s, ps.Assign):
+                if isinstance(s.value, ps.Draw):
                     self.state[s.name] = self.draw(s, s.value)
                 else:
                     self.state[s.name] = self.value(s.value)
-            elif isinstance(s, For):
+            elif isinstance(s, ps.For):
                 for j in range(self.n):
                     self.loop = (s.var, j)
                     try:
@@ -344,7 +328,7 @@ class _Unroll:
                         break
                     finally:
                         self.loop = None
-            elif isinstance(s, If):
+            elif isinstance(s, ps.If):
                 a = _const_value(self.value(s.cond.left), s.cond)
                 b = _const_value(self.value(s.cond.right), s.cond)
                 if (a - b).free_symbols:
@@ -358,10 +342,10 @@ class _Unroll:
                     "!=": a != b,
                 }[s.cond.op]
                 self.run(s.then if bool(holds) else s.orelse)
-            elif isinstance(s, Output):
+            elif isinstance(s, ps.Output):
                 self.rows.append(self.value(s.value))
             else:
-                assert isinstance(s, Break)
+                assert isinstance(s, ps.Break)
                 raise _Stop
 
 
@@ -381,8 +365,8 @@ def linear_release(
     model = LinearRelease(prog.name, prog, env, claimed)
     kinds = {
         s.value.kind
-        for s in _walk(prog.body)
-        if isinstance(s, Assign) and isinstance(s.value, Draw)
+        for s in ps._walk(prog.body)
+        if isinstance(s, ps.Assign) and isinstance(s.value, ps.Draw)
     }
     if len(kinds) > 1:
         raise _refuse(None, f"noises of different families ({', '.join(sorted(kinds))})")

@@ -243,8 +243,7 @@ def test_claims_for_every_eps_in_a_range() -> None:
     assert check_linear_dp(model, g, over=span).verdict is Verdict.HOLDS  # 2 eps
     r = check_linear_dp(model, g, EPS * sp.Rational(19, 10), over=span)
     assert r.verdict is Verdict.VIOLATED
-    # a claim 2 eps - 1/10 fails only below eps = ... never: loss 2 eps > 2 eps - 1/10;
-    # the claim eps + 1 holds exactly where 2 eps <= eps + 1, i.e. eps <= 1
+    # the claim eps + 1 holds exactly where the loss 2 eps <= eps + 1, i.e. eps <= 1
     r = check_linear_dp(model, g, EPS + 1, over=span)
     assert r.verdict is Verdict.VIOLATED
     assert {f.failing for f in r.violations()} == {((1, 10),)}

@@ -23,6 +23,7 @@ module                     concern
 :mod:`.noisy_max`          Report-Noisy-Max
 :mod:`.density_ratio`      exact supremum of a ratio of piecewise exponential densities
 :mod:`.checks`             ε-DP on the whole output set, realized loss
+:mod:`.linear`             linear releases: outputs affine in answers and noises
 :mod:`.samplers`           samplers of the programs (simulation, for the tests)
 :mod:`.text`               programs written as text, lowered to these models
 =========================  =============================================================
@@ -42,7 +43,7 @@ Every public name of those modules except the samplers is importable from here.
 from __future__ import annotations
 
 # the modules whose public names are all public here (listed once, in their __all__)
-from . import checks, expoly, noisy_max, svt, tails
+from . import checks, expoly, linear, noisy_max, svt, tails
 from .checks import *  # noqa: F403
 from .density_ratio import RatioSup, UndecidedRatio, ratio_at_most, sup_log_ratio
 from .distributions import (
@@ -73,11 +74,12 @@ from .interpreter import (
     prog_claim,
     program_mechanism,
 )
+from .linear import *  # noqa: F403
 from .noisy_max import *  # noqa: F403
 from .queries import Style, Vector, check_sensitivity, half_half, query_graph, ramp_pair
 from .svt import *  # noqa: F403
 from .tails import *  # noqa: F403
-from .text import Refused, lower, lower_text
+from .text import Refused, lower, lower_linear, lower_text
 
 __all__ = [
     # noise distributions
@@ -108,6 +110,9 @@ __all__ = [
     "Refused",
     "lower",
     "lower_text",
+    "lower_linear",
+    # linear releases (verifier.algorithms.noise.linear)
+    *[n for n in linear.__all__ if n != "Refused"],
     # densities
     "RatioSup",
     "UndecidedRatio",

@@ -99,10 +99,19 @@ from .gaussian import (
     uses_gaussian,
 )
 from .interpreter import PROGRAM_PARAMS, answers_of, program_mechanism
+from .linear import LinearRelease, Refused, is_linear_release, linear_mechanism, linear_release
 from .noisy_max import NoisyMax
 from .svt import ANSWERS_ONLY_PARAM, SparseVector
 
-__all__ = ["MaxDensity", "Refused", "lower", "lower_gaussian", "lower_text", "parameter_values"]
+__all__ = [
+    "MaxDensity",
+    "Refused",
+    "lower",
+    "lower_gaussian",
+    "lower_linear",
+    "lower_text",
+    "parameter_values",
+]
 
 #: The constant term of a linear form.
 _ONE = "1"
@@ -124,11 +133,6 @@ class MaxDensity:
     source: str = "program text"
 
 
-class Refused(InvalidMechanism):
-    """The program's exact law is out of reach of the lowering: the message names
-    the statement (line:column) and the reason."""
-
-
 def _refuse(node: Any, why: str) -> Refused:
     pos = getattr(node, "pos", None)
     return Refused(f"program line {pos}: {why}" if pos is not None else f"program: {why}")
@@ -147,7 +151,9 @@ def parameter_values(prog: ProgramText, args: Mapping[str, Any]) -> dict[str, sp
         )
     env: dict[str, sp.Expr] = {}
     for p in prog.params:
-        if p.name in args:
+        if p.name in args and isinstance(args[p.name], sp.Symbol):
+            env[p.name] = args[p.name]  # a symbolic parameter (linear releases, over a range)
+        elif p.name in args:
             env[p.name] = exact_number(args[p.name], {})
         elif p.default is not None:
             env[p.name] = _const(p.default, env)
@@ -272,6 +278,12 @@ def lower(
             None,
             "Gaussian noise has no closed-form law: lower_gaussian gives its model, "
             "whose probabilities are certified enclosures (verifier.algorithms.noise.gaussian)",
+        )
+    if is_linear_release(prog):
+        raise _refuse(
+            None,
+            "a linear release (no comparison reads a noise or an answer): lower_linear "
+            "gives its model (verifier.algorithms.noise.linear)",
         )
     b = None if buckets is None else tuple(buckets)
     env = parameter_values(prog, args or {})
@@ -636,7 +648,17 @@ def lower_gaussian(prog: ProgramText, args: Mapping[str, Any] | None = None) -> 
     """The model of a program drawing Gaussian noise: the shapes of :func:`lower` with
     each ``gaussian(σ)`` in place of a Laplace draw of scale ``σ``, read back as
     standard deviations (:mod:`.gaussian`; value releases are refused there)."""
+    if is_linear_release(prog):
+        lower_linear(prog, args)  # refuses the first Gaussian draw with the reason
     return from_laplace_model(lower(as_laplace(prog), args, densities=True), prog.name)
+
+
+def lower_linear(prog: ProgramText, args: Mapping[str, Any] | None = None) -> LinearRelease:
+    """The linear release ``prog`` denotes (:mod:`.linear`) with its parameters set by
+    ``args`` (one may be a positive sympy ``Symbol``: the release is then decided for
+    every value of it), or :class:`Refused` naming the statement and the reason."""
+    env = parameter_values(prog, args or {})
+    return linear_release(prog, env, None if prog.claim is None else _const(prog.claim, env))
 
 
 def lower_text(
@@ -678,7 +700,8 @@ def _args(raw: Any, values: Values) -> dict[str, sp.Expr]:
     "noise_program",
     source="Lyu, Su, Li 2017 (proof of Theorem 2: given the outer noise the answers are "
     "independent); the shapes of Lyu et al. Algs. 1-6, NumericalSVT, GapSVT and "
-    "Report-Noisy-Max (Dwork & Roth 2014 §3.3; Ding et al. 2018 Algs. 5-8)",
+    "Report-Noisy-Max (Dwork & Roth 2014 §3.3; Ding et al. 2018 Algs. 5-8); linear "
+    "releases (Dwork & Roth 2014, proof of Theorem 3.6, per independent coordinate)",
     params=[
         Param("text", _text, "the program text (docs/programs.md)"),
         Param("args", _args, "the values of the program's parameters (a table)", {}),
@@ -696,6 +719,11 @@ def _t_noise_program(inputs: list[FiniteMechanism], params: dict[str, Any]) -> F
     (base,) = inputs
     try:
         parsed = parse_program(params["text"])
+        if is_linear_release(parsed) and not uses_gaussian(parsed):
+            if params["buckets"] is not None or params["answers_only"]:
+                raise InvalidParameter("buckets and answers_only are not for linear releases")
+            linear = lower_linear(parsed, params["args"])
+            return linear_mechanism(linear, base.graph, answers_of(base), params["style"])
         if uses_gaussian(parsed):
             if params["buckets"] is not None or params["answers_only"]:
                 raise InvalidParameter("buckets and answers_only are not for Gaussian noise")

@@ -102,7 +102,7 @@ Examples
 >>> a, b = sp.symbols("a b", positive=True)
 >>> d = decide_on_box(a * b, a + b, {a: (2, 3), b: (2, 3)})   # ab <= a + b only at (2, 2)
 >>> d.verdict, d.witness
-(<Verdict.VIOLATED: 'violated'>, {a: 3, b: 5/2})
+(<Verdict.VIOLATED: 'violated'>, {a: 3, b: 2})
 >>> d = decide_on_box(sp.exp(a) * sp.exp(b), sp.exp(a + b), {a: (1, 2), b: (1, 2)})
 >>> d.verdict, d.identically_equal
 (<Verdict.HOLDS: 'holds'>, True)
@@ -121,7 +121,7 @@ verifier.errors.InvalidParameter: box parameter a is declared positive, but its 
 >>> s, t = sp.symbols("s t", real=True)
 >>> d = decide_on_box(sp.Abs(s), s + t, {s: (-1, 1), t: (sp.Rational(1, 100), 1)})
 >>> d.verdict, d.witness
-(<Verdict.VIOLATED: 'violated'>, {s: -7/8, t: 1/16})
+(<Verdict.VIOLATED: 'violated'>, {s: -1, t: 1/8})
 
 Premises: ``xy <= 2`` where ``x + y <= 2`` (there ``xy <= 1``), ``xy <= 1/2`` fails
 there, and a region that misses the box is reported as vacuous:

@@ -31,7 +31,7 @@ every step is decided over its domain has the scope ``box`` or ``range``
 >>> r.verdict.value, r.notes[0]
 ('violated', "first failing step: 'too strong'")
 >>> r.parts[2].notes[0]
-'fails at a = 1, b = 1/2'
+'fails at a = 1, b = 0'
 """
 
 from __future__ import annotations

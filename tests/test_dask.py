@@ -87,6 +87,7 @@ def test_a_local_cluster_gives_the_serial_answer(cluster):
     assert one.status == "exhausted" and _stable(two) == _stable(one)
 
 
+@pytest.mark.slow  # a dask worker killed mid-run: `pytest -m slow` (.ci/run)
 @SKIP_POSIX
 def test_a_killed_worker_loses_nothing():
     serial = _run(SLOW)
@@ -207,6 +208,7 @@ class _Counting(DaskRunner):
         return super().submit(fn, *args)
 
 
+@pytest.mark.slow  # a local dask cluster for a whole command: `pytest -m slow` (.ci/run)
 def test_cli_check_on_a_cluster_gives_the_serial_bytes(tmp_path, capsys, cluster):
     from .test_executors import check_box_spec
 

@@ -90,6 +90,7 @@ def test_results_with_closures_and_large_exact_values_cross_processes():
     assert again == big and hash(again) == hash(big) and again.args == big.args
 
 
+@pytest.mark.slow  # claims decided in worker processes and serially: `pytest -m slow` (.ci/run)
 def test_claims_decided_in_processes_match_the_serial_outcomes():
     reg = load_casestudies()
     # bounds written as closures (Ghazi et al.), large exact values (Liu-Talwar), several

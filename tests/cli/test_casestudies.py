@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import sympy as sp
 
 from verifier import cli
@@ -67,6 +68,7 @@ def test_a_renamed_id_runs_with_one_line_of_deprecation(capsys):
     assert "liu_talwar2019.thm32.two_eps" in cap.out
 
 
+@pytest.mark.slow  # the claims decided twice as subprocesses (tests/test_executors.py): `pytest -m slow` (.ci/run)
 def test_casestudies_in_worker_processes_match_the_serial_run(capsys, tmp_path):
     names = ["hartmann2022.lemma8", "ghazi2025.thm10"]  # thm10.bottom_zero is refuted
     docs, certs = [], []

@@ -54,6 +54,7 @@ def _refute(claim: str, tmp: Path) -> tuple[dict, int, int, float]:
     return doc, checked.returncode, expected.returncode, took
 
 
+@pytest.mark.slow  # three searches as subprocesses (the engine's refutations: tests/search): `pytest -m slow` (.ci/run)
 def test_cli_refutes_the_false_claims(tmp_path):
     with ThreadPoolExecutor(2) as ex:
         outs = list(ex.map(lambda c: _refute(c, tmp_path), REFUTE))
@@ -121,6 +122,7 @@ def test_cli_list_and_bad_input(tmp_path):
     assert r.returncode == 2 and "error" in json.loads(r.stdout)
 
 
+@pytest.mark.slow  # a search killed and resumed as subprocesses (tests/hostile/test_durability.py keeps one in the default run): `pytest -m slow` (.ci/run)
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 def test_cli_killed_and_resumed_search_ends_with_the_same_answer(tmp_path):
     claim, args = "lyu2017.alg1", ["--seed", "1", "--instances", "1800", "--json"]

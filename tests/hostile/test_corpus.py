@@ -19,6 +19,10 @@ import pytest
 
 from .harness import EXAMPLES, HERE, one_error_line, run_batch, within_limits
 
+# the corpus runs once, in one batch (the module's fixture): its tests stay on one
+# worker (`--dist loadgroup` in the pytest addopts), or each worker runs the batch
+pytestmark = pytest.mark.xdist_group("hostile_corpus")
+
 CORPUS = HERE / "corpus"
 
 ANSI_SPEC = """title = "\\u001b[2J\\u001b[1;1H\\u001b[32mEVERY CLAIM HOLDS"

@@ -52,8 +52,9 @@ def _refuting_outcome(claim: Claim):
 
 #: the DP testing suite's refuted claims decide sparse-vector programs on ten queries
 #: (20 s to a minute each): their certificates are written and re-verified in
-#: `pytest -m slow` (.ci/run)
-_SLOW_PREFIX = "dp_testing."
+#: `pytest -m slow` (.ci/run); so are those of Papernot & Steinke's claims over boxes
+#: (their selection laws at the failing point, a few seconds each)
+_SLOW_PREFIX = ("dp_testing.", "papernot_steinke2022.")
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,15 @@ import pytest
 from verifier.search import confirm, get_searchable, searchable_claims
 
 
-@pytest.mark.parametrize("claim_id", [c.id for c in searchable_claims()])
+def _screen_params():
+    """Every searchable claim; the DP testing suite's (sparse-vector programs on ten
+    queries, a few seconds each) run with `pytest -m slow` (.ci/run) but one."""
+    ids = [c.id for c in searchable_claims()]
+    suite = [i for i in ids if i.startswith("dp_testing.")]
+    return [pytest.param(i, marks=pytest.mark.slow) if i in suite[1:] else i for i in ids]
+
+
+@pytest.mark.parametrize("claim_id", _screen_params())
 def test_screen_matches_exact_ratio(claim_id):
     c = get_searchable(claim_id)
     rng = random.Random(11)

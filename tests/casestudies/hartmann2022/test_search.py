@@ -13,6 +13,7 @@ import random
 from dataclasses import replace
 from fractions import Fraction as F
 
+import pytest
 import sympy as sp
 
 import casestudies.hartmann2022.search as S
@@ -299,6 +300,7 @@ def test_rr_pairs_and_brute_force_agree_on_three_steps():
     assert list(itertools.islice(S._prefixes(inst.steps, 1), 5)) == [(0,), (1,), (2,), (3,)]
 
 
+@pytest.mark.slow  # searches of Algorithm 5: `pytest -m slow` (.ci/run)
 def test_algorithm5_decisions_see_a_smaller_a_and_a_tightened_budget():
     # Theorem 17's cells hold with a = max(2/m, 2(e^(2/(n Lambda)) - 1)) ...
     from casestudies.hartmann2022.erm import E1, E2, alg5_cells, alg5_instances

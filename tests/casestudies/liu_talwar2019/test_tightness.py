@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import sympy as sp
 
 from casestudies.liu_talwar2019 import tightness as lt
@@ -74,6 +75,7 @@ def test_d2_reduction_equals_the_full_construction_at_K16():
     assert sel.p(inst.D(3), 3) == r["useful"] == R(16, 21)
 
 
+@pytest.mark.slow  # a tightness family decided member by member: `pytest -m slow` (.ci/run)
 def test_d2_factor_two_is_exhibited():
     K, a, eps = lt.D2_FAMILY[0]
     r = lt.d2_reduced(K, a, eps)

@@ -19,7 +19,8 @@ Two figures, both measured in one run:
 
 ``programs_scaling``
     One program (Lyu, Su, Li 2017, Algorithm 1 with c = 1, Laplace noise) from its
-    text and from ``lyu_svt(1, ...)``, on the pair ``(0^(n-1), 1) ~ (1^(n-1), 0)`` as
+    text (the DP testing suite's, ``casestudies.dp_testing.programs.TEXTS``) and from
+    ``lyu_svt(1, ...)``, on the pair ``(0^(n-1), 1) ~ (1^(n-1), 0)`` as
     the number of queries ``n`` grows: lowering, the exact law on the pair and the
     ε-DP decision, in this process (CPU seconds).  The laws must be equal at every
     ``n``; the notes give the growth exponent of both.
@@ -249,27 +250,11 @@ def _scaling_pair(n: int) -> Any:
     return query_graph([a, b], style="all_differ")
 
 
-LYU1 = """\
-program lyu_alg1(eps, c = 1, T = 0)
-claim epsilon = eps
-rho = laplace(2/eps)
-count = 0
-for i in queries:
-    nu = laplace(4*c/eps)
-    if q[i] + nu >= T + rho:
-        output top
-        count = count + 1
-        if count == c:
-            break
-    else:
-        output bottom
-"""
-
-
 def programs_scaling(quick: bool) -> Figure:
     """Lyu et al.'s Algorithm 1 from its text against ``lyu_svt`` as ``n`` grows."""
     import sympy as sp
 
+    from casestudies.dp_testing.programs import TEXTS
     from verifier.algorithms.noise import (
         check_program_dp,
         lower_text,
@@ -282,7 +267,7 @@ def programs_scaling(quick: bool) -> Figure:
     sizes = [8, 16] if quick else [8, 16, 32, 64]
 
     def from_text(graph: Any) -> Any:
-        prog = lower_text(LYU1, {"eps": eps})
+        prog = lower_text(TEXTS["lyu1"], {"eps": eps})
         pm = program_mechanism(prog, graph)
         return pm, check_program_dp(pm, prog_claim(prog)).verdict
 

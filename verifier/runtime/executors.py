@@ -41,7 +41,9 @@ import math
 import os
 import pickle
 import re
+import signal
 import sys
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -148,19 +150,36 @@ class ExecutorRunner(Runner):
             return
         self._closed = True
         processes = list((getattr(self.executor, "_processes", None) or {}).values())
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        for proc in processes:
-            try:
-                proc.terminate()
-            except Exception:  # noqa: BLE001 - already gone
-                pass
-        for proc in processes:
-            try:
-                proc.join(2)
-                if proc.is_alive():
-                    proc.kill()
-            except Exception:  # noqa: BLE001 - already gone
-                pass
+        # a second Ctrl-C during this bounded clean-up (2 s a process at most) must not
+        # cut it short: the workers would be left for the interpreter's exit to wait for
+        with _sigint_ignored():
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            for proc in processes:
+                try:
+                    proc.terminate()
+                except Exception:  # noqa: BLE001 - already gone
+                    pass
+            for proc in processes:
+                try:
+                    proc.join(2)
+                    if proc.is_alive():
+                        proc.kill()
+                except Exception:  # noqa: BLE001 - already gone
+                    pass
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored in the block (in the main thread; elsewhere signals are not
+    delivered to Python code), the previous handler restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class DaskRunner(Runner):

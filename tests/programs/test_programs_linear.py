@@ -30,6 +30,7 @@ from verifier.algorithms.noise.queries import query_graph
 from verifier.algorithms.noise.text import Refused, lower, lower_gaussian, lower_linear
 from verifier.arithmetic.exact import Verdict
 from verifier.checks.privacy import check_pure_dp
+from verifier.errors import VerifierError
 from verifier.programs.syntax import parse_program, run_program
 
 PREFIX = """\
@@ -224,7 +225,7 @@ def test_means_and_variances_of_a_seeded_run_match_the_map(text: str) -> None:
 def test_tightened_claims_are_refuted_with_a_certificate() -> None:
     model = _model(PREFIX.format(fam="laplace"))
     g = _one_differ((1, 1, 1))
-    assert check_linear_dp(model, g, 3).verdict is Verdict.HOLDS
+    assert check_linear_dp(model, g, epsilon=3).verdict is Verdict.HOLDS
     r = check_linear_dp(model, g)  # the text's claim: eps = 1
     assert r.verdict is Verdict.VIOLATED
     lm = model.at(3)
@@ -232,8 +233,14 @@ def test_tightened_claims_are_refuted_with_a_certificate() -> None:
         q, q2 = f.pair
         ratio = sp.simplify(density(lm, f.output, q) / density(lm, f.output, q2))
         assert ratio == sp.exp(f.realized) and f.realized > 1
-    r = check_linear_dp(model, g, sp.Rational(29, 10))
+    r = check_linear_dp(model, g, epsilon=sp.Rational(29, 10))
     assert r.verdict is Verdict.VIOLATED
+    # the shared vocabulary: epsilon by keyword, as exact text too; never a float
+    assert check_linear_dp(model, g, epsilon="3").verdict is Verdict.HOLDS
+    with pytest.raises(TypeError):
+        check_linear_dp(model, g, 3)  # type: ignore[misc]
+    with pytest.raises(VerifierError, match="float"):
+        check_linear_dp(model, g, epsilon=2.9)
 
 
 def test_claims_for_every_eps_in_a_range() -> None:
@@ -241,10 +248,10 @@ def test_claims_for_every_eps_in_a_range() -> None:
     g = _one_differ((1, 1, 1, 1))
     span = (EPS, sp.Rational(1, 100), 10)
     assert check_linear_dp(model, g, over=span).verdict is Verdict.HOLDS  # 2 eps
-    r = check_linear_dp(model, g, EPS * sp.Rational(19, 10), over=span)
+    r = check_linear_dp(model, g, epsilon=EPS * sp.Rational(19, 10), over=span)
     assert r.verdict is Verdict.VIOLATED
     # the claim eps + 1 holds exactly where the loss 2 eps <= eps + 1, i.e. eps <= 1
-    r = check_linear_dp(model, g, EPS + 1, over=span)
+    r = check_linear_dp(model, g, epsilon=EPS + 1, over=span)
     assert r.verdict is Verdict.VIOLATED
     assert {f.failing for f in r.violations()} == {((1, 10),)}
 

@@ -79,8 +79,16 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ...arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_le
+from ...arithmetic.exact import (
+    DEFAULT_PRECISION,
+    Precision,
+    Verdict,
+    combine_verdicts,
+    decide_le,
+    exact,
+)
 from ...checks.results import CheckResult, Finding
+from ...checks.vocabulary import privacy_parameters
 from ...errors import InvalidMechanism, InvalidParameter
 from ...mechanism.model import FiniteMechanism
 from ...programs import syntax as ps
@@ -561,18 +569,21 @@ def _greater(x: sp.Expr, y: sp.Expr) -> bool:
     return decide_le(x, y).verdict is Verdict.VIOLATED
 
 
+@privacy_parameters()
 def check_linear_dp(
     model: LinearRelease,
     graph: nx.Graph,
-    eps: Any = None,
     *,
+    epsilon: Any = None,
     answers: Mapping[Hashable, Sequence[int]] | None = None,
     style: Style | None = None,
     over: tuple[sp.Symbol, Any, Any] | None = None,
     precision: Precision = DEFAULT_PRECISION,
 ) -> CheckResult:
     """Pure ε-DP of a linear release, exactly: one finding per ordered pair, ``sup_y
-    log f_q(y)/f_q'(y) <= ε`` (``eps``: the claim, by default the program's own).
+    log f_q(y)/f_q'(y) <= ε`` (``epsilon``, keyword-only: the claim, by default the
+    program's own; an exact number, a sympy expression or a string in the spec
+    grammar, never a float).
 
     A violated finding is a certificate: its ``output`` is the output ``y`` where the
     loss equals the supremum, ``lhs``/``rhs`` are ``f_q(y)`` and ``e^ε f_q'(y)``.  With
@@ -580,9 +591,11 @@ def check_linear_dp(
     the claim is decided for every value in ``[lo, hi]``: loss and claim must be
     affine in the symbol (rates proportional to ε), so ``claim - loss`` is decided at
     the two ends and the failing sub-interval is its part below 0."""
-    e = model.claimed if eps is None else sp.sympify(eps)
+    e = model.claimed if epsilon is None else epsilon
+    if e is not None and not isinstance(e, sp.Basic):
+        e = exact(e)
     if e is None:
-        raise InvalidParameter("no claimed epsilon: give eps or a claim in the program text")
+        raise InvalidParameter("no claimed epsilon: give epsilon or a claim in the program text")
     ans = {d: as_vector(answers[d] if answers is not None else d) for d in graph.nodes}
     maps: dict[int, LinearMap] = {}
     findings = []

@@ -184,3 +184,12 @@ def test_timings_are_only_added_on_request(tmp_path, monkeypatch, capsys):
     assert isinstance(timed.pop("elapsed"), float) and timed == plain
     keys = list(json.loads(texts[2]))
     assert keys[keys.index("batches") + 1] == "elapsed"
+
+
+def test_a_claim_name_too_long_for_a_file_name_is_an_unknown_claim(capsys):
+    # found by the option fuzzer: Path.exists() raised ENAMETOOLONG (an internal error)
+    from verifier.cli import main
+
+    assert main(["search", "x" * 300, "--instances", "10"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no claim 'xxx") and err.count("\n") == 1

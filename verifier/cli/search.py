@@ -202,12 +202,21 @@ def _resolve(args: argparse.Namespace) -> Any:
             return spec_searchable(ref[1], ref[2])
         raise InvalidParameter(f"{args.resume}: give the CLAIM the checkpoint was made for")
     p = Path(target)
-    looks_like_file = p.suffix.lower() in (".toml", ".json") or p.exists()
+    looks_like_file = p.suffix.lower() in (".toml", ".json") or _exists(p)
     if looks_like_file:
         return spec_searchable(p, args.claim)
     if args.claim is not None:
         raise InvalidParameter("--claim selects a claim of a spec file; CLAIM is not a file")
     return get_searchable(target)
+
+
+def _exists(p: Path) -> bool:
+    """Whether ``p`` names an existing file, ``False`` when the name cannot be one (too
+    long for the file system, ...): then CLAIM is read as a claim id."""
+    try:
+        return p.exists()
+    except OSError:
+        return False
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ import sympy as sp
 
 from verifier.algorithms.ghazi import (
     BOTTOM,
-    _alg3_factors,
+    _alg3_others,
     _budget,
     _budgets,
     _common_order,
@@ -76,7 +76,7 @@ def alg3_termwise(
             qo = tab.point[i][D][r]
             if qo == 0:
                 continue
-            factors = _alg3_factors(i, r, D, tab, keys, ts)
+            factors = [Factor(q, keys[j], ts[j]) for j, q in _alg3_others(i, r, D, tab)]
             if ts[i] == 1:
                 poly = expand(factors, basis, scale=qo, shift=keys[i])
             else:

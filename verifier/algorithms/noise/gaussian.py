@@ -82,7 +82,7 @@ import networkx as nx
 import sympy as sp
 from mpmath.libmp import from_man_exp, from_rational, mpf_exp, round_ceiling, round_floor
 
-from ...arithmetic.exact import enclose
+from ...arithmetic.exact import enclose, exact
 from ...arithmetic.precision import interval_context, raw_fraction, real_context
 from ...errors import InvalidMechanism, InvalidParameter
 from ...mechanism.model import FiniteMechanism, Output
@@ -561,7 +561,7 @@ def delta_bounds(
     Q(o))`` (Dwork & Roth 2014, Definition 2.4 read as a divergence; Balle & Wang
     2018, Theorem 5): each term's lower end from the lower end of ``P(o)`` and the
     upper ends of ``e^ε`` and ``Q(o)``, and the other way round."""
-    lo_e, hi_e = probability_bounds(sp.exp(sp.sympify(epsilon)), bits)
+    lo_e, hi_e = probability_bounds(sp.exp(exact(epsilon)), bits)
     lo = hi = Fraction(0)
     for o, p in P.items():
         pl, ph = probability_bounds(p, bits)

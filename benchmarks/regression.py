@@ -29,7 +29,7 @@ from pathlib import Path
 from .figures import ROOT, Figure, Run, _verdicts, baseline_tree, run_measured
 
 #: The last commit that landed on main (CI passed) before this tree.
-PREVIOUS_RELEASE = "57f1eeb63e4eb679bc1b5ddc0eca7c09b39fb12b"
+PREVIOUS_RELEASE = "eabda55bd4e73de8e8894b4918d1f7b1ea9a776c"
 #: A command is slower when its median CPU time exceeds the previous release's by this
 #: factor ...
 TOLERANCE = 1.10

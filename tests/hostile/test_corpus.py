@@ -19,7 +19,8 @@ import pytest
 
 from .harness import EXAMPLES, HERE, one_error_line, run_batch, within_limits
 
-# the corpus runs once, in one batch (the module's fixture): its tests stay on one
+# the corpus runs once, in one batch (a session fixture: a module fixture is torn down
+# and run again when xdist interleaves another module's tests): its tests stay on one
 # worker (`--dist loadgroup` in the pytest addopts), or each worker runs the batch
 pytestmark = pytest.mark.xdist_group("hostile_corpus")
 
@@ -95,7 +96,7 @@ def _setup(cwd: Path, setup: dict) -> None:
             raise ValueError(kind)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """Run every corpus entry and control once; their records by id."""
     jobs = []

@@ -39,6 +39,10 @@ from verifier.cli import main
 
 from .harness import ENV, EXAMPLES, HERE, run_batch, within_limits
 
+# the batch of `results` runs once (a session fixture, on the one worker this group
+# goes to under `--dist loadgroup`), not once per worker
+pytestmark = pytest.mark.xdist_group("hostile_surfaces")
+
 CORPUS = HERE / "corpus"
 REFUTED = (CORPUS / "outputs" / "refuted.toml").read_text()  # claim "c", violated
 HOLDS = (EXAMPLES / "randomized_response.toml").resolve()
@@ -112,7 +116,7 @@ JOBS: dict[str, tuple[list[str], str]] = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[dict, Path]]:
     jobs, dirs = [], {}
     for jid, (argv, setup) in JOBS.items():

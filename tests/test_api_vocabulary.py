@@ -22,7 +22,7 @@ import sympy as sp
 import verifier
 from verifier import check_approx_dp, check_pure_dp, check_rdp, delta, epsilon_for_delta
 from verifier.arithmetic.exact import DEFAULT_PRECISION
-from verifier.checks.privacy import Attained, check_ex_post, rdp_epsilon
+from verifier.checks.privacy import Attained, check_ex_post, check_lemma7, rdp_epsilon
 from verifier.checks.vocabulary import (
     FORMER_NAMES,
     OPTION_DEFAULTS,
@@ -171,6 +171,9 @@ def test_every_option_is_taken_by_keyword():
     r = check_rdp(RR3, epsilon="log(7/3)", alpha=2, pairs=iter(pairs), title="u")
     assert r.holds and r.tight and r.title == "u" and r.subject.pairs == (("D", "D'"),)
     assert delta(RR3, epsilon=sp.log(2), pairs=pairs).pair == ("D", "D'")
+    # check_lemma7 takes every option of its group, its title among them
+    r = check_lemma7(RR3, epsilon_tilde=sp.log(3), alpha=2, delta="1/10", title="L7", pairs=pairs)
+    assert r.holds and r.title == "L7" and r.parts[0].title.startswith("Lemma 7 (i)")
 
 
 def test_the_walk_would_see_a_positional_or_foreign_name():

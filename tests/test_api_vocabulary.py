@@ -3,7 +3,10 @@
 names its privacy parameters ``epsilon_tilde``, ``epsilon``, ``delta``, ``alpha``,
 keyword-only and in that order; a string in the spec grammar is an exact number; a
 float is refused with the fix; the former calling style still works for one release
-and warns; something other than a mechanism is refused naming what converts it."""
+and warns; something other than a mechanism is refused naming what converts it.  The
+other shared keywords (``pairs``, ``precision``, ``title``, ``over``, ``budget``) are
+one of the option groups of :mod:`verifier.checks.vocabulary`, each documented in the
+checker's docstring, and any other keyword is refused as Python refuses it."""
 
 from __future__ import annotations
 
@@ -18,8 +21,18 @@ import sympy as sp
 
 import verifier
 from verifier import check_approx_dp, check_pure_dp, check_rdp, delta, epsilon_for_delta
-from verifier.checks.privacy import Attained, check_ex_post, rdp_epsilon
-from verifier.checks.vocabulary import FORMER_NAMES, VOCABULARY, privacy_parameters
+from verifier.arithmetic.exact import DEFAULT_PRECISION
+from verifier.checks.privacy import Attained, check_ex_post, check_lemma7, rdp_epsilon
+from verifier.checks.vocabulary import (
+    FORMER_NAMES,
+    OPTION_DEFAULTS,
+    VOCABULARY,
+    CheckOptions,
+    PointOptions,
+    QueryOptions,
+    fill_options,
+    privacy_parameters,
+)
 from verifier.errors import BadInput, InvalidMechanism, InvalidParameter
 from verifier.mechanism.instances import randomized_response
 
@@ -28,6 +41,11 @@ RR3 = randomized_response(sp.log(3))
 
 
 def _checkers() -> list[tuple[str, inspect.Signature]]:
+    """Public functions of the engine whose first parameter is a mechanism."""
+    return [(name, inspect.signature(f)) for name, f in _checker_functions()]
+
+
+def _checker_functions() -> list[tuple[str, object]]:
     """Public functions of the engine whose first parameter is a mechanism."""
     out = []
     with warnings.catch_warnings():
@@ -44,11 +62,20 @@ def _checkers() -> list[tuple[str, inspect.Signature]]:
                 sig = inspect.signature(f)
                 first = next(iter(sig.parameters), None)
                 if first in ("mech", "mechanism"):
-                    out.append((f"{m.name}.{name}", sig))
+                    out.append((f"{m.name}.{name}", f))
     return out
 
 
 CHECKERS = _checkers()
+#: The option groups, by name.
+GROUPS = {g.__name__: g for g in (QueryOptions, PointOptions, CheckOptions)}
+#: The checkers that take ``**options``, with their option group.
+WITH_OPTIONS = [
+    (name, f, GROUPS[m[1]])
+    for name, f in _checker_functions()
+    for p in inspect.signature(f).parameters.values()
+    if p.kind is p.VAR_KEYWORD and (m := re.fullmatch(r"Unpack\[(\w+)\]", str(p.annotation)))
+]
 
 
 def test_the_walk_sees_the_checkers():
@@ -71,6 +98,82 @@ def test_privacy_parameters_are_keyword_only_in_the_vocabulary(name, sig):
             assert p.kind is p.KEYWORD_ONLY, f"{name}: {p.name} is not keyword-only"
             seen.append(VOCABULARY.index(p.name))
     assert seen == sorted(seen), f"{name}: privacy parameters out of order"
+
+
+def test_the_option_groups_nest_and_have_one_default_each():
+    assert list(QueryOptions.__annotations__) == ["pairs", "precision"]
+    assert list(PointOptions.__annotations__) == ["pairs", "precision", "title"]
+    assert list(CheckOptions.__annotations__) == ["pairs", "precision", "title", "over", "budget"]
+    assert set(OPTION_DEFAULTS) == set(CheckOptions.__annotations__)
+    for g in GROUPS.values():
+        assert g.__required_keys__ == frozenset()  # every option is optional
+    assert OPTION_DEFAULTS["precision"] is DEFAULT_PRECISION
+
+
+def test_every_keyword_catch_all_of_a_checker_is_an_option_group():
+    names = {n.rsplit(".", 1)[1]: g for n, _, g in WITH_OPTIONS}
+    # the walk sees the checkers of every group (not vacuous)
+    assert names["check_pure_dp"] is CheckOptions and names["check_lemma7"] is CheckOptions
+    assert names["check_rdp"] is PointOptions and names["check_odp"] is PointOptions
+    assert names["delta"] is QueryOptions and names["epsilon_for_delta"] is QueryOptions
+    assert len(names) >= 16
+    for name, sig in CHECKERS:
+        for p in sig.parameters.values():
+            if p.kind is p.VAR_KEYWORD:
+                assert name in {n for n, _, _ in WITH_OPTIONS}, f"{name}: **{p.name} {p.annotation}"
+
+
+def _required(f: object) -> tuple[list[object], dict[str, object]]:
+    """Placeholder values for the required parameters after the mechanism (the
+    options are read before any parameter is)."""
+    args, kwargs = [], {}
+    for p in list(inspect.signature(f).parameters.values())[1:]:
+        if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD:
+            args.append([])
+        elif p.default is p.empty and p.kind is p.KEYWORD_ONLY:
+            kwargs[p.name] = 1
+    return args, kwargs
+
+
+@pytest.mark.parametrize("name,f,group", WITH_OPTIONS, ids=[n for n, _, _ in WITH_OPTIONS])
+def test_options_are_only_the_documented_ones(name, f, group):
+    doc = inspect.getdoc(f) or ""
+    params = doc.split("Parameters\n----------\n", 1)[1].split("\n\n", 1)[0]
+    documented = re.findall(r"^(\w+) :", params, re.M)
+    # every option of the group is documented, in the group's order
+    options = [k for k in documented if k in OPTION_DEFAULTS]
+    assert options == list(group.__annotations__), f"{name} documents {options}"
+    # and every other keyword is refused, an option of another group included
+    short = name.rsplit(".", 1)[1]
+    args, kwargs = _required(f)
+    for other in ["nonsense", *(k for k in OPTION_DEFAULTS if k not in group.__annotations__)]:
+        message = f"{short}() got an unexpected keyword argument '{other}'"
+        with pytest.raises(TypeError, match=re.escape(message) + "$"):
+            f(RR3, *args, **kwargs, **{other: None})
+
+
+def test_the_refusal_is_the_one_python_gives():
+    def check_x(mech, *, pairs=None): ...
+
+    with pytest.raises(TypeError) as python:
+        check_x(RR3, over=None)
+    with pytest.raises(TypeError) as ours:
+        fill_options(QueryOptions, "check_x", {"over": None})
+    assert str(ours.value) == str(python.value).rsplit(".", 1)[-1]
+
+
+def test_every_option_is_taken_by_keyword():
+    pairs = [("D", "D'")]
+    r = check_pure_dp(
+        RR3, epsilon="log(3)", pairs=pairs, precision=DEFAULT_PRECISION, title="t", over=None
+    )
+    assert r.holds and r.title == "t" and [f.pair for f in r.findings] == [("D", "D'")] * 2
+    r = check_rdp(RR3, epsilon="log(7/3)", alpha=2, pairs=iter(pairs), title="u")
+    assert r.holds and r.tight and r.title == "u" and r.subject.pairs == (("D", "D'"),)
+    assert delta(RR3, epsilon=sp.log(2), pairs=pairs).pair == ("D", "D'")
+    # check_lemma7 takes every option of its group, its title among them
+    r = check_lemma7(RR3, epsilon_tilde=sp.log(3), alpha=2, delta="1/10", title="L7", pairs=pairs)
+    assert r.holds and r.title == "L7" and r.parts[0].title.startswith("Lemma 7 (i)")
 
 
 def test_the_walk_would_see_a_positional_or_foreign_name():
@@ -117,6 +220,14 @@ def test_the_former_style_works_for_one_release_and_warns():
     with pytest.warns(DeprecationWarning, match="use .value and .pair"):
         value, pair = delta(RR3, epsilon=sp.log(2))
     assert value == sp.Rational(1, 4)
+    # options that were positional before 0.2 are taken by position, with the warning
+    with pytest.warns(
+        DeprecationWarning, match=r"delta: pass epsilon=\.\.\., pairs=\.\.\., precision=\.\.\. by"
+    ):
+        d = delta(RR3, sp.log(2), [("D'", "D")], DEFAULT_PRECISION)
+    assert d.value == sp.Rational(1, 4) and d.pair == ("D'", "D")  # RR is symmetric
+    with pytest.warns(DeprecationWarning, match="epsilon_for_delta: pass delta=..., pairs=..."):
+        assert epsilon_for_delta(RR3, 0, [("D", "D'")]).value == sp.log(3)
     with pytest.raises(TypeError, match="multiple values"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -41,12 +41,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any
+from typing import Any, Unpack
 
 import sympy as sp
 
 from ..arithmetic.exact import (
-    DEFAULT_PRECISION,
     Enclosure,
     Precision,
     Verdict,
@@ -60,7 +59,12 @@ from ..arithmetic.precision import interval_context
 from ..checks.docstrings import fill_doc
 from ..checks.privacy import Attained, checked_pairs
 from ..checks.results import CheckResult, Finding, combine_verdicts
-from ..checks.vocabulary import privacy_parameters
+from ..checks.vocabulary import (
+    PointOptions,
+    QueryOptions,
+    fill_options,
+    privacy_parameters,
+)
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism
 from .pld import PrivacyLoss
@@ -218,10 +222,8 @@ def check_zcdp(
     xi: Any = 0,
     rho: Any,
     orders: Any = (1, sp.oo),
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
     max_cells: int = MAX_CELLS,
+    **options: Unpack[PointOptions],
 ) -> CheckResult:
     """Is ``mech`` (ξ, ρ)-zCDP: ``D_α(M(D)||M(D')) <= ξ + ρα`` for every order ``α``
     in ``orders`` and every ordered pair (Bun & Steinke 2016, Definition 1.1)?
@@ -238,9 +240,9 @@ def check_zcdp(
     orders : (lo, hi)
         The orders: ``1 <= lo < hi``, rationals, ``hi`` may be ``oo`` (default
         ``(1, oo)``: zCDP; a bounded range is a Rényi curve over those orders).
-    %(point_options)s
     max_cells : int
         Cells of the order range examined per pair before the verdict is undecided.
+    %(point_options)s
 
     Returns
     -------
@@ -270,13 +272,15 @@ def check_zcdp(
     >>> check_zcdp(rr, rho="1/2", orders=(2, 8)).verdict.value   # D_α <= α/2 on [2, 8]
     'holds'
     """
+    o = fill_options(PointOptions, "check_zcdp", options)
+    precision = o["precision"]
     xi, rho = exact(xi), exact(rho)
     for name, v in (("xi", xi), ("rho", rho)):
         if decide_le(0, v, precision).verdict is not Verdict.HOLDS:
             raise InvalidParameter(f"{name} must be >= 0, got {v}")
     lo, hi = _orders(orders)
     findings = []
-    for d, d2 in checked_pairs(mech, pairs):
+    for d, d2 in checked_pairs(mech, o["pairs"]):
         loss = PrivacyLoss.of(mech, d, d2, precision)
         verdict, note, witness = _zcdp_pair(loss, xi, rho, lo, hi, precision, max_cells)
         divergence = sp.log(_renyi_sum([(a.ratio, a.p) for a in loss.atoms if a.p != 0], ALPHA)) / (
@@ -293,7 +297,7 @@ def check_zcdp(
     name = f"({xi}, {rho})-zCDP" if xi != 0 else f"{rho}-zCDP"
     where = "" if (lo, hi) == (1, sp.oo) else f" for alpha in [{lo}, {hi}]"
     return CheckResult(
-        title or f"{mech.name} is {name}{where}",
+        o["title"] or f"{mech.name} is {name}{where}",
         combine_verdicts(f.verdict for f in findings),
         findings,
         quantity="D_alpha",
@@ -386,14 +390,7 @@ def _compare_mu(x: sp.Expr, y: sp.Expr, mu: sp.Expr, precision: Precision) -> Ve
 
 @fill_doc
 @privacy_parameters()
-def check_gdp(
-    mech: FiniteMechanism,
-    *,
-    mu: Any,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
-) -> CheckResult:
+def check_gdp(mech: FiniteMechanism, *, mu: Any, **options: Unpack[PointOptions]) -> CheckResult:
     """Is ``mech`` μ-GDP: ``T(M(D), M(D')) >= G_μ`` on ``[0, 1]`` for every ordered
     pair (Dong, Roth & Su 2022, Definition 2.6)?
 
@@ -430,18 +427,20 @@ def check_gdp(
     >>> check_gdp(rr, mu="27/20").verdict.value, check_gdp(rr, mu="67/50").verdict.value
     ('holds', 'violated')
     """
+    o = fill_options(PointOptions, "check_gdp", options)
+    precision = o["precision"]
     mu = exact(mu)
     if decide_le(0, mu, precision).verdict is not Verdict.HOLDS:
         raise InvalidParameter(f"mu must be >= 0, got {mu}")
     findings = []
-    for pair, x, y, kind, need in _gdp_vertices(mech, pairs, precision):
+    for pair, x, y, kind, need in _gdp_vertices(mech, o["pairs"], precision):
         if kind == "free":
             continue
         verdict = Verdict.VIOLATED if kind == "never" else _compare_mu(x, y, mu, precision)
         note = f"trade-off vertex ({x}, {y})"
         findings.append(Finding(verdict, None, pair, need, mu, need, mu, note=note))
     return CheckResult(
-        title or f"{mech.name} is {mu}-GDP",
+        o["title"] or f"{mech.name} is {mu}-GDP",
         combine_verdicts(f.verdict for f in findings),
         findings,
         quantity="mu",
@@ -450,12 +449,7 @@ def check_gdp(
 
 @fill_doc
 @privacy_parameters()
-def gdp_mu(
-    mech: FiniteMechanism,
-    *,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-) -> Attained:
+def gdp_mu(mech: FiniteMechanism, **options: Unpack[QueryOptions]) -> Attained:
     """The smallest μ with ``mech`` μ-GDP (Dong, Roth & Su 2022, Definition 2.6), as
     the exact expression ``Φ⁻¹(1 - x) - Φ⁻¹(y)`` of the trade-off vertex that needs
     the most, and an ordered pair attaining it; ``oo`` when an output has probability
@@ -466,8 +460,7 @@ def gdp_mu(
     ----------
     mech : FiniteMechanism
         The mechanism.
-    %(pairs)s
-    %(precision)s
+    %(query_options)s
 
     Returns
     -------
@@ -487,7 +480,9 @@ def gdp_mu(
     >>> r.value, r.pair, r.certified
     (2*sqrt(2)*erfinv(1/2), ('D', "D'"), True)
     """
-    vertices = _gdp_vertices(mech, pairs, precision)
+    o = fill_options(QueryOptions, "gdp_mu", options)
+    precision = o["precision"]
+    vertices = _gdp_vertices(mech, o["pairs"], precision)
     if not vertices:
         raise InvalidParameter("gdp_mu: the mechanism has no ordered pair")
     for pair, _, _, kind, _ in vertices:

@@ -15,6 +15,7 @@ precision : Precision
 from __future__ import annotations
 
 from ..runtime.docstrings import filler
+from .vocabulary import CheckOptions, PointOptions, QueryOptions
 
 __all__ = ["CHECKS", "fill_doc"]
 
@@ -27,7 +28,8 @@ CHECKS: dict[str, str] = {
     "pairs_max": _PAIRS.format("maximise over"),
     "precision": "precision : Precision\n    Working precision of the certified comparisons.",
     "title": "title : str, optional\n    The result's title.",
-    "over": "over : optional\n    A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``.",
+    "over": "over : optional\n    A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``: the\n"
+    "    claim is decided for every point of it.",
     "budget": "budget : BoxBudget, optional\n    Limits of the subdivision over a box.",
     "epsilon_tilde": "epsilon_tilde : callable, mapping or number\n    The ex-post bound ε̃(o) (keyword-only).",
     "delta": "delta : sympy.Expr, int, fractions.Fraction or str\n    The claimed δ in ``[0, 1]``.",
@@ -38,12 +40,18 @@ CHECKS: dict[str, str] = {
         "A symbol has no value and is not ranged over by ``over``."
     ),
 }
-# the options every box-capable checker takes, in their order in the signatures
-CHECKS["check_options"] = "\n".join(
-    CHECKS[k] for k in ("pairs", "precision", "title", "over", "budget")
-)
-# the options of a checker at a point (no domain), in their order in the signatures
-CHECKS["point_options"] = "\n".join(CHECKS[k] for k in ("pairs", "precision", "title"))
+
+
+def _options(group: type, pairs: str = "pairs") -> str:
+    """The entries of an option group of :mod:`verifier.checks.vocabulary`, in its
+    order (``pairs`` names the entry of the ``pairs`` option)."""
+    return "\n".join(CHECKS[pairs if k == "pairs" else k] for k in group.__annotations__)
+
+
+# a checker over a domain, a checker at a point, a query for the least parameter
+CHECKS["check_options"] = _options(CheckOptions)
+CHECKS["point_options"] = _options(PointOptions)
+CHECKS["query_options"] = _options(QueryOptions, pairs="pairs_max")
 
 #: Fills a docstring's ``%(name)s`` lines from :data:`CHECKS`.
 fill_doc = filler(**CHECKS)

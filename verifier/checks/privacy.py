@@ -47,7 +47,7 @@ import itertools
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 import sympy as sp
 
@@ -70,7 +70,13 @@ from .boxes import Box, BoxBudget, decide_on_box
 from .docstrings import fill_doc
 from .ranges import ParameterRange
 from .results import CheckResult, Finding, Subject
-from .vocabulary import privacy_parameters
+from .vocabulary import (
+    CheckOptions,
+    PointOptions,
+    QueryOptions,
+    fill_options,
+    privacy_parameters,
+)
 
 __all__ = [
     "ParameterRange",
@@ -611,14 +617,7 @@ def pure_epsilon(
 @fill_doc
 @privacy_parameters("epsilon_tilde")
 def check_ex_post(
-    mech: FiniteMechanism,
-    *,
-    epsilon_tilde: Bound,
-    pairs: Iterable[Pair] | None = None,
-    over: Any = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
-    budget: BoxBudget | None = None,
+    mech: FiniteMechanism, *, epsilon_tilde: Bound, **options: Unpack[CheckOptions]
 ) -> CheckResult:
     """Check ex-post ε̃-DP (Ghazi et al. 2025, Def 2): ``P_D(o) <= e^{ε̃(o)} P_D'(o)``.
 
@@ -632,13 +631,7 @@ def check_ex_post(
     epsilon_tilde : callable, mapping or number
         The claimed ex-post bound ε̃(o) (keyword-only; a string in the spec grammar
         for a constant).
-    %(pairs)s
-    over : optional
-        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``: the
-        claim is decided for every point of it.
-    %(precision)s
-    %(title)s
-    %(budget)s
+    %(check_options)s
 
     Returns
     -------
@@ -670,23 +663,25 @@ def check_ex_post(
     >>> w.verdict, w.output, w.pair, w.realized
     (<Verdict.VIOLATED: 'violated'>, 'b', ("D'", 'D'), log(3/2))
     """
-    rng = _claim_domain(mech, over)
+    o = fill_options(CheckOptions, "check_ex_post", options)
+    precision = o["precision"]
+    rng = _claim_domain(mech, o["over"])
     bound = _bound_function(epsilon_tilde, precision, "the claimed ex-post bound")
-    prs = checked_pairs(mech, pairs)
+    prs = checked_pairs(mech, o["pairs"])
     findings: list[Finding] = []
-    for o in mech.outputs:
-        b = bound(o)
+    for out in mech.outputs:
+        b = bound(out)
         eb = sp.exp(b) if b is not sp.oo else sp.oo
         for d, d2 in prs:
-            p, q = mech.p(d, o), mech.p(d2, o)
+            p, q = mech.p(d, out), mech.p(d2, out)
             if p == 0:
                 continue
             rhs = sp.oo if eb is sp.oo else (eb * q)
-            v, tight, failing, region = _decide(p, rhs, rng, precision, budget)
+            v, tight, failing, region = _decide(p, rhs, rng, precision, o["budget"])
             findings.append(
                 Finding(
                     v,
-                    o,
+                    out,
                     (d, d2),
                     _log_ratio(p, q),
                     b,
@@ -698,16 +693,16 @@ def check_ex_post(
                     over=rng,
                 )
             )
-    verdict = combine_verdicts(f.verdict for f in findings)
     where = f" for {rng}" if rng else ""
-    return CheckResult(
-        title or f"ex-post DP of {mech.name}{where}",
-        verdict,
+    return _result(
+        mech,
+        o,
+        prs,
         findings,
-        quantity="realized eps(o)",
-        subject=Subject.of(
-            "ex_post", mech, {"epsilon_tilde": epsilon_tilde}, None if pairs is None else prs, rng
-        ),
+        f"ex-post DP of {mech.name}{where}",
+        "realized eps(o)",
+        ("ex_post", {"epsilon_tilde": epsilon_tilde}),
+        rng,
     )
 
 
@@ -715,32 +710,32 @@ def _ex_ante(
     ex_post: Callable[..., CheckResult],
     subject: tuple[str, dict[str, Any]],
     mech: FiniteMechanism,
-    pairs: Iterable[Pair] | None,
-    over: Any,
-    **options: Any,
+    options: CheckOptions,
+    title: str,
+    **more: Any,
 ) -> CheckResult:
     """An ex-ante claim checked by the ex-post checker ``ex_post`` with the constant
     bound ``ε̃ = ε`` (with a constant bound, Ghazi et al. 2025, Defs 2 and 5 are ε-DP
     and (ε, δ)-DP); ``subject`` is the ex-ante checker's kind and parameters (ε first,
-    then the others, which ``options`` also passes on)."""
+    then the others, which ``more`` also passes on), ``options`` its filled options and
+    ``title`` its default title."""
     kind, params = subject
+    pairs = options["pairs"]
     prs = None if pairs is None else list(pairs)
-    result = ex_post(mech, epsilon_tilde=params["epsilon"], pairs=prs, over=over, **options)
-    result.subject = Subject.of(kind, mech, params, prs, parameter_domain(over))
+    result = ex_post(
+        mech,
+        epsilon_tilde=params["epsilon"],
+        **{**options, "pairs": prs, "title": options["title"] or title},
+        **more,
+    )
+    result.subject = Subject.of(kind, mech, params, prs, parameter_domain(options["over"]))
     return result
 
 
 @fill_doc
 @privacy_parameters("epsilon")
 def check_pure_dp(
-    mech: FiniteMechanism,
-    *,
-    epsilon: Any,
-    pairs: Iterable[Pair] | None = None,
-    over: Any = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
-    budget: BoxBudget | None = None,
+    mech: FiniteMechanism, *, epsilon: Any, **options: Unpack[CheckOptions]
 ) -> CheckResult:
     """Check ε-DP (ex-ante): ``P_D(o) <= e^ε P_D'(o)`` for all pairs and outputs.
 
@@ -749,11 +744,7 @@ def check_pure_dp(
     mech : FiniteMechanism
     epsilon : sympy.Expr, int, fractions.Fraction or str
         The claimed ε > 0 (keyword-only; ``"log(3)"`` is read exactly).
-    %(pairs)s
-    %(over)s
-    %(precision)s
-    %(title)s
-    %(budget)s
+    %(check_options)s
 
     Returns
     -------
@@ -780,17 +771,9 @@ def check_pure_dp(
     >>> r.verdict, r.worst().slack
     (<Verdict.VIOLATED: 'violated'>, 1 - log(3))
     """
-    e = check_epsilon(epsilon, precision=precision)
-    return _ex_ante(
-        check_ex_post,
-        ("pure_dp", {"epsilon": e}),
-        mech,
-        pairs,
-        over,
-        precision=precision,
-        title=title or f"{mech.name} is ({e})-DP",
-        budget=budget,
-    )
+    o = fill_options(CheckOptions, "check_pure_dp", options)
+    e = check_epsilon(epsilon, precision=o["precision"])
+    return _ex_ante(check_ex_post, ("pure_dp", {"epsilon": e}), mech, o, f"{mech.name} is ({e})-DP")
 
 
 # ---------------------------------------------------------------------------
@@ -845,13 +828,7 @@ def _dist(mech: FiniteMechanism, d: Dataset) -> dict[Output, sp.Expr]:
 
 @fill_doc
 @privacy_parameters("epsilon", "pairs", "precision")
-def delta(
-    mech: FiniteMechanism,
-    *,
-    epsilon: Bound,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-) -> Attained:
+def delta(mech: FiniteMechanism, *, epsilon: Bound, **options: Unpack[QueryOptions]) -> Attained:
     """The smallest δ with ``mech`` (ε, δ)-DP — or ex-post (ε̃, δ)-DP when ``epsilon``
     is a function or mapping of the output: the maximum over ordered pairs of the
     hockey-stick divergence, and a pair attaining it.
@@ -862,8 +839,7 @@ def delta(
         Without free symbols.
     epsilon : callable, mapping or number
         ε (keyword-only), or ε̃(o) for ex-post DP.
-    %(pairs_max)s
-    %(precision)s
+    %(query_options)s
 
     Returns
     -------
@@ -887,41 +863,74 @@ def delta(
     >>> delta(rr, epsilon=0).value, delta(rr, epsilon="log(2)").value
     (1/2, 1/4)
     """
+    o = fill_options(QueryOptions, "delta", options)
+    precision = o["precision"]
     _require_bound(mech, None)
-    prs = checked_pairs(mech, pairs)
+    prs = checked_pairs(mech, o["pairs"])
     vals = [hockey_stick(_dist(mech, d), _dist(mech, d2), epsilon, precision) for d, d2 in prs]
     i, ok = exact_max(vals, precision)
     return Attained(vals[i], prs[i], None, ok)
 
 
+def _result(
+    mech: FiniteMechanism,
+    options: PointOptions,
+    prs: list[Pair],
+    findings: list[Finding],
+    title: str,
+    quantity: str,
+    subject: tuple[str, dict[str, Any]],
+    rng: Domain | None = None,
+) -> CheckResult:
+    """A checker's result: its findings, their conjunction, its title (``options``'
+    or the default ``title``), the name of the bounded ``quantity`` and the subject
+    (the checker's kind and parameters, the pairs ``prs`` when ``options`` names
+    them, the domain ``rng``)."""
+    kind, params = subject
+    return CheckResult(
+        options["title"] or title,
+        combine_verdicts(f.verdict for f in findings),
+        findings,
+        quantity=quantity,
+        subject=Subject.of(kind, mech, params, None if options["pairs"] is None else prs, rng),
+    )
+
+
 def _pair_check(
     mech: FiniteMechanism,
-    pairs: Iterable[Pair] | None,
+    options: PointOptions,
     quantity: Callable[[dict[Output, sp.Expr], dict[Output, sp.Expr]], sp.Expr],
     claimed: sp.Expr,
-    rng: Domain | None,
-    precision: Precision,
-    budget: BoxBudget | None,
     title: str,
     quantity_name: str,
     subject: tuple[str, dict[str, Any]],
+    *,
+    rng: Domain | None = None,
+    budget: BoxBudget | None = None,
+    shown: Callable[[sp.Expr], tuple[sp.Expr, sp.Expr]] | None = None,
 ) -> CheckResult:
     """One finding per ordered pair ``(D, D')``: ``quantity(P_D, P_D') <= claimed``
     decided at a point, over a range or over a box (the hockey-stick divergence
-    against δ, the ex-post Rényi sum against 1); ``subject`` is the checker's kind
-    and parameters."""
-    prs = checked_pairs(mech, pairs)
+    against δ, the ex-post Rényi sum against 1, the Rényi sum against
+    ``e^{(α-1)ε}``); ``options`` are the checker's filled options, ``title`` its
+    default title and ``subject`` its kind and parameters (:func:`_result`); ``rng``
+    and ``budget`` the domain and the limits of a box.  The finding shows
+    ``quantity`` against ``claimed``, or the pair ``shown(quantity)`` (the Rényi
+    divergence against ε)."""
+    precision = options["precision"]
+    prs = checked_pairs(mech, options["pairs"])
     findings = []
     for d, d2 in prs:
         q = quantity(_dist(mech, d), _dist(mech, d2))
         v, tight, failing, region = _decide(q, claimed, rng, precision, budget)
+        realized, bound = (q, claimed) if shown is None else shown(q)
         findings.append(
             Finding(
                 v,
                 None,
                 (d, d2),
-                q,
-                claimed,
+                realized,
+                bound,
                 q,
                 claimed,
                 tight=tight,
@@ -930,28 +939,13 @@ def _pair_check(
                 over=rng,
             )
         )
-    kind, params = subject
-    return CheckResult(
-        title,
-        combine_verdicts(f.verdict for f in findings),
-        findings,
-        quantity=quantity_name,
-        subject=Subject.of(kind, mech, params, None if pairs is None else prs, rng),
-    )
+    return _result(mech, options, prs, findings, title, quantity_name, subject, rng)
 
 
 @fill_doc
 @privacy_parameters("epsilon_tilde", "delta")
 def check_ex_post_approx(
-    mech: FiniteMechanism,
-    *,
-    epsilon_tilde: Bound,
-    delta: Any,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
-    over: Any = None,
-    budget: BoxBudget | None = None,
+    mech: FiniteMechanism, *, epsilon_tilde: Bound, delta: Any, **options: Unpack[CheckOptions]
 ) -> CheckResult:
     """Check ex-post (ε̃, δ)-DP (Ghazi et al. 2025, Def 5) via the hockey-stick
     divergence per ordered pair; with a constant ε̃ this is (ε, δ)-DP.
@@ -990,34 +984,27 @@ def check_ex_post_approx(
     >>> r.verdict, [f.realized for f in r.findings]
     (<Verdict.HOLDS: 'holds'>, [0, 1/4])
     """
-    rng = _claim_domain(mech, over)
+    o = fill_options(CheckOptions, "check_ex_post_approx", options)
+    precision = o["precision"]
+    rng = _claim_domain(mech, o["over"])
     dl = check_delta(delta, precision)
     return _pair_check(
         mech,
-        pairs,
+        o,
         lambda P, Q: hockey_stick(P, Q, epsilon_tilde, precision),
         dl,
-        rng,
-        precision,
-        budget,
-        title or f"ex-post (eps~, {dl})-DP of {mech.name}",
+        f"ex-post (eps~, {dl})-DP of {mech.name}",
         "delta",
         ("ex_post_approx", {"epsilon_tilde": epsilon_tilde, "delta": dl}),
+        rng=rng,
+        budget=o["budget"],
     )
 
 
 @fill_doc
 @privacy_parameters("epsilon", "delta")
 def check_approx_dp(
-    mech: FiniteMechanism,
-    *,
-    epsilon: Any,
-    delta: Any,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
-    over: Any = None,
-    budget: BoxBudget | None = None,
+    mech: FiniteMechanism, *, epsilon: Any, delta: Any, **options: Unpack[CheckOptions]
 ) -> CheckResult:
     """Check (ε, δ)-DP: ``Σ_o max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every pair.
 
@@ -1054,18 +1041,16 @@ def check_approx_dp(
     >>> check_approx_dp(rr, epsilon="log(2)", delta=sp.Rational(1, 5)).verdict
     <Verdict.VIOLATED: 'violated'>
     """
-    e = check_epsilon(epsilon, precision=precision)
-    dl = check_delta(delta, precision)
+    o = fill_options(CheckOptions, "check_approx_dp", options)
+    e = check_epsilon(epsilon, precision=o["precision"])
+    dl = check_delta(delta, o["precision"])
     return _ex_ante(
         check_ex_post_approx,
         ("approx_dp", {"epsilon": e, "delta": dl}),
         mech,
-        pairs,
-        over,
+        o,
+        f"{mech.name} is ({e}, {dl})-DP",
         delta=dl,
-        precision=precision,
-        title=title or f"{mech.name} is ({e}, {dl})-DP",
-        budget=budget,
     )
 
 
@@ -1136,13 +1121,7 @@ def renyi_divergence(P: Mapping[Output, Any], Q: Mapping[Output, Any], alpha: An
 
 @fill_doc
 @privacy_parameters("alpha", "pairs", "precision")
-def rdp_epsilon(
-    mech: FiniteMechanism,
-    *,
-    alpha: Any,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-) -> Attained:
+def rdp_epsilon(mech: FiniteMechanism, *, alpha: Any, **options: Unpack[QueryOptions]) -> Attained:
     """The RDP ε of ``mech`` at order α: ``max_{(D,D')} D_α(P_D ‖ P_D')`` and a pair
     attaining it (numeric α).
 
@@ -1152,8 +1131,7 @@ def rdp_epsilon(
         Without free symbols.
     alpha : sympy.Expr, int, fractions.Fraction or str
         The order α > 1 (keyword-only; a number, not a symbol).
-    %(pairs_max)s
-    %(precision)s
+    %(query_options)s
 
     Returns
     -------
@@ -1177,11 +1155,13 @@ def rdp_epsilon(
     >>> rdp_epsilon(randomized_response("log(3)"), alpha=2).value
     log(7/3)
     """
+    o = fill_options(QueryOptions, "rdp_epsilon", options)
+    precision = o["precision"]
     _require_bound(mech, None)
     a = check_alpha(alpha, precision)
     if a.free_symbols:
         raise UnboundSymbol("rdp_epsilon needs a numeric alpha to take the maximum over pairs")
-    prs = checked_pairs(mech, pairs)
+    prs = checked_pairs(mech, o["pairs"])
     vals = [renyi_divergence(_dist(mech, d), _dist(mech, d2), a) for d, d2 in prs]
     if any(v is sp.oo for v in vals):
         i = next(j for j, v in enumerate(vals) if v is sp.oo)
@@ -1193,13 +1173,7 @@ def rdp_epsilon(
 @fill_doc
 @privacy_parameters("alpha", "epsilon")
 def check_rdp(
-    mech: FiniteMechanism,
-    *,
-    epsilon: Any,
-    alpha: Any,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
+    mech: FiniteMechanism, *, epsilon: Any, alpha: Any, **options: Unpack[PointOptions]
 ) -> CheckResult:
     """Check (α, ε)-RDP: ``Σ_o P_D(o)^α P_D'(o)^{1-α} <= e^{(α-1)ε}`` per pair.
 
@@ -1237,25 +1211,23 @@ def check_rdp(
     >>> check_rdp(rr, alpha=2, epsilon=sp.Rational(1, 2)).verdict
     <Verdict.VIOLATED: 'violated'>
     """
+    o = fill_options(PointOptions, "check_rdp", options)
+    precision = o["precision"]
     _require_bound(mech, None)
     a = check_alpha(alpha, precision)
     e = exact(epsilon)
     if _numeric_sign(e, precision) is Sign.NEGATIVE:
         raise InvalidParameter(f"RDP epsilon must be >= 0, got {format_number(e)}")
-    findings: list[Finding] = []
-    prs = checked_pairs(mech, pairs)
-    for d, d2 in prs:
-        s = _renyi_sum(_dist(mech, d), _dist(mech, d2), a)
-        rhs = sp.exp((a - 1) * e)
-        c = decide_le(s, rhs, precision)
-        realized = sp.oo if s is sp.oo else _log(s) / (a - 1)
-        findings.append(Finding(c.verdict, None, (d, d2), realized, e, s, rhs, tight=c.tight))
-    return CheckResult(
-        title or f"{mech.name} is ({a}, {e})-RDP",
-        combine_verdicts(f.verdict for f in findings),
-        findings,
-        quantity="D_alpha",
-        subject=Subject.of("rdp", mech, {"alpha": a, "epsilon": e}, None if pairs is None else prs),
+    return _pair_check(
+        mech,
+        o,
+        lambda P, Q: _renyi_sum(P, Q, a),
+        sp.exp((a - 1) * e),
+        f"{mech.name} is ({a}, {e})-RDP",
+        "D_alpha",
+        ("rdp", {"alpha": a, "epsilon": e}),
+        # the finding shows the divergence D_alpha = log(sum)/(alpha - 1) against epsilon
+        shown=lambda s: (sp.oo if s is sp.oo else _log(s) / (a - 1), e),
     )
 
 
@@ -1281,15 +1253,7 @@ def ex_post_rdp_sum(
 @fill_doc
 @privacy_parameters("epsilon_tilde", "alpha")
 def check_ex_post_rdp(
-    mech: FiniteMechanism,
-    *,
-    epsilon_tilde: Bound,
-    alpha: Any,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
-    over: Any = None,
-    budget: BoxBudget | None = None,
+    mech: FiniteMechanism, *, epsilon_tilde: Bound, alpha: Any, **options: Unpack[CheckOptions]
 ) -> CheckResult:
     """Check ex-post (α, ε̃)-RDP (Ghazi et al. 2025, Def 6) for every ordered pair.
 
@@ -1329,19 +1293,20 @@ def check_ex_post_rdp(
     >>> r.verdict, [f.realized for f in r.findings]
     (<Verdict.HOLDS: 'holds'>, [13/18, 13/16])
     """
-    rng = _claim_domain(mech, over)
+    o = fill_options(CheckOptions, "check_ex_post_rdp", options)
+    precision = o["precision"]
+    rng = _claim_domain(mech, o["over"])
     a = check_alpha(alpha, precision)
     return _pair_check(
         mech,
-        pairs,
+        o,
         lambda P, Q: ex_post_rdp_sum(P, Q, epsilon_tilde, a, precision),
         sp.Integer(1),
-        rng,
-        precision,
-        budget,
-        title or f"ex-post ({a}, eps~)-RDP of {mech.name}",
+        f"ex-post ({a}, eps~)-RDP of {mech.name}",
         "ex-post RDP sum",
         ("ex_post_rdp", {"epsilon_tilde": epsilon_tilde, "alpha": a}),
+        rng=rng,
+        budget=o["budget"],
     )
 
 
@@ -1381,10 +1346,7 @@ def check_lemma7(
     epsilon_tilde: Bound,
     delta: Any,
     alpha: Any,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    over: Any = None,
-    budget: BoxBudget | None = None,
+    **options: Unpack[CheckOptions],
 ) -> CheckResult:
     """Both implications of Lemma 7 on one instance, as checked claims.
 
@@ -1401,11 +1363,7 @@ def check_lemma7(
     delta : sympy.Expr, int, fractions.Fraction or str
         δ in ``(0, 1]`` of (ii).
     %(alpha)s
-    %(pairs)s
-    %(precision)s
-    over : optional
-        A parameter box: both implications for every point of it.
-    %(budget)s
+    %(check_options)s
 
     Returns
     -------
@@ -1435,23 +1393,26 @@ def check_lemma7(
 
     from .results import conjunction, implication
 
-    prs = None if pairs is None else list(pairs)
-    kw: dict[str, Any] = {"pairs": prs, "precision": precision, "over": over, "budget": budget}
+    o = fill_options(CheckOptions, "check_lemma7", options)
+    prs = None if o["pairs"] is None else list(o["pairs"])
+    # the options of the three checks (each with its own title)
+    kw: dict[str, Any] = {**o, "pairs": prs, "title": None}
     dp = check_ex_post(mech, epsilon_tilde=epsilon_tilde, **kw)
     rdp = check_ex_post_rdp(mech, epsilon_tilde=lemma7_rdp_bound(epsilon_tilde), alpha=alpha, **kw)
     conv = check_ex_post_approx(
         mech, epsilon_tilde=lemma7_dp_bound(epsilon_tilde, alpha, delta), delta=delta, **kw
     )
-    if over is not None:
+    if o["over"] is not None:
         return conjunction(
-            f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta}) for every point of the box",
+            o["title"]
+            or f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta}) for every point of the box",
             [
                 conjunction("Lemma 7 (i): ex-post DP and ex-post RDP", [dp, rdp]),
                 conjunction("Lemma 7 (ii): ex-post RDP and ex-post (eps, delta)-DP", [rdp, conv]),
             ],
         )
     return conjunction(
-        f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta})",
+        o["title"] or f"Lemma 7 on {mech.name} (alpha={alpha}, delta={delta})",
         [
             implication("Lemma 7 (i): ex-post DP => ex-post RDP", dp, rdp),
             implication("Lemma 7 (ii): ex-post RDP => ex-post (eps, delta)-DP", rdp, conv),
@@ -1608,6 +1569,7 @@ def event_removal(
     return EventRemoval(best[0], best_both[0], best[1], best_both[1])
 
 
+@fill_doc
 @privacy_parameters("epsilon", "delta")
 def check_pure_off_event(
     mech: FiniteMechanism,
@@ -1615,20 +1577,31 @@ def check_pure_off_event(
     epsilon: Any,
     delta: Any,
     both: bool = False,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
+    **options: Unpack[PointOptions],
 ) -> CheckResult:
     """Check that for every ordered pair ``(D, D')`` some randomised event ``B`` with
     ``Pr_{M(D)}[B] <= δ`` (and ``Pr_{M(D')}[B] <= δ`` when ``both``) leaves
     ``M(D)|B^c`` and ``M(D')|B^c`` ``e^ε``-close in both directions — the form of
     ``(ε, δ)``-closeness of Liu & Talwar 2019, Lemma E.2 (decided by
     :func:`event_removal`).  Each finding compares the least removed mass with ``δ``
-    and names an optimal event."""
+    and names an optimal event.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    epsilon : sympy.Expr, int, fractions.Fraction or str
+        The ε > 0 of the closeness off the event (keyword-only).
+    %(delta)s
+    both : bool
+        Bound the event's mass under both distributions, not only under ``M(D)``.
+    %(point_options)s
+    """
+    o = fill_options(PointOptions, "check_pure_off_event", options)
+    precision = o["precision"]
     e = check_epsilon(epsilon, precision=precision)
     dl = check_delta(delta, precision)
     findings: list[Finding] = []
-    prs = checked_pairs(mech, pairs)
+    prs = checked_pairs(mech, o["pairs"])
     for d, d2 in prs:
         r = event_removal(_dist(mech, d), _dist(mech, d2), e, precision)
         mass, removed = (r.mass_both, r.removed_both) if both else (r.mass, r.removed)
@@ -1649,10 +1622,12 @@ def check_pure_off_event(
         )
     kind = "pure_off_event_both" if both else "pure_off_event"
     what = "Pr[B] under both" if both else "Pr[B]"
-    return CheckResult(
-        title or f"{mech.name} is {e}-DP off an event with {what} <= {dl}",
-        combine_verdicts(f.verdict for f in findings),
+    return _result(
+        mech,
+        o,
+        prs,
         findings,
-        quantity="least Pr[B]",
-        subject=Subject.of(kind, mech, {"epsilon": e, "delta": dl}, None if pairs is None else prs),
+        f"{mech.name} is {e}-DP off an event with {what} <= {dl}",
+        "least Pr[B]",
+        (kind, {"epsilon": e, "delta": dl}),
     )

@@ -16,6 +16,21 @@ epsilon=..., delta=...)``); exact numbers may be given as strings of the spec gr
 keeps the former calling style working for one release (parameters by position after
 the mechanism, or under the former names ``eps``, ``eps_tilde``, ``delta_claim``,
 ``delta_``), with a :class:`DeprecationWarning` naming the new form.
+
+The checkers' other keyword options are shared too, each declared once in a
+:class:`~typing.TypedDict` and taken as ``**options`` (PEP 692):
+
+========================  ==========================================================
+:class:`QueryOptions`     ``pairs``, ``precision``: a query for the least parameter
+                          (:func:`~verifier.checks.privacy.delta`)
+:class:`PointOptions`     those and ``title``: a checker at a point
+                          (:func:`~verifier.checks.privacy.check_rdp`)
+:class:`CheckOptions`     those and ``over``, ``budget``: a checker over a parameter
+                          domain (:func:`~verifier.checks.privacy.check_pure_dp`)
+========================  ==========================================================
+
+A checker reads them with :func:`fill_options`, which gives each its default
+(:data:`OPTION_DEFAULTS`) and refuses any other keyword as Python does.
 """
 
 from __future__ import annotations
@@ -23,12 +38,14 @@ from __future__ import annotations
 import functools
 import inspect
 import warnings
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypedDict, TypeVar
 
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision
 from ..arithmetic.expressions import number
 from ..errors import InvalidMechanism
-from ..mechanism.model import FiniteMechanism
+from ..mechanism.model import Dataset, FiniteMechanism
+from .boxes import BoxBudget
 
 #: The shared names, in their order.
 VOCABULARY: tuple[str, ...] = ("epsilon_tilde", "epsilon", "delta", "alpha", "xi", "rho", "mu")
@@ -41,6 +58,103 @@ FORMER_NAMES: dict[str, str] = {
 }
 
 F = TypeVar("F", bound=Callable[..., Any])
+G = TypeVar("G")
+
+
+class QueryOptions(TypedDict, total=False):
+    """The options of a query for the least privacy parameter of a mechanism
+    (:func:`~verifier.checks.privacy.delta`, :func:`~verifier.checks.privacy.rdp_epsilon`,
+    :func:`~verifier.interop.exact.epsilon_for_delta`, :func:`~verifier.accounting.curves.gdp_mu`).
+
+    Attributes
+    ----------
+    pairs : iterable of (dataset, dataset) or None
+        The ordered pairs to maximise over; default (``None``) every ordered
+        neighbouring pair.
+    precision : Precision
+        Working precision of the certified comparisons; default
+        :data:`~verifier.arithmetic.exact.DEFAULT_PRECISION`.
+
+    Examples
+    --------
+    >>> sorted(QueryOptions.__optional_keys__)
+    ['pairs', 'precision']
+    """
+
+    pairs: Iterable[tuple[Dataset, Dataset]] | None
+    precision: Precision
+
+
+class PointOptions(QueryOptions, total=False):
+    """The options of a checker at a point (no parameter domain):
+    :class:`QueryOptions` and the result's ``title``.
+
+    Attributes
+    ----------
+    title : str or None
+        The result's title; default (``None``) one naming the claim.
+
+    Examples
+    --------
+    >>> list(PointOptions.__annotations__)
+    ['pairs', 'precision', 'title']
+    """
+
+    title: str | None
+
+
+class CheckOptions(PointOptions, total=False):
+    """The options of a checker that also decides a claim over a parameter domain:
+    :class:`PointOptions`, ``over`` and ``budget``.
+
+    Attributes
+    ----------
+    over : tuple, mapping or None
+        A parameter domain, ``(symbol, lo, hi)`` or ``{symbol: (lo, hi), ...}``;
+        default (``None``) none: the claim at a point.
+    budget : BoxBudget or None
+        Limits of the subdivision over a box; default (``None``) the box decision's
+        own.
+
+    Examples
+    --------
+    >>> list(CheckOptions.__annotations__)
+    ['pairs', 'precision', 'title', 'over', 'budget']
+    """
+
+    over: Any
+    budget: BoxBudget | None
+
+
+#: The default of every option of :class:`CheckOptions` (and so of its parts).
+OPTION_DEFAULTS: dict[str, Any] = {
+    "pairs": None,
+    "precision": DEFAULT_PRECISION,
+    "title": None,
+    "over": None,
+    "budget": None,
+}
+
+
+def fill_options(group: Callable[..., G], function: str, given: Mapping[str, Any]) -> G:
+    """A checker's ``**options`` (``given``) with every option of ``group`` (one of
+    :class:`QueryOptions`, :class:`PointOptions`, :class:`CheckOptions`) that it lacks
+    set to its default; any other keyword is refused with the :class:`TypeError`
+    Python raises for an unexpected keyword argument of ``function``.
+
+    >>> o = fill_options(PointOptions, "check_rdp", {"title": "RR"})
+    >>> o["pairs"], o["precision"] is DEFAULT_PRECISION, o["title"]
+    (None, True, 'RR')
+    >>> fill_options(PointOptions, "check_rdp", {"over": (1, 2, 3)})
+    Traceback (most recent call last):
+    ...
+    TypeError: check_rdp() got an unexpected keyword argument 'over'
+    """
+    keys: dict[str, Any] = getattr(group, "__annotations__", {})
+    for name in given:
+        if name not in keys:
+            raise TypeError(f"{function}() got an unexpected keyword argument {name!r}")
+    return group(**{name: given.get(name, OPTION_DEFAULTS[name]) for name in keys})
 
 
 def not_a_mechanism(function: str, value: Any) -> InvalidMechanism:

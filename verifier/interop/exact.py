@@ -27,9 +27,9 @@ log(5/2)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, Unpack
 
 import sympy as sp
 
@@ -37,7 +37,7 @@ from ..accounting.pld import epsilon_of, worst_pair
 from ..arithmetic.exact import DEFAULT_PRECISION, Precision
 from ..checks.docstrings import fill_doc
 from ..checks.privacy import Attained
-from ..checks.vocabulary import privacy_parameters
+from ..checks.vocabulary import QueryOptions, fill_options, privacy_parameters
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output
 
@@ -78,11 +78,7 @@ def pair_epsilon_for_delta(
 @fill_doc
 @privacy_parameters("delta", "pairs", "precision")
 def epsilon_for_delta(
-    mech: FiniteMechanism,
-    *,
-    delta: Any,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
+    mech: FiniteMechanism, *, delta: Any, **options: Unpack[QueryOptions]
 ) -> Attained:
     """The least ε with ``mech`` (ε, δ)-DP over the ordered neighbouring pairs (or
     ``pairs``): the maximum of :func:`pair_epsilon_for_delta`, and a pair attaining it.
@@ -93,8 +89,7 @@ def epsilon_for_delta(
         Without free symbols.
     delta : sympy.Expr, int, fractions.Fraction or str
         δ in ``[0, 1]`` (keyword-only).
-    %(pairs_max)s
-    %(precision)s
+    %(query_options)s
 
     Returns
     -------
@@ -117,7 +112,9 @@ def epsilon_for_delta(
     >>> epsilon_for_delta(rr, delta=0).value, epsilon_for_delta(rr, delta=sp.Rational(1, 8)).value
     (log(3), log(5/2))
     """
-    prs = list(mech.ordered_pairs()) if pairs is None else list(pairs)
+    o = fill_options(QueryOptions, "epsilon_for_delta", options)
+    precision = o["precision"]
+    prs = list(mech.ordered_pairs()) if o["pairs"] is None else list(o["pairs"])
     if not prs:
         raise InvalidParameter(f"{mech.name} has no neighbouring pair")
     vals = []

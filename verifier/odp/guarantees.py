@@ -55,7 +55,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Unpack
 
 import sympy as sp
 
@@ -70,13 +70,14 @@ from ..arithmetic.exact import (
     exact,
     exact_max,
 )
+from ..checks.docstrings import fill_doc
 from ..checks.privacy import (
     check_ex_post,
     hockey_stick,
     realized_ex_post_epsilon,
 )
 from ..checks.results import CheckResult, Finding
-from ..checks.vocabulary import privacy_parameters
+from ..checks.vocabulary import PointOptions, fill_options, privacy_parameters
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output, natural_order
 from ..mechanism.neighbours import pair as pair_graph
@@ -229,14 +230,39 @@ def _dist(mech: FiniteMechanism, d: Dataset, outs: Iterable[Output]) -> dict[Out
     return {o: mech.p(d, o) for o in outs if mech.p(d, o) != 0}
 
 
+def _hockey_stick_findings(
+    mech: FiniteMechanism,
+    prs: Iterable[Pair],
+    groups: Sequence[tuple[Hashable, Sequence[Output]]],
+    e: Callable[[Output], Any] | Any,
+    delta: sp.Expr,
+    precision: Precision,
+) -> list[Finding]:
+    """Per ordered pair and per group ``(name, outputs)``: the hockey-stick divergence
+    ``Σ_{o ∈ outputs} max(0, P_D(o) - e^{e(o)} P_D'(o))`` against ``δ`` (Hartmann et al.
+    Def 2 on a cell or on every output, Def 5 on a subset), the finding's output the
+    group's name."""
+    findings = []
+    for d, d2 in prs:
+        for name, outs in groups:
+            hs = hockey_stick(_dist(mech, d, outs), _dist(mech, d2, outs), e, precision)
+            c = decide_le(hs, delta, precision)
+            findings.append(Finding(c.verdict, name, (d, d2), hs, delta, hs, delta, tight=c.tight))
+    return findings
+
+
+def _result(title: str, findings: list[Finding], quantity: str) -> CheckResult:
+    """The conjunction of ``findings`` under ``title``, bounding ``quantity``."""
+    return CheckResult(title, combine_verdicts(f.verdict for f in findings), findings, quantity)
+
+
+@fill_doc
 def check_odp(
     mech: FiniteMechanism,
     g: ODPGuarantee,
     *,
-    pairs: Iterable[Pair] | None = None,
     reading: str = "sum",
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
+    **options: Unpack[PointOptions],
 ) -> CheckResult:
     """Check ``(P, e, δ)``-ODP (Hartmann et al. Def 2) on every ordered pair.
 
@@ -245,29 +271,29 @@ def check_odp(
     mech : FiniteMechanism
     g : ODPGuarantee
         The partition, the cell budgets ``e(j)`` and ``δ``.
-    pairs : iterable of (dataset, dataset), optional
-        Default: both directions of every edge.
     reading : {"sum", "per_cell"}
         ``"sum"`` (default): ``Σ_o max(0, P_D(o) - e^{e(j(o))} P_D'(o)) <= δ`` per
         pair; with ``δ = 0`` the findings are per output (the pointwise ex-post form,
         decided by :func:`verifier.checks.privacy.check_ex_post`).  ``"per_cell"``: the same
         sum restricted to each cell, each ``<= δ`` (the per-cell reading).
+    %(point_options)s
 
     Returns
     -------
     CheckResult
     """
+    o = fill_options(PointOptions, "check_odp", options)
+    precision = o["precision"]
     if reading not in ("sum", "per_cell"):
         raise InvalidParameter(f"reading must be 'sum' or 'per_cell', got {reading!r}")
     g.partition.covers(mech.outputs)
-    prs = _pairs(mech, pairs)
-    name = title or f"{mech.name} is {g}"
+    prs = _pairs(mech, o["pairs"])
+    name = o["title"] or f"{mech.name} is {g}"
     if g.delta == 0:
         # both readings coincide: the pointwise (ex-post) form, per output
         r = check_ex_post(mech, epsilon_tilde=g.e_of, pairs=prs, precision=precision, title=name)
         r.quantity = "realized eps(o) vs e(cell)"
         return r
-    findings: list[Finding] = []
     groups: list[tuple[Hashable, Sequence[Output]]]
     if reading == "sum":
         groups = [(None, list(mech.outputs))]
@@ -276,21 +302,11 @@ def check_odp(
             (n, [o for o in mech.outputs if o in c])
             for n, c in zip(g.partition.names, g.partition.cells, strict=True)
         ]
-    for d, d2 in prs:
-        for cell, outs in groups:
-            hs = hockey_stick(_dist(mech, d, outs), _dist(mech, d2, outs), g.e_of, precision)
-            c = decide_le(hs, g.delta, precision)
-            findings.append(
-                Finding(c.verdict, cell, (d, d2), hs, g.delta, hs, g.delta, tight=c.tight)
-            )
-    return CheckResult(
-        name,
-        combine_verdicts(f.verdict for f in findings),
-        findings,
-        quantity="delta needed" + ("" if reading == "sum" else " (per cell)"),
-    )
+    findings = _hockey_stick_findings(mech, prs, groups, g.e_of, g.delta, precision)
+    return _result(name, findings, "delta needed" + ("" if reading == "sum" else " (per cell)"))
 
 
+@fill_doc
 @privacy_parameters("epsilon", "delta")
 def check_subset_dp(
     mech: FiniteMechanism,
@@ -298,16 +314,28 @@ def check_subset_dp(
     *,
     epsilon: Any,
     delta: Any = 0,
-    pairs: Iterable[Pair] | None = None,
-    precision: Precision = DEFAULT_PRECISION,
-    title: str | None = None,
+    **options: Unpack[PointOptions],
 ) -> CheckResult:
     """Check ``(S, ε, δ)``-subset DP (Hartmann et al. Def 5):
-    ``Σ_{o∈S} max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every ordered pair."""
+    ``Σ_{o∈S} max(0, P_D(o) - e^ε P_D'(o)) <= δ`` for every ordered pair.
+
+    Parameters
+    ----------
+    mech : FiniteMechanism
+    subset : iterable of outputs
+        The subset ``S``.
+    epsilon : sympy.Expr, int, fractions.Fraction or str
+        The claimed ε (keyword-only).
+    delta : sympy.Expr, int, fractions.Fraction or str
+        The claimed δ (default 0: pointwise, one finding per output of ``S``).
+    %(point_options)s
+    """
+    opts = fill_options(PointOptions, "check_subset_dp", options)
+    precision, pairs = opts["precision"], opts["pairs"]
     S = [o for o in mech.outputs if o in set(subset)]
     e, dl = exact(epsilon), exact(delta)
     findings = []
-    name = title or f"{mech.name} is ({sorted(map(str, S))}, {e}, {dl})-subset DP"
+    name = opts["title"] or f"{mech.name} is ({sorted(map(str, S))}, {e}, {dl})-subset DP"
     if dl == 0:
         # pointwise: P_D(o) <= e^ε P_D'(o) for every o in S
         for o in S:
@@ -320,19 +348,9 @@ def check_subset_dp(
                 findings.append(
                     Finding(c.verdict, o, (d, d2), realized, e, p, sp.exp(e) * q, tight=c.tight)
                 )
-        return CheckResult(
-            name, combine_verdicts(f.verdict for f in findings), findings, "realized eps(o)"
-        )
-    for d, d2 in _pairs(mech, pairs):
-        hs = hockey_stick(_dist(mech, d, S), _dist(mech, d2, S), e, precision)
-        c = decide_le(hs, dl, precision)
-        findings.append(Finding(c.verdict, None, (d, d2), hs, dl, hs, dl, tight=c.tight))
-    return CheckResult(
-        name,
-        combine_verdicts(f.verdict for f in findings),
-        findings,
-        quantity="delta needed",
-    )
+        return _result(name, findings, "realized eps(o)")
+    findings = _hockey_stick_findings(mech, _pairs(mech, pairs), [(None, S)], e, dl, precision)
+    return _result(name, findings, "delta needed")
 
 
 def subset_dp_epsilon(

@@ -28,7 +28,6 @@ import sympy as sp
 from ...arithmetic.exact import (
     DEFAULT_PRECISION,
     Precision,
-    Verdict,
     combine_verdicts,
     decide_le,
     exact,
@@ -102,10 +101,9 @@ def check_laplace_mixtures_dp(
                     c.verdict, label, (d, d2), fa, sp.exp(e) * fb, fa, sp.exp(e) * fb, tight=c.tight
                 )
             )
-    verdict = combine_verdicts(f.verdict for f in findings) if findings else Verdict.HOLDS
     return CheckResult(
         title or f"Laplace mixtures are {e}-DP",
-        verdict,
+        combine_verdicts(f.verdict for f in findings),
         findings,
         quantity="density",
         notes=["the supremum over t is attained at a centre or in a limit (module docstring)"],

@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 try:
     from hypothesis import strategies as st
@@ -89,6 +89,10 @@ workers : int
     Local worker processes (1: in this process).""",
     raises_unknown_claim="""verifier.errors.UnknownClaim
     ``claim`` is neither a registered searchable claim nor a spec file.""",
+    raises_a="""ValueError
+    (When drawing) ``a <= 1``.""",
+    raises_range="""hypothesis.errors.InvalidArgument
+    (When drawing) a range whose low end exceeds its high end.""",
 )
 
 
@@ -154,8 +158,7 @@ def pair_mechs(
 
     Raises
     ------
-    ValueError
-        (When drawing) ``a <= 1``.
+    %(raises_a)s
 
     Examples
     --------
@@ -182,14 +185,12 @@ def pair_mechs(
 
 
 @_fill_doc
-@st.composite
 def dp_pairs(
-    draw: Any,
     a: Fraction | int | None = None,
     outputs: int | tuple[int, int] = (2, 4),
     extreme: float = 0.5,
     datasets: tuple[str, str] = ("D", "D'"),
-) -> FiniteMechanism:
+) -> st.SearchStrategy[FiniteMechanism]:
     """:func:`pair_mechs` as a :class:`~verifier.mechanism.model.FiniteMechanism` on the
     pair ``datasets`` with outputs ``0..m-1``; it is exactly ``log(a)``-DP:
     ``check_pure_dp(m, log(a))`` holds, attained when a ratio is extreme.
@@ -207,8 +208,7 @@ def dp_pairs(
 
     Raises
     ------
-    ValueError
-        (When drawing) ``a <= 1``.
+    %(raises_a)s
 
     Examples
     --------
@@ -224,16 +224,22 @@ def dp_pairs(
     ...     assert check_pure_dp(m, epsilon=sp.log(3)).holds
     >>> test_is_log3_dp()
     """
-    pm = draw(pair_mechs(a, outputs, extreme))
-    d0, d1 = datasets
-    outs = list(range(pm.m))
 
-    def row(d: tuple[Fraction, ...]) -> dict[int, sp.Rational]:
-        return {o: sp.Rational(x.numerator, x.denominator) for o, x in zip(outs, d, strict=True)}
+    def mechanism(pm: PairMech) -> FiniteMechanism:
+        d0, d1 = datasets
+        outs = list(range(pm.m))
 
-    return FiniteMechanism(pair(d0, d1), {d0: row(pm.p), d1: row(pm.q)}, outs, name="M")
+        def row(d: tuple[Fraction, ...]) -> dict[int, sp.Rational]:
+            return {
+                o: sp.Rational(x.numerator, x.denominator) for o, x in zip(outs, d, strict=True)
+            }
+
+        return FiniteMechanism(pair(d0, d1), {d0: row(pm.p), d1: row(pm.q)}, outs, name="M")
+
+    return pair_mechs(a, outputs, extreme).map(mechanism)
 
 
+@_fill_doc
 @st.composite
 def sensitivity_tables(
     draw: Any, d: tuple[int, int] = (1, 3), values: tuple[int, int] = (-1, 2)
@@ -255,8 +261,7 @@ def sensitivity_tables(
 
     Raises
     ------
-    hypothesis.errors.InvalidArgument
-        (When drawing) a range whose low end exceeds its high end.
+    %(raises_range)s
 
     Examples
     --------
@@ -274,6 +279,7 @@ def sensitivity_tables(
     return {"D": fd, "D'": [x + s for x, s in zip(fd, steps, strict=True)]}
 
 
+@_fill_doc
 @st.composite
 def query_vector_pairs(
     draw: Any, n: tuple[int, int] = (1, 4), values: tuple[int, int] = (-1, 2)
@@ -295,8 +301,7 @@ def query_vector_pairs(
 
     Raises
     ------
-    hypothesis.errors.InvalidArgument
-        (When drawing) a range whose low end exceeds its high end.
+    %(raises_range)s
 
     Examples
     --------
@@ -319,6 +324,18 @@ def query_vector_pairs(
 # ---------------------------------------------------------------------------
 # search as a regression check
 # ---------------------------------------------------------------------------
+
+
+class _SearchOptions(TypedDict, total=False):
+    """The options of :func:`find_counterexample` (its defaults apply) that the assertions
+    pass on to it."""
+
+    claim_id: str | None
+    seconds: float | None
+    seed: int
+    instances: int | None
+    workers: int
+    certificate: str | os.PathLike[str] | None
 
 
 def _claim(claim: Claim | str | os.PathLike[str], claim_id: str | None) -> Claim:
@@ -386,13 +403,8 @@ def find_counterexample(
 def assert_no_counterexample(
     claim: Claim | str | os.PathLike[str],
     *,
-    claim_id: str | None = None,
-    seconds: float | None = 30.0,
-    seed: int = 0,
-    instances: int | None = None,
-    workers: int = 1,
-    certificate: str | os.PathLike[str] | None = None,
     max_ratio: float | None = None,
+    **options: Unpack[_SearchOptions],
 ) -> SearchResult:
     """Fail (``AssertionError``) if the search finds a counterexample to ``claim``.
 
@@ -424,15 +436,7 @@ def assert_no_counterexample(
     >>> r.violated
     False
     """
-    r = find_counterexample(
-        claim,
-        claim_id=claim_id,
-        seconds=seconds,
-        seed=seed,
-        instances=instances,
-        workers=workers,
-        certificate=certificate,
-    )
+    r = find_counterexample(claim, **options)
     if r.violated:
         raise AssertionError(
             f"counterexample found:\n{r.summary()}\n\ncertificate (verifier check exits 1 on it):\n"
@@ -447,14 +451,7 @@ def assert_no_counterexample(
 
 @_fill_doc
 def assert_counterexample(
-    claim: Claim | str | os.PathLike[str],
-    *,
-    claim_id: str | None = None,
-    seconds: float | None = 30.0,
-    seed: int = 0,
-    instances: int | None = None,
-    workers: int = 1,
-    certificate: str | os.PathLike[str] | None = None,
+    claim: Claim | str | os.PathLike[str], **options: Unpack[_SearchOptions]
 ) -> SearchResult:
     """Fail unless the search refutes ``claim`` (a negative control); returns the
     result, whose ``certificate_text`` re-verifies.
@@ -489,15 +486,7 @@ def assert_counterexample(
     AssertionError: no counterexample found:
     ...
     """
-    r = find_counterexample(
-        claim,
-        claim_id=claim_id,
-        seconds=seconds,
-        seed=seed,
-        instances=instances,
-        workers=workers,
-        certificate=certificate,
-    )
+    r = find_counterexample(claim, **options)
     if not r.violated:
         raise AssertionError(f"no counterexample found:\n{r.summary()}")
     return r

@@ -298,16 +298,21 @@ def _decider(
     return decide
 
 
-_pure_dp = _decider(check_pure_dp, "epsilon")
-_ex_post = _decider(check_ex_post, "epsilon_tilde")
-_approx_dp = _decider(check_approx_dp, "epsilon", "delta")
-_ex_post_approx = _decider(check_ex_post_approx, "epsilon_tilde", "delta")
-_pure_off_event = _decider(check_pure_off_event, "epsilon", "delta", over=False)
-_pure_off_event_both = _decider(check_pure_off_event, "epsilon", "delta", over=False, both=True)
-_rdp = _decider(check_rdp, "epsilon", "alpha", over=False)
-_ex_post_rdp = _decider(check_ex_post_rdp, "epsilon_tilde", "alpha")
-_zcdp = _decider(check_zcdp, "rho", over=False)
-_gdp = _decider(check_gdp, "mu", over=False)
+def _checked(
+    name: str,
+    parameters: tuple[Parameter, ...],
+    describe: Callable[[SpecClaim], str],
+    check: Callable[..., CheckResult],
+    *,
+    over: bool = False,
+    box: bool = False,
+    **fixed: Any,
+) -> ClaimKind:
+    """A kind decided by ``check`` (:func:`_decider`) with the kind's parameters, and
+    with the claim's range or box when the kind may have one."""
+    names = tuple(p.name for p in parameters)
+    decide = _decider(check, *names, over=over or box, **fixed)
+    return ClaimKind(name, parameters, describe, decide, over=over, box=box)
 
 
 def _lemma7(c: SpecClaim, precision: Precision) -> CheckResult:
@@ -358,63 +363,64 @@ def _table(*kinds: ClaimKind) -> dict[str, ClaimKind]:
 #: Every claim kind, by name, in the order messages list them (the ex-post kinds and
 #: Lemma 7: Ghazi et al. 2025, Defs 2, 5, 6 and Lemma 7).
 CLAIM_KINDS: dict[str, ClaimKind] = _table(
-    ClaimKind(
+    _checked(
         "pure_dp",
         (EPSILON,),
         lambda c: f"{c.mechanism_name} is {c.epsilon}-DP",
-        _pure_dp,
+        check_pure_dp,
         over=True,
         box=True,
     ),
-    ClaimKind(
+    _checked(
         "ex_post",
         (EPS_TILDE,),
         lambda c: f"{c.mechanism_name} is ex-post eps~-DP",
-        _ex_post,
+        check_ex_post,
         over=True,
         box=True,
     ),
-    ClaimKind(
+    _checked(
         "approx_dp",
         (EPSILON, DELTA),
         lambda c: f"{c.mechanism_name} is ({c.epsilon}, {c.delta})-DP",
-        _approx_dp,
+        check_approx_dp,
         over=True,
         box=True,
     ),
-    ClaimKind(
+    _checked(
         "ex_post_approx",
         (EPS_TILDE, DELTA),
         lambda c: f"{c.mechanism_name} is ex-post (eps~, {c.delta})-DP",
-        _ex_post_approx,
+        check_ex_post_approx,
         box=True,
     ),
-    ClaimKind(
+    _checked(
         "pure_off_event",
         (EPSILON, DELTA),
         lambda c: f"{c.mechanism_name} is {c.epsilon}-DP off an event of mass <= {c.delta}",
-        _pure_off_event,
+        check_pure_off_event,
     ),
-    ClaimKind(
+    _checked(
         "pure_off_event_both",
         (EPSILON, DELTA),
         lambda c: (
             f"{c.mechanism_name} is {c.epsilon}-DP off an event of mass <= {c.delta} "
             f"under both datasets"
         ),
-        _pure_off_event_both,
+        check_pure_off_event,
+        both=True,
     ),
-    ClaimKind(
+    _checked(
         "rdp",
         (ALPHA, EPSILON_NONNEGATIVE),
         lambda c: f"{c.mechanism_name} is ({c.alpha}, {c.epsilon})-RDP",
-        _rdp,
+        check_rdp,
     ),
-    ClaimKind(
+    _checked(
         "ex_post_rdp",
         (EPS_TILDE, ALPHA),
         lambda c: f"{c.mechanism_name} is ex-post ({c.alpha}, eps~)-RDP",
-        _ex_post_rdp,
+        check_ex_post_rdp,
         box=True,
     ),
     ClaimKind(
@@ -423,17 +429,17 @@ CLAIM_KINDS: dict[str, ClaimKind] = _table(
         lambda c: f"Lemma 7 on {c.mechanism_name} (alpha = {c.alpha}, delta = {c.delta})",
         _lemma7,
     ),
-    ClaimKind(
+    _checked(
         "zcdp",
         (RHO,),
         lambda c: f"{c.mechanism_name} is {c.rho}-zCDP (every Renyi order)",
-        _zcdp,
+        check_zcdp,
     ),
-    ClaimKind(
+    _checked(
         "gdp",
         (MU,),
         lambda c: f"{c.mechanism_name} is {c.mu}-GDP",
-        _gdp,
+        check_gdp,
     ),
     ClaimKind(
         "f_dp",

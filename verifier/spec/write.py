@@ -44,7 +44,7 @@ import os
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import networkx as nx
 import sympy as sp
@@ -245,11 +245,21 @@ class _Writer:
 
 
 MechanismsArg = FiniteMechanism | Mapping[str, FiniteMechanism] | Spec
+ClaimsArg = SpecClaim | Sequence[SpecClaim] | None
+
+
+class _DocumentOptions(TypedDict, total=False):
+    """The keyword arguments of :func:`spec_document` that the writers of text and
+    files pass on to it (``title``, ``description``, ``certificate``)."""
+
+    title: str | None
+    description: str | None
+    certificate: str | None
 
 
 def spec_document(
     mechanisms: MechanismsArg,
-    claims: SpecClaim | Sequence[SpecClaim] | None = None,
+    claims: ClaimsArg = None,
     *,
     title: str | None = None,
     description: str | None = None,
@@ -480,45 +490,33 @@ def _table_lines(lines: list[str], path: list[str], table: dict[str, Any]) -> No
 
 def spec_to_toml(
     mechanisms: MechanismsArg,
-    claims: SpecClaim | Sequence[SpecClaim] | None = None,
+    claims: ClaimsArg = None,
     *,
-    title: str | None = None,
-    description: str | None = None,
     comment: str | None = None,
-    certificate: str | None = None,
+    **document: Unpack[_DocumentOptions],
 ) -> str:
     """A self-contained TOML spec of ``mechanisms`` and ``claims`` (see
     :func:`spec_document`, also for ``certificate``), optionally headed by a ``#``
     comment."""
-    doc = spec_document(
-        mechanisms, claims, title=title, description=description, certificate=certificate
-    )
-    return document_text(doc, "toml", comment=comment)
+    return document_text(spec_document(mechanisms, claims, **document), "toml", comment=comment)
 
 
 def spec_to_json(
-    mechanisms: MechanismsArg,
-    claims: SpecClaim | Sequence[SpecClaim] | None = None,
-    *,
-    title: str | None = None,
-    description: str | None = None,
+    mechanisms: MechanismsArg, claims: ClaimsArg = None, **document: Unpack[_DocumentOptions]
 ) -> str:
     """The same document as :func:`spec_to_toml`, as JSON."""
-    doc = spec_document(mechanisms, claims, title=title, description=description)
-    return document_text(doc, "json")
+    return document_text(spec_document(mechanisms, claims, **document), "json")
 
 
 def dump_spec(
     path: str | os.PathLike[str],
     mechanisms: MechanismsArg,
-    claims: SpecClaim | Sequence[SpecClaim] | None = None,
+    claims: ClaimsArg = None,
     *,
-    title: str | None = None,
-    description: str | None = None,
     comment: str | None = None,
     fmt: str | None = None,
     verify: bool = True,
-    certificate: str | None = None,
+    **document: Unpack[_DocumentOptions],
 ) -> Path:
     """Write a self-contained spec file atomically (temporary file + ``os.replace``).
 
@@ -530,19 +528,9 @@ def dump_spec(
     p = Path(path)
     fmt = fmt or ("json" if p.suffix.lower() == ".json" else "toml")
     if fmt == "toml":
-        text = spec_to_toml(
-            mechanisms,
-            claims,
-            title=title,
-            description=description,
-            comment=comment,
-            certificate=certificate,
-        )
+        text = spec_to_toml(mechanisms, claims, comment=comment, **document)
     elif fmt == "json":
-        doc = spec_document(
-            mechanisms, claims, title=title, description=description, certificate=certificate
-        )
-        text = document_text(doc, "json")
+        text = spec_to_json(mechanisms, claims, **document)
     else:
         raise SpecError(f"unknown spec format {fmt!r} (use 'toml' or 'json')")
     if verify:

@@ -127,6 +127,14 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     return run_batch(jobs)
 
 
+def test_the_corpus_tests_share_one_worker(request):
+    """Under `--dist loadgroup` (the pytest addopts) xdist suffixes the node id of a test
+    of an xdist_group with the group's name and sends the group to one worker; without
+    it the corpus batch runs once on each worker."""
+    if getattr(request.config.option, "loadgroup", False):
+        assert request.node.nodeid.endswith("@hostile_corpus"), request.node.nodeid
+
+
 def test_the_corpus_is_large_and_covers_every_category():
     cats = {eid.split("/")[0] for eid, _, _ in ENTRIES}
     assert len(ENTRIES) >= 150

@@ -27,15 +27,13 @@ def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProce
     )
 
 
-#: The warning filters of a fresh interpreter started without ``-W`` or
-#: ``PYTHONWARNINGS`` (pytest shows every DeprecationWarning; a user's run does not).
-_FRESH_FILTERS: list[tuple[str, type[Warning], str]] = [
-    ("default", DeprecationWarning, "__main__"),
-    ("ignore", DeprecationWarning, ""),
-    ("ignore", PendingDeprecationWarning, ""),
-    ("ignore", ImportWarning, ""),
-    ("ignore", ResourceWarning, ""),
-]
+def _fresh_warning_filters() -> None:
+    """The warning filters of a fresh interpreter started without ``-W`` or
+    ``PYTHONWARNINGS`` (pytest shows every DeprecationWarning; a user's run does not)."""
+    warnings.resetwarnings()
+    warnings.filterwarnings("default", category=DeprecationWarning, module="__main__", append=True)
+    for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+        warnings.filterwarnings("ignore", category=category, append=True)
 
 
 def _pipe(errors: str) -> io.TextIOWrapper:
@@ -75,9 +73,7 @@ def invoke(
         if cwd is not None:
             stack.enter_context(contextlib.chdir(cwd))
         stack.enter_context(warnings.catch_warnings())
-        warnings.resetwarnings()
-        for action, category, module in reversed(_FRESH_FILTERS):
-            warnings.filterwarnings(action, category=category, module=module)
+        _fresh_warning_filters()
         stack.enter_context(contextlib.redirect_stdout(out))
         stack.enter_context(contextlib.redirect_stderr(err))
         if stdin is not None:

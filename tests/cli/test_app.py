@@ -28,7 +28,7 @@ from verifier.errors import (
     Undecidable,
 )
 
-from .helpers import EXAMPLES, NEAR_TIE, README, run
+from .helpers import EXAMPLES, NEAR_TIE, README, answer, invoke, run
 
 ALL_CODES = [0, 1, 2, 3, 4, 5, 130]
 
@@ -59,7 +59,7 @@ def test_exit_3_an_undecided_claim(tmp_path):
     # enclosure cannot separate from zero, and the difference is not exactly zero.
     spec = tmp_path / "near_tie.toml"
     spec.write_text(NEAR_TIE)
-    r = run("check", "--max-bits", "32", spec)
+    r = invoke("check", "--max-bits", "32", spec)
     assert r.returncode == EXIT_UNDECIDED, r.stdout + r.stderr
     assert "UNDECIDED" in r.stdout and r.stderr == ""
 
@@ -144,12 +144,13 @@ def test_exit_130_interrupted(monkeypatch, capsys):
 
 
 def test_version():
-    r = run("--version")
+    r = run("--version")  # the console script itself (the subcommands have their own)
     assert r.returncode == 0 and r.stdout.startswith("verifier ")
+    assert answer(invoke("--version")) == answer(r)
 
 
 def test_no_command_is_bad_input():
-    r = run()
+    r = invoke()
     assert r.returncode == 2 and "usage" in r.stderr
 
 

@@ -1,5 +1,6 @@
-"""``verifier casestudies``: the real case studies through the console script, and
-registry corner cases in-process with a patched registry."""
+"""``verifier casestudies``: the real case studies through the console script (the
+listing) and in-process (:func:`~tests.cli.helpers.invoke`), and registry corner
+cases in-process with a patched registry."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from verifier.checks.results import CheckResult
 from verifier.claims import Registry
 from verifier.cli import casestudies
 
-from .helpers import run
+from .helpers import answer, invoke, run
 
 
 def test_casestudies_list_and_unknown_name():
     r = run("casestudies", "--list")
     assert r.returncode == 0, r.stderr
-    r = run("casestudies", "no-such-study")
+    assert answer(invoke("casestudies", "--list")) == answer(r)
+    r = invoke("casestudies", "no-such-study")
     assert r.returncode == 2 and "no-such-study" in r.stderr and "Traceback" not in r.stderr
 
 

@@ -1,7 +1,10 @@
-"""``verifier check``, driven through the real console script.
+"""``verifier check``: the exit codes, the text and the JSON document, the bad input.
 
-Most cases run the installed script in a subprocess (as a user would); the bad-input
-files also run in-process through :func:`verifier.cli.main`, for speed.
+The console script runs in a subprocess (as a user would) for a spec that holds and
+for bad-input files (one line on stderr, no traceback, from a whole process; the same
+answer as in this process); every other case runs in-process
+(:func:`~tests.cli.helpers.invoke`: the same exit code and text, without an
+interpreter's start-up).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import pytest
 
 from verifier import cli
 
-from .helpers import EXAMPLES, NEAR_TIE, RR, run
+from .helpers import EXAMPLES, NEAR_TIE, RR, answer, invoke, run
 
 CLAIM = '\n[[claims]]\nid = "c"\nmechanism = "rr"\n'
 SUM_09 = RR.replace(
@@ -83,10 +86,12 @@ def test_check_holds_exit_0():
     assert r.returncode == 0, r.stderr
     assert "rr-is-eps-dp" in r.stdout and "HOLDS" in r.stdout and "(attained exactly)" in r.stdout
     assert "6 claim(s): 6 hold, 0 violated, 0 undecided" in r.stdout
+    # the in-process runner of the other tests answers as the console script does
+    assert answer(invoke("check", EXAMPLES / "randomized_response.toml")) == answer(r)
 
 
 def test_check_violated_exit_1_shows_the_counterexample():
-    r = run("check", EXAMPLES / "best_of_k.toml")
+    r = invoke("check", EXAMPLES / "best_of_k.toml")
     assert r.returncode == 1, r.stderr
     out = r.stdout
     assert "VIOLATED" in out and "counterexample: output 0, pair D' -> D" in out
@@ -94,12 +99,12 @@ def test_check_violated_exit_1_shows_the_counterexample():
     assert "P_D'(0)" in out and "exp(3/2)/(1 + exp(1/2))**3" in out
     assert "P_D(0)" in out and "(1 + exp(1/2))**(-3)" in out
     assert "bound exp(eps(0)) * P_D(0)" in out and "claimed eps(0)" in out
-    r = run("check", "--expected", EXAMPLES / "best_of_k.toml")
+    r = invoke("check", "--expected", EXAMPLES / "best_of_k.toml")
     assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_check_json_is_one_document():
-    r = run("check", "--json", EXAMPLES / "best_of_k.toml")
+    r = invoke("check", "--json", EXAMPLES / "best_of_k.toml")
     assert r.returncode == 1
     doc = json.loads(r.stdout)  # nothing else on stdout
     assert doc["verdict"] == "violated" and doc["exit_code"] == 1
@@ -114,10 +119,10 @@ def test_check_json_is_one_document():
 
 
 def test_undecided_exit_3_at_low_precision(files):
-    r = run("check", "--max-bits", "32", files / "near_tie.toml")
+    r = invoke("check", "--max-bits", "32", files / "near_tie.toml")
     assert r.returncode == 3, r.stdout + r.stderr
     assert "UNDECIDED" in r.stdout
-    r = run("check", "--json", files / "near_tie.toml")  # default precision: decided
+    r = invoke("check", "--json", files / "near_tie.toml")  # default precision: decided
     assert r.returncode == 1
     assert json.loads(r.stdout)["verdict"] == "violated"
 
@@ -132,7 +137,7 @@ def _check_bad(name: str, code: int, stdout: str, stderr: str) -> None:
     assert stdout == ""
 
 
-#: Bad files also run through the console script (the others in-process, for speed).
+#: Bad files also run through the console script (all of them in-process, for speed).
 SUBPROCESS_BAD = ["sum.toml", "edge.toml", "unparsable.toml", "syntax.json", "unbound.toml"]
 
 
@@ -141,6 +146,7 @@ def test_bad_input_files_exit_2_one_line_no_traceback(files):
         results = list(pool.map(lambda n: run("check", files / n), SUBPROCESS_BAD))
     for name, r in zip(SUBPROCESS_BAD, results, strict=True):
         _check_bad(name, r.returncode, r.stdout, r.stderr)
+        assert answer(invoke("check", files / name)) == answer(r), name
 
 
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
@@ -151,10 +157,10 @@ def test_every_bad_input_file_in_process(name, files, capsys):
 
 
 def test_missing_file_and_bad_options(tmp_path):
-    r = run("check", "--json", tmp_path / "nope.toml")
+    r = invoke("check", "--json", tmp_path / "nope.toml")
     assert r.returncode == 2 and "no such file" in r.stderr and "Traceback" not in r.stderr
     assert json.loads(r.stdout)["exit_code"] == 2
-    r = run("check", "--max-bits", "8", EXAMPLES / "best_of_k.toml")
+    r = invoke("check", "--max-bits", "8", EXAMPLES / "best_of_k.toml")
     assert (
         r.returncode == 2 and "argument --max-bits: must be an integer between 16 and" in r.stderr
     )
@@ -165,17 +171,17 @@ def test_code_injection_executes_nothing(tmp_path):
     spec = tmp_path / "inject.toml"
     payload = f"__import__('os').system('touch {marker}')"
     spec.write_text(RR.replace('"0" = "1/(1+exp(eps))"', f'"0" = {json.dumps(payload)}', 1))
-    r = run("check", spec, cwd=tmp_path)
+    r = invoke("check", spec, cwd=tmp_path)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert not marker.exists()
 
 
 def test_certificates_reverify(tmp_path):
-    r = run("check", "--certificates", tmp_path, EXAMPLES / "best_of_k.toml")
+    r = invoke("check", "--certificates", tmp_path, EXAMPLES / "best_of_k.toml")
     assert r.returncode == 1
     cert = tmp_path / "best-of-3-is-not-2eps-dp.toml"
     assert cert.exists() and f"certificate: {cert}" in r.stdout
-    r = run("check", "--expected", cert)
+    r = invoke("check", "--expected", cert)
     assert r.returncode == 0, r.stdout + r.stderr  # violated, as the certificate expects
     assert "VIOLATED" in r.stdout and "pair D' -> D" in r.stdout
 

@@ -1,24 +1,29 @@
-"""``verifier search`` through the real console script.
+"""``verifier search`` from the command line.
 
 The false claims are refuted from the command line and their certificates
 re-verified by ``verifier check`` (exit 1; ``--expected``: exit 0); a search killed
 with SIGKILL and resumed from its checkpoint ends with the answer of an
-uninterrupted one.
+uninterrupted one.  The console script runs in a subprocess for a refutation with
+the text output, for the refutations run side by side and for the kill; the other
+command lines run in-process (:func:`~tests.cli.helpers.invoke`: the same exit code
+and text, without an interpreter's start-up).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from .helpers import BASE, EXAMPLES
+from .helpers import BASE, EXAMPLES, answer, invoke, run
 
 #: The four claims the search must refute (plus Lyu et al.'s Algorithm 5).
 REFUTE = [
@@ -30,27 +35,31 @@ REFUTE = [
 ]
 
 
-def search_cmd(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*BASE, "search", *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
-    )
+Runner = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def check_cmd(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*BASE, "check", *map(str, args)], capture_output=True, text=True, timeout=120
-    )
+def search_cmd(
+    *args: str | Path, cwd: Path | None = None, via: Runner = invoke
+) -> subprocess.CompletedProcess[str]:
+    """``verifier search ARGS``: in-process, or in a subprocess with ``via=run``."""
+    return via("search", *args, cwd=cwd)
+
+
+def check_cmd(*args: str | Path, via: Runner = invoke) -> subprocess.CompletedProcess[str]:
+    """``verifier check ARGS``: in-process, or in a subprocess with ``via=run``."""
+    return via("check", *args)
 
 
 def _refute(claim: str, tmp: Path) -> tuple[dict, int, int, float]:
     cert = tmp / f"{claim}.toml"
     t0 = time.monotonic()
-    r = search_cmd(claim, "--seed", "0", "--out", cert, "--json", "--no-checkpoint")
+    # in threads side by side: subprocesses (invoke() swaps this process's streams)
+    r = search_cmd(claim, "--seed", "0", "--out", cert, "--json", "--no-checkpoint", via=run)
     took = time.monotonic() - t0
     assert r.returncode == 1, r.stderr
     doc = json.loads(r.stdout)
-    checked = check_cmd(cert)
-    expected = check_cmd("--expected", cert)
+    checked = check_cmd(cert, via=run)
+    expected = check_cmd("--expected", cert, via=run)
     return doc, checked.returncode, expected.returncode, took
 
 
@@ -84,11 +93,20 @@ def test_cli_true_theorem_survives(tmp_path):
 
 
 def test_cli_text_output_and_default_certificate(tmp_path):
-    r = search_cmd("liu_talwar2019.B1.best_of_k_eps", "--instances", "100", cwd=tmp_path)
+    # the console script for one search (the other command lines run in-process)
+    args = ("liu_talwar2019.B1.best_of_k_eps", "--instances", "100")
+    r = search_cmd(*args, cwd=tmp_path, via=run)
     assert r.returncode == 1
     assert "VIOLATED" in r.stdout and "certificate:" in r.stdout
     cert = tmp_path / "liu_talwar2019.B1.best_of_k_eps.counterexample.toml"
     assert check_cmd(cert).returncode == 1
+    text = cert.read_text()
+    # in-process: the same answer (but the wall-clock time), the same certificate
+    again = search_cmd(*args, cwd=tmp_path)
+    assert answer(again)[::2] == answer(r)[::2]
+    clock = re.compile(r"\(\d+(\.\d+)?s, ")
+    assert clock.search(r.stdout) and clock.sub("", again.stdout) == clock.sub("", r.stdout)
+    assert cert.read_text() == text
 
 
 def test_cli_spec_file(tmp_path):
@@ -158,8 +176,8 @@ def test_cli_killed_and_resumed_search_ends_with_the_same_answer(tmp_path):
     state = json.loads(ck.read_text())["state"]
     if killed:
         assert not state["done"]
-    resumed = search_cmd("--resume", ck, "--json", cwd=tmp_path)
-    straight = search_cmd(claim, *args, "--no-checkpoint", cwd=tmp_path)
+    resumed = search_cmd("--resume", ck, "--json", cwd=tmp_path, via=run)
+    straight = search_cmd(claim, *args, "--no-checkpoint", cwd=tmp_path, via=run)
     assert resumed.returncode == straight.returncode == 0, resumed.stderr
     a, b = json.loads(resumed.stdout), json.loads(straight.stdout)
     for d in (a, b):

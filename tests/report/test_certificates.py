@@ -29,9 +29,6 @@ REGISTRY = load_casestudies()
 REFUTED = [c for c in REGISTRY.claims.values() if c.expected == "refuted"]
 #: refuted claims whose certificate cannot be written today, and why
 NO_CERTIFICATE = {
-    # the best of K = 100 candidates: its distributions are sums the spec reader cannot
-    # prove to be 1 exactly, and the hockey-stick value is too large for the writer
-    "liu_talwar2019.B1.delta.half_ln",
     # Theorem 13's data-dependent bound without its factor 3/2: the failing side is a
     # 49th root of a 48-digit number inside an exponential, beyond the spec format's
     # limits on exact numbers

@@ -3,8 +3,8 @@
 One interface over two ways of evaluating a sympy expression:
 
 * **exact** — rationals stay rationals; equalities are proved symbolically
-  (:func:`is_exactly_zero`: expansion, simplification, minimal polynomials of
-  algebraic numbers);
+  (:func:`is_exactly_zero`: rational functions of exponentials, expansion,
+  simplification, minimal polynomials of algebraic numbers);
 * **certified** — an mpmath interval that provably contains the value, computed by
   :func:`enclose` with outward rounding at a chosen precision, in an interval
   context private to the call (:func:`verifier.arithmetic.precision.interval_context`: no
@@ -657,13 +657,73 @@ def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
 
 _SIMPLIFY_OPS_LIMIT = 600
 _x = sp.Dummy("x")
+_t = sp.Dummy("t", positive=True)
+#: limits of the zero test in the field of exponentials (:func:`_zero_in_exp_field`):
+#: tree nodes of the expression, and degree in t = e^(1/L) of one power
+_EXP_FIELD_NODES_LIMIT = 4000
+_EXP_FIELD_DEGREE_LIMIT = 2048
+
+
+def _zero_in_exp_field(x: sp.Expr) -> bool | None:
+    """Decide ``x == 0`` for a constant built by sums, products and integer powers from
+    rationals and exponentials e^q with rational q; ``None`` for any other expression.
+
+    With L the common denominator of the exponents q, such an x is R(e^{1/L}) for a
+    rational function R with rational coefficients (e^q is t^{qL} at t = e^{1/L}).
+    ``True`` when R cancels to 0 (polynomial arithmetic over the rationals, far
+    cheaper than :func:`sympy.simplify`). ``False`` otherwise: e^{1/L} is
+    transcendental (Lindemann-Weierstrass theorem: e^a is transcendental for every
+    algebraic a != 0), so no nonzero polynomial with rational coefficients, the
+    numerator of R, vanishes there, and the denominators of x do not vanish either.
+
+    >>> half = sp.Rational(1, 2)
+    >>> _zero_in_exp_field(1 / (1 + sp.exp(half)) + sp.exp(half) / (1 + sp.exp(half)) - 1)
+    True
+    >>> _zero_in_exp_field(sp.exp(half) ** 2 - sp.Rational(271828, 100000))
+    False
+    >>> _zero_in_exp_field(sp.exp(sp.sqrt(2)) - 1) is None   # an irrational exponent
+    True
+    """
+    powers = x.atoms(sp.exp)
+    exponents = [a.exp for a in powers]
+    if x.has(sp.E):
+        exponents.append(sp.Integer(1))
+    if not exponents or not all(q.is_Rational for q in exponents):
+        return None
+    common = math.lcm(*(int(q.q) for q in exponents))
+    if max(abs(int(q.p)) * (common // int(q.q)) for q in exponents) > _EXP_FIELD_DEGREE_LIMIT:
+        return None
+    sub: dict[sp.Basic, sp.Expr] = {a: _t ** (a.exp * common) for a in powers}
+    sub[sp.E] = _t**common
+    y = x.xreplace(sub)
+    nodes = 0
+    for node in sp.preorder_traversal(y):
+        nodes += 1
+        if nodes > _EXP_FIELD_NODES_LIMIT:
+            return None
+        if node is _t or node.is_Rational or isinstance(node, (sp.Add, sp.Mul)):
+            continue
+        if isinstance(node, sp.Pow) and node.exp.is_Integer:
+            continue
+        return None  # another constant (pi, log 2, a root), or a zero division (zoo)
+    try:
+        r = sp.cancel(y)
+    except (ZeroDivisionError, NotImplementedError, ValueError, TypeError, RecursionError):
+        return None
+    if r == 0:
+        return True
+    if r.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    return False
 
 
 def is_exactly_zero(expr: Any) -> bool | None:
     """Decide ``expr == 0`` exactly, or return ``None`` when no proof was found.
 
-    ``True`` and ``False`` are proofs (rational arithmetic, symbolic simplification
-    to 0, or the minimal polynomial of an algebraic number); ``None`` means unknown.
+    ``True`` and ``False`` are proofs (rational arithmetic, a rational function of
+    exponentials with rational exponents (:func:`_zero_in_exp_field`), symbolic
+    simplification to 0, or the minimal polynomial of an algebraic number); ``None``
+    means unknown.
 
     >>> is_exactly_zero(sp.sqrt(2) * sp.sqrt(3) - sp.sqrt(6))
     True
@@ -675,6 +735,10 @@ def is_exactly_zero(expr: Any) -> bool | None:
     x = exact(expr)
     if x.is_Rational:
         return bool(x == 0)
+    if not x.free_symbols:
+        z = _zero_in_exp_field(x)
+        if z is not None:
+            return z
     if x.is_zero is not None and not x.free_symbols:
         # sympy's assumptions are proofs when they answer.
         return bool(x.is_zero)

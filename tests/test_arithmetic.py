@@ -120,7 +120,7 @@ def test_zero_tests_are_proofs():
     assert is_exactly_zero(sp.exp(1) - R(27, 10)) in (False, None)
 
 
-def test_zero_tests_in_the_field_of_exponentials_agree_with_simplify_and_enclosures():
+def test_zero_tests_by_rational_functions_agree_with_simplify_and_enclosures():
     # Ghazi et al. 2025, Algorithm 3 on two randomized responses (the distribution at D
     # of ghazi2025.thm11.no_factor2.box, eps_1 = 1, eps_2 = 4, eps' = 1): sums to 1
     e = sp.exp
@@ -152,6 +152,14 @@ def test_zero_tests_in_the_field_of_exponentials_agree_with_simplify_and_enclosu
         is_exactly_zero((1 - h / 10) ** 3 - (1 - 3 * h / 10 + 3 * e(1) / 100 - h**3 / 1000)) is True
     )
     assert is_exactly_zero(e(R(1, 2)) - sp.sqrt(e(1))) is True
+    # roots of 5: the exponential mechanism at eps = log 5 with scores 1, 0, -3/2 and
+    # sensitivity 2 (weights 5^(1/4), 1, 5^(-3/8)); its probabilities sum to 1
+    r4, r8 = sp.root(5, 4), sp.Integer(5) ** R(5, 8)
+    den = r8 / 5 + 1 + r4
+    assert is_exactly_zero(1 - r4 / den - 1 / den - r8 / (5 * den)) is True
+    # without one of them the sum is 1 - 5^(1/4)/den - 1/den > 0: never proved zero
+    assert is_exactly_zero(1 - r4 / den - 1 / den) is not True
+    assert decide_sign(1 - r4 / den - 1 / den).sign is Sign.POSITIVE
 
 
 def test_exact_max_and_combine():

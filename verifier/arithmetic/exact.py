@@ -3,7 +3,7 @@
 One interface over two ways of evaluating a sympy expression:
 
 * **exact** — rationals stay rationals; equalities are proved symbolically
-  (:func:`is_exactly_zero`: rational functions of exponentials, expansion,
+  (:func:`is_exactly_zero`: rational functions of exponentials and roots, expansion,
   simplification, minimal polynomials of algebraic numbers);
 * **certified** — an mpmath interval that provably contains the value, computed by
   :func:`enclose` with outward rounding at a chosen precision, in an interval
@@ -658,61 +658,93 @@ def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
 _SIMPLIFY_OPS_LIMIT = 600
 _x = sp.Dummy("x")
 _t = sp.Dummy("t", positive=True)
-#: limits of the zero test in the field of exponentials (:func:`_zero_in_exp_field`):
-#: tree nodes of the expression, and degree in t = e^(1/L) of one power
-_EXP_FIELD_NODES_LIMIT = 4000
-_EXP_FIELD_DEGREE_LIMIT = 2048
+#: limits of the zero test by rational functions (:func:`_zero_as_rational_function`):
+#: tree nodes of the expression, and degree of one power in its generator
+_RATIONAL_FUNCTION_NODES_LIMIT = 4000
+_RATIONAL_FUNCTION_DEGREE_LIMIT = 2048
 
 
-def _zero_in_exp_field(x: sp.Expr) -> bool | None:
+def _generators(exponents: list[sp.Rational]) -> tuple[int, bool]:
+    """The common denominator L of ``exponents`` and whether every power t^{qL} stays
+    within the degree limit."""
+    common = math.lcm(*(int(q.q) for q in exponents))
+    low = max(abs(int(q.p)) * (common // int(q.q)) for q in exponents)
+    return common, low <= _RATIONAL_FUNCTION_DEGREE_LIMIT
+
+
+def _zero_as_rational_function(x: sp.Expr) -> bool | None:
     """Decide ``x == 0`` for a constant built by sums, products and integer powers from
-    rationals and exponentials e^q with rational q; ``None`` for any other expression.
+    rationals, exponentials e^q and roots b^q (b, q rational); ``None`` for any other
+    expression, or when the test below is inconclusive.
 
-    With L the common denominator of the exponents q, such an x is R(e^{1/L}) for a
-    rational function R with rational coefficients (e^q is t^{qL} at t = e^{1/L}).
-    ``True`` when R cancels to 0 (polynomial arithmetic over the rationals, far
-    cheaper than :func:`sympy.simplify`). ``False`` otherwise: e^{1/L} is
-    transcendental (Lindemann-Weierstrass theorem: e^a is transcendental for every
-    algebraic a != 0), so no nonzero polynomial with rational coefficients, the
-    numerator of R, vanishes there, and the denominators of x do not vanish either.
+    With L the common denominator of the exponents q of e, e^q is t^{qL} at
+    t = e^{1/L}; likewise each root b^q is s_b^{q L_b} at s_b = b^{1/L_b}. So x is
+    R(t, s_b, ...) for a rational function R with rational coefficients. ``True`` when
+    R cancels to 0 (polynomial arithmetic over the rationals, far cheaper than
+    :func:`sympy.simplify`): x is R's value. When R does not cancel and x has no roots,
+    ``False``: e^{1/L} is transcendental (Lindemann-Weierstrass theorem: e^a is
+    transcendental for every algebraic a != 0), so no nonzero polynomial with rational
+    coefficients, the numerator of R, vanishes there, and the denominators of x do not
+    vanish either. With roots (algebraic s_b, related to one another) a rational
+    function that does not cancel proves nothing: ``None``.
 
     >>> half = sp.Rational(1, 2)
-    >>> _zero_in_exp_field(1 / (1 + sp.exp(half)) + sp.exp(half) / (1 + sp.exp(half)) - 1)
+    >>> _zero_as_rational_function(1 / (1 + sp.exp(half)) + sp.exp(half) / (1 + sp.exp(half)) - 1)
     True
-    >>> _zero_in_exp_field(sp.exp(half) ** 2 - sp.Rational(271828, 100000))
+    >>> _zero_as_rational_function(sp.exp(half) ** 2 - sp.Rational(271828, 100000))
     False
-    >>> _zero_in_exp_field(sp.exp(sp.sqrt(2)) - 1) is None   # an irrational exponent
+    >>> r = sp.root(5, 4)
+    >>> _zero_as_rational_function(1 / (1 + r + sp.sqrt(5)) + (r + sp.sqrt(5)) / (1 + r + sp.sqrt(5)) - 1)
+    True
+    >>> _zero_as_rational_function(sp.sqrt(2) - sp.Rational(141, 100)) is None
+    True
+    >>> _zero_as_rational_function(sp.exp(sp.sqrt(2)) - 1) is None   # an irrational exponent
     True
     """
+    sub: dict[sp.Basic, sp.Expr] = {}
     powers = x.atoms(sp.exp)
     exponents = [a.exp for a in powers]
     if x.has(sp.E):
         exponents.append(sp.Integer(1))
-    if not exponents or not all(q.is_Rational for q in exponents):
+    if exponents:
+        if not all(q.is_Rational for q in exponents):
+            return None
+        common, ok = _generators(exponents)
+        if not ok:
+            return None
+        sub.update({a: _t ** (a.exp * common) for a in powers})
+        sub[sp.E] = _t**common
+    roots: dict[sp.Rational, list[sp.Pow]] = {}
+    for a in x.atoms(sp.Pow):
+        if a.base.is_Rational and a.exp.is_Rational and not a.exp.is_Integer:
+            roots.setdefault(a.base, []).append(a)
+    for b, rs in roots.items():
+        common, ok = _generators([a.exp for a in rs])
+        if not ok:
+            return None
+        s = sp.Dummy(f"s_{b}", positive=True)
+        sub.update({a: s ** (a.exp * common) for a in rs})
+    if not sub:
         return None
-    common = math.lcm(*(int(q.q) for q in exponents))
-    if max(abs(int(q.p)) * (common // int(q.q)) for q in exponents) > _EXP_FIELD_DEGREE_LIMIT:
-        return None
-    sub: dict[sp.Basic, sp.Expr] = {a: _t ** (a.exp * common) for a in powers}
-    sub[sp.E] = _t**common
+    gens = {v.base if isinstance(v, sp.Pow) else v for v in sub.values()}
     y = x.xreplace(sub)
     nodes = 0
     for node in sp.preorder_traversal(y):
         nodes += 1
-        if nodes > _EXP_FIELD_NODES_LIMIT:
+        if nodes > _RATIONAL_FUNCTION_NODES_LIMIT:
             return None
-        if node is _t or node.is_Rational or isinstance(node, (sp.Add, sp.Mul)):
+        if node in gens or node.is_Rational or isinstance(node, (sp.Add, sp.Mul)):
             continue
         if isinstance(node, sp.Pow) and node.exp.is_Integer:
             continue
-        return None  # another constant (pi, log 2, a root), or a zero division (zoo)
+        return None  # another constant (pi, log 2), or a zero division (zoo)
     try:
         r = sp.cancel(y)
     except (ZeroDivisionError, NotImplementedError, ValueError, TypeError, RecursionError):
         return None
     if r == 0:
         return True
-    if r.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+    if roots or r.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
     return False
 
@@ -721,7 +753,7 @@ def is_exactly_zero(expr: Any) -> bool | None:
     """Decide ``expr == 0`` exactly, or return ``None`` when no proof was found.
 
     ``True`` and ``False`` are proofs (rational arithmetic, a rational function of
-    exponentials with rational exponents (:func:`_zero_in_exp_field`), symbolic
+    exponentials and roots of rationals (:func:`_zero_as_rational_function`), symbolic
     simplification to 0, or the minimal polynomial of an algebraic number); ``None``
     means unknown.
 
@@ -736,7 +768,7 @@ def is_exactly_zero(expr: Any) -> bool | None:
     if x.is_Rational:
         return bool(x == 0)
     if not x.free_symbols:
-        z = _zero_in_exp_field(x)
+        z = _zero_as_rational_function(x)
         if z is not None:
             return z
     if x.is_zero is not None and not x.free_symbols:

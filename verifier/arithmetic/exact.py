@@ -673,20 +673,23 @@ def _generators(exponents: list[sp.Rational]) -> tuple[int, bool]:
 
 
 def _zero_as_rational_function(x: sp.Expr) -> bool | None:
-    """Decide ``x == 0`` for a constant built by sums, products and integer powers from
-    rationals, exponentials e^q and roots b^q (b, q rational); ``None`` for any other
-    expression, or when the test below is inconclusive.
+    """Decide ``x == 0`` for an expression built by sums, products and integer powers
+    from rationals, symbols, exponentials e^{a_0 + a_1 x_1 + ...} (rational a_i,
+    symbols x_i) and roots b^q (b, q rational); ``None`` for any other expression, or
+    when the test below is inconclusive.
 
-    With L the common denominator of the exponents q of e, e^q is t^{qL} at
-    t = e^{1/L}; likewise each root b^q is s_b^{q L_b} at s_b = b^{1/L_b}. So x is
-    R(t, s_b, ...) for a rational function R with rational coefficients. ``True`` when
-    R cancels to 0 (polynomial arithmetic over the rationals, far cheaper than
-    :func:`sympy.simplify`): x is R's value. When R does not cancel and x has no roots,
-    ``False``: e^{1/L} is transcendental (Lindemann-Weierstrass theorem: e^a is
-    transcendental for every algebraic a != 0), so no nonzero polynomial with rational
-    coefficients, the numerator of R, vanishes there, and the denominators of x do not
-    vanish either. With roots (algebraic s_b, related to one another) a rational
-    function that does not cancel proves nothing: ``None``.
+    With L the common denominator of the constant terms a_0, e^{a_0} is t^{a_0 L} at
+    t = e^{1/L}; likewise e^{a_i x_i} is t_i^{a_i L_i} at t_i = e^{x_i / L_i} and each
+    root b^q is s_b^{q L_b} at s_b = b^{1/L_b}. So x is R(t, t_i, x_i, s_b, ...) for a
+    rational function R with rational coefficients. ``True`` when R cancels to 0
+    (polynomial arithmetic over the rationals, far cheaper than :func:`sympy.simplify`):
+    x is R's value, zero for every value of its symbols. When R does not cancel and x
+    is a constant without roots, ``False``: e^{1/L} is transcendental
+    (Lindemann-Weierstrass theorem: e^a is transcendental for every algebraic a != 0),
+    so no nonzero polynomial with rational coefficients, the numerator of R, vanishes
+    there, and the denominators of x do not vanish either. With roots (algebraic s_b,
+    related to one another) or symbols, a rational function that does not cancel
+    proves nothing here: ``None``.
 
     >>> half = sp.Rational(1, 2)
     >>> _zero_as_rational_function(1 / (1 + sp.exp(half)) + sp.exp(half) / (1 + sp.exp(half)) - 1)
@@ -700,20 +703,34 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
     True
     >>> _zero_as_rational_function(sp.exp(sp.sqrt(2)) - 1) is None   # an irrational exponent
     True
+    >>> eps = sp.Symbol("epsilon", positive=True)
+    >>> _zero_as_rational_function(sp.exp(eps / 2) ** 2 / (1 + sp.exp(eps)) + 1 / (1 + sp.exp(eps)) - 1)
+    True
     """
     sub: dict[sp.Basic, sp.Expr] = {}
-    powers = x.atoms(sp.exp)
-    exponents = [a.exp for a in powers]
+    # e^{a_0 + a_1 x_1 + ...} with rational a_i and symbols x_i is the product of the
+    # powers of the generators t = e^{1/L}, t_i = e^{x_i / L_i}
+    split: dict[sp.Basic, dict[sp.Basic, sp.Expr]] = {}
+    parts: dict[sp.Basic, list[sp.Rational]] = {}
+    for a in x.atoms(sp.exp):
+        terms = a.exp.as_coefficients_dict()
+        for k, c in terms.items():
+            if not c.is_Rational or not (k == 1 or k.is_Symbol):
+                return None
+            parts.setdefault(k, []).append(c)
+        split[a] = terms
     if x.has(sp.E):
-        exponents.append(sp.Integer(1))
-    if exponents:
-        if not all(q.is_Rational for q in exponents):
-            return None
-        common, ok = _generators(exponents)
+        parts.setdefault(sp.Integer(1), []).append(sp.Integer(1))
+    gens: dict[sp.Basic, tuple[sp.Symbol, int]] = {}
+    for k, cs in parts.items():
+        common, ok = _generators(cs)
         if not ok:
             return None
-        sub.update({a: _t ** (a.exp * common) for a in powers})
-        sub[sp.E] = _t**common
+        gens[k] = (_t if k == 1 else sp.Dummy(f"t_{k}", positive=True), common)
+    for a, terms in split.items():
+        sub[a] = sp.Mul(*(gens[k][0] ** (c * gens[k][1]) for k, c in terms.items()))
+    if x.has(sp.E):
+        sub[sp.E] = _t ** gens[sp.Integer(1)][1]
     roots: dict[sp.Rational, list[sp.Pow]] = {}
     for a in x.atoms(sp.Pow):
         if a.base.is_Rational and a.exp.is_Rational and not a.exp.is_Integer:
@@ -726,14 +743,13 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
         sub.update({a: s ** (a.exp * common) for a in rs})
     if not sub:
         return None
-    gens = {v.base if isinstance(v, sp.Pow) else v for v in sub.values()}
     y = x.xreplace(sub)
     nodes = 0
     for node in sp.preorder_traversal(y):
         nodes += 1
         if nodes > _RATIONAL_FUNCTION_NODES_LIMIT:
             return None
-        if node in gens or node.is_Rational or isinstance(node, (sp.Add, sp.Mul)):
+        if node.is_Symbol or node.is_Rational or isinstance(node, (sp.Add, sp.Mul)):
             continue
         if isinstance(node, sp.Pow) and node.exp.is_Integer:
             continue
@@ -744,7 +760,7 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
         return None
     if r == 0:
         return True
-    if roots or r.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+    if roots or x.free_symbols or r.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
     return False
 
@@ -767,10 +783,9 @@ def is_exactly_zero(expr: Any) -> bool | None:
     x = exact(expr)
     if x.is_Rational:
         return bool(x == 0)
-    if not x.free_symbols:
-        z = _zero_as_rational_function(x)
-        if z is not None:
-            return z
+    z = _zero_as_rational_function(x)
+    if z is not None:
+        return z
     if x.is_zero is not None and not x.free_symbols:
         # sympy's assumptions are proofs when they answer.
         return bool(x.is_zero)

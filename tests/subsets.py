@@ -34,15 +34,12 @@ def representatives(
     return {name(item) for item in chosen.values()}
 
 
-def split_slow(
-    items: Sequence[T], default: set[str], name: Callable[[T], str], *, slow: Iterable[str] = ()
-) -> list[Any]:
-    """``items`` as pytest parameters (id: ``name``): those named in ``default`` (and not
-    in ``slow``) run by default, every other one is marked slow."""
-    forced = set(slow)
+def split_slow(items: Sequence[T], default: set[str], name: Callable[[T], str]) -> list[Any]:
+    """``items`` as pytest parameters (id: ``name``): those named in ``default`` run by
+    default, every other one is marked slow."""
     return [
         pytest.param(item, id=name(item))
-        if name(item) in default and name(item) not in forced
+        if name(item) in default
         else pytest.param(item, id=name(item), marks=pytest.mark.slow)
         for item in items
     ]

@@ -120,6 +120,48 @@ def test_zero_tests_are_proofs():
     assert is_exactly_zero(sp.exp(1) - R(27, 10)) in (False, None)
 
 
+def test_zero_tests_by_rational_functions_agree_with_simplify_and_enclosures():
+    # Ghazi et al. 2025, Algorithm 3 on two randomized responses (the distribution at D
+    # of ghazi2025.thm11.no_factor2.box, eps_1 = 1, eps_2 = 4, eps' = 1): sums to 1
+    e = sp.exp
+    one = sp.Integer(1)
+    a = (1 - e(-1)) / (1 - e(-6))
+    total = (
+        1
+        + a
+        - (1 - e(-1)) / (1 - e(-5))
+        - (1 - e(-1)) / (1 - e(-2))
+        + (1 - e(-1)) / ((1 + e(1)) * (1 - e(-2)))
+        - (1 - e(-1)) / ((1 + e(1)) * (1 - e(-6)))
+        + (1 - e(-1)) * e(4) / ((1 - e(-5)) * (1 + e(4)))
+        - (1 - e(-1)) * e(5) / ((1 - e(-6)) * (1 + e(1) + e(4) + e(5)))
+        + e(1) * (1 - e(-1)) / ((1 + e(1)) * (1 - e(-2)))
+        - e(1) * (1 - e(-1)) / ((1 - e(-6)) * (1 + e(1) + e(4) + e(5)))
+        + (1 - e(-1)) / ((1 - e(-5)) * (1 + e(4)))
+    )
+    assert sp.simplify(total - one) == 0  # the slow proof this test replaces
+    assert is_exactly_zero(total - one) is True
+    # nonzero by a hair (10^-40 relative): a proof, and the enclosure agrees on the sign
+    tiny = total - one + R(1, 10**40) * e(R(-1, 3))
+    assert is_exactly_zero(tiny) is False
+    assert decide_sign(tiny).sign is Sign.POSITIVE
+    # half-integer exponents, negative powers, roots of e
+    h = e(R(1, 2))
+    assert is_exactly_zero(1 / (1 + h) + h / (1 + h) - 1) is True
+    assert (
+        is_exactly_zero((1 - h / 10) ** 3 - (1 - 3 * h / 10 + 3 * e(1) / 100 - h**3 / 1000)) is True
+    )
+    assert is_exactly_zero(e(R(1, 2)) - sp.sqrt(e(1))) is True
+    # roots of 5: the exponential mechanism at eps = log 5 with scores 1, 0, -3/2 and
+    # sensitivity 2 (weights 5^(1/4), 1, 5^(-3/8)); its probabilities sum to 1
+    r4, r8 = sp.root(5, 4), sp.Integer(5) ** R(5, 8)
+    den = r8 / 5 + 1 + r4
+    assert is_exactly_zero(1 - r4 / den - 1 / den - r8 / (5 * den)) is True
+    # without one of them the sum is 1 - 5^(1/4)/den - 1/den > 0: never proved zero
+    assert is_exactly_zero(1 - r4 / den - 1 / den) is not True
+    assert decide_sign(1 - r4 / den - 1 / den).sign is Sign.POSITIVE
+
+
 def test_exact_max_and_combine():
     assert exact_max([R(1, 2), sp.log(2), R(1, 3)]) == (1, True)
     assert exact_max([sp.log(6), sp.log(2) + sp.log(3)]) == (0, True)

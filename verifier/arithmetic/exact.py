@@ -3,8 +3,8 @@
 One interface over two ways of evaluating a sympy expression:
 
 * **exact** — rationals stay rationals; equalities are proved symbolically
-  (:func:`is_exactly_zero`: expansion, simplification, minimal polynomials of
-  algebraic numbers);
+  (:func:`is_exactly_zero`: rational functions of exponentials and roots, expansion,
+  simplification, minimal polynomials of algebraic numbers);
 * **certified** — an mpmath interval that provably contains the value, computed by
   :func:`enclose` with outward rounding at a chosen precision, in an interval
   context private to the call (:func:`verifier.arithmetic.precision.interval_context`: no
@@ -657,13 +657,121 @@ def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:
 
 _SIMPLIFY_OPS_LIMIT = 600
 _x = sp.Dummy("x")
+_t = sp.Dummy("t", positive=True)
+#: limits of the zero test by rational functions (:func:`_zero_as_rational_function`):
+#: tree nodes of the expression, and degree of one power in its generator
+_RATIONAL_FUNCTION_NODES_LIMIT = 4000
+_RATIONAL_FUNCTION_DEGREE_LIMIT = 2048
+
+
+def _generators(exponents: list[sp.Rational]) -> tuple[int, bool]:
+    """The common denominator L of ``exponents`` and whether every power t^{qL} stays
+    within the degree limit."""
+    common = math.lcm(*(int(q.q) for q in exponents))
+    low = max(abs(int(q.p)) * (common // int(q.q)) for q in exponents)
+    return common, low <= _RATIONAL_FUNCTION_DEGREE_LIMIT
+
+
+def _zero_as_rational_function(x: sp.Expr) -> bool | None:
+    """Decide ``x == 0`` for an expression built by sums, products and integer powers
+    from rationals, symbols, exponentials e^{a_0 + a_1 x_1 + ...} (rational a_i,
+    symbols x_i) and roots b^q (b, q rational); ``None`` for any other expression, or
+    when the test below is inconclusive.
+
+    With L the common denominator of the constant terms a_0, e^{a_0} is t^{a_0 L} at
+    t = e^{1/L}; likewise e^{a_i x_i} is t_i^{a_i L_i} at t_i = e^{x_i / L_i} and each
+    root b^q is s_b^{q L_b} at s_b = b^{1/L_b}. So x is R(t, t_i, x_i, s_b, ...) for a
+    rational function R with rational coefficients. ``True`` when R cancels to 0
+    (polynomial arithmetic over the rationals, far cheaper than :func:`sympy.simplify`):
+    x is R's value, zero for every value of its symbols. When R does not cancel and x
+    is a constant without roots, ``False``: e^{1/L} is transcendental
+    (Lindemann-Weierstrass theorem: e^a is transcendental for every algebraic a != 0),
+    so no nonzero polynomial with rational coefficients, the numerator of R, vanishes
+    there, and the denominators of x do not vanish either. With roots (algebraic s_b,
+    related to one another) or symbols, a rational function that does not cancel
+    proves nothing here: ``None``.
+
+    >>> half = sp.Rational(1, 2)
+    >>> _zero_as_rational_function(1 / (1 + sp.exp(half)) + sp.exp(half) / (1 + sp.exp(half)) - 1)
+    True
+    >>> _zero_as_rational_function(sp.exp(half) ** 2 - sp.Rational(271828, 100000))
+    False
+    >>> r = sp.root(5, 4)
+    >>> _zero_as_rational_function(1 / (1 + r + sp.sqrt(5)) + (r + sp.sqrt(5)) / (1 + r + sp.sqrt(5)) - 1)
+    True
+    >>> _zero_as_rational_function(sp.sqrt(2) - sp.Rational(141, 100)) is None
+    True
+    >>> _zero_as_rational_function(sp.exp(sp.sqrt(2)) - 1) is None   # an irrational exponent
+    True
+    >>> eps = sp.Symbol("epsilon", positive=True)
+    >>> _zero_as_rational_function(sp.exp(eps / 2) ** 2 / (1 + sp.exp(eps)) + 1 / (1 + sp.exp(eps)) - 1)
+    True
+    """
+    sub: dict[sp.Basic, sp.Expr] = {}
+    # e^{a_0 + a_1 x_1 + ...} with rational a_i and symbols x_i is the product of the
+    # powers of the generators t = e^{1/L}, t_i = e^{x_i / L_i}
+    split: dict[sp.Basic, dict[sp.Basic, sp.Expr]] = {}
+    parts: dict[sp.Basic, list[sp.Rational]] = {}
+    for a in x.atoms(sp.exp):
+        terms = a.exp.as_coefficients_dict()
+        for k, c in terms.items():
+            if not c.is_Rational or not (k == 1 or k.is_Symbol):
+                return None
+            parts.setdefault(k, []).append(c)
+        split[a] = terms
+    if x.has(sp.E):
+        parts.setdefault(sp.Integer(1), []).append(sp.Integer(1))
+    gens: dict[sp.Basic, tuple[sp.Symbol, int]] = {}
+    for k, cs in parts.items():
+        common, ok = _generators(cs)
+        if not ok:
+            return None
+        gens[k] = (_t if k == 1 else sp.Dummy(f"t_{k}", positive=True), common)
+    for a, terms in split.items():
+        sub[a] = sp.Mul(*(gens[k][0] ** (c * gens[k][1]) for k, c in terms.items()))
+    if x.has(sp.E):
+        sub[sp.E] = _t ** gens[sp.Integer(1)][1]
+    roots: dict[sp.Rational, list[sp.Pow]] = {}
+    for a in x.atoms(sp.Pow):
+        if a.base.is_Rational and a.exp.is_Rational and not a.exp.is_Integer:
+            roots.setdefault(a.base, []).append(a)
+    for b, rs in roots.items():
+        common, ok = _generators([a.exp for a in rs])
+        if not ok:
+            return None
+        s = sp.Dummy(f"s_{b}", positive=True)
+        sub.update({a: s ** (a.exp * common) for a in rs})
+    if not sub:
+        return None
+    y = x.xreplace(sub)
+    nodes = 0
+    for node in sp.preorder_traversal(y):
+        nodes += 1
+        if nodes > _RATIONAL_FUNCTION_NODES_LIMIT:
+            return None
+        if node.is_Symbol or node.is_Rational or isinstance(node, (sp.Add, sp.Mul)):
+            continue
+        if isinstance(node, sp.Pow) and node.exp.is_Integer:
+            continue
+        return None  # another constant (pi, log 2), or a zero division (zoo)
+    try:
+        r = sp.cancel(y)
+    except (ZeroDivisionError, NotImplementedError, ValueError, TypeError, RecursionError):
+        return None
+    if r == 0:
+        return True
+    if roots or x.free_symbols or r.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    return False
 
 
 def is_exactly_zero(expr: Any) -> bool | None:
     """Decide ``expr == 0`` exactly, or return ``None`` when no proof was found.
 
-    ``True`` and ``False`` are proofs (rational arithmetic, symbolic simplification
-    to 0, or the minimal polynomial of an algebraic number); ``None`` means unknown.
+    ``True`` and ``False`` are proofs (rational arithmetic, a rational function of
+    exponentials and roots of rationals (:func:`_zero_as_rational_function`), symbolic
+    simplification to 0, or the minimal polynomial of an algebraic number); ``None``
+    means unknown.
 
     >>> is_exactly_zero(sp.sqrt(2) * sp.sqrt(3) - sp.sqrt(6))
     True
@@ -675,6 +783,9 @@ def is_exactly_zero(expr: Any) -> bool | None:
     x = exact(expr)
     if x.is_Rational:
         return bool(x == 0)
+    z = _zero_as_rational_function(x)
+    if z is not None:
+        return z
     if x.is_zero is not None and not x.free_symbols:
         # sympy's assumptions are proofs when they answer.
         return bool(x.is_zero)

@@ -51,6 +51,7 @@ largest over several pairs).  Nothing is ever decided from a float.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -145,19 +146,21 @@ def _descartes(a: Poly, lo: Laurent, hi: Laurent, u: Fraction) -> int:
     n = len(a) - 1
     total: Poly = [_ZERO] * (n + 1)
     lin = [lo, hi]  # lo + hi s
-    one_s = [_ONE, _ONE]  # 1 + s
     pow_lin: list[Poly] = [[_ONE]]
     for _ in range(n):
         pow_lin.append(_mul(pow_lin[-1], lin))
-    pow_one: list[Poly] = [[_ONE]]
-    for _ in range(n):
-        pow_one.append(_mul(pow_one[-1], one_s))
     for k, c in enumerate(a):
         if c.is_zero:
             continue
-        term = _mul(pow_lin[k], pow_one[n - k])
-        for i, x in enumerate(term):
-            total[i] = total[i] + c * x
+        # c (lo + hi s)^k (1 + s)^m: the coefficients of (1 + s)^m are the binomials
+        m = n - k
+        binomials = [math.comb(m, j) for j in range(m + 1)]
+        for i, x in enumerate(pow_lin[k]):
+            if x.is_zero:
+                continue
+            cx = c * x
+            for j, b in enumerate(binomials):
+                total[i + j] = total[i + j] + cx * b
     signs = [x.sign(u) for x in total if not x.is_zero]
     return sum(1 for s1, s2 in zip(signs, signs[1:], strict=False) if s1 != s2)
 

@@ -162,6 +162,15 @@ def test_zero_tests_by_rational_functions_agree_with_simplify_and_enclosures():
     assert decide_sign(1 - r4 / den - 1 / den).sign is Sign.POSITIVE
 
 
+def test_a_zero_divisor_left_unevaluated_is_no_proof():
+    # D = (1 + e^(1/2))^2 - 1 - 2 e^(1/2) - e is 0, but sympy keeps it unexpanded:
+    # D/D has no value (cancel would call it 1, a false proof of "nonzero")
+    h = sp.exp(R(1, 2))
+    d = sp.Add((1 + h) ** 2, -1, -2 * h, -sp.E, evaluate=False)
+    assert is_exactly_zero(d) is True
+    assert is_exactly_zero(sp.Mul(d, sp.Pow(d, -1, evaluate=False), evaluate=False)) is None
+
+
 def test_exact_max_and_combine():
     assert exact_max([R(1, 2), sp.log(2), R(1, 3)]) == (1, True)
     assert exact_max([sp.log(6), sp.log(2) + sp.log(3)]) == (0, True)

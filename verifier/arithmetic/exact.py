@@ -754,7 +754,16 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
         if isinstance(node, sp.Pow) and node.exp.is_Integer:
             continue
         return None  # another constant (pi, log 2), or a zero division (zoo)
+    # a divisor of x that cancels to 0 makes x a form like 0/0 that sympy left
+    # unevaluated (the substitution, or cancel, would take D/D to 1): no proof either way
+    divisors = {
+        node.base.xreplace(sub)
+        for node in sp.preorder_traversal(x)
+        if isinstance(node, sp.Pow) and node.exp.is_negative and isinstance(node.base, sp.Add)
+    }
     try:
+        if any(sp.cancel(d) == 0 for d in divisors):
+            return None
         r = sp.cancel(y)
     except (ZeroDivisionError, NotImplementedError, ValueError, TypeError, RecursionError):
         return None

@@ -168,7 +168,10 @@ def test_a_zero_divisor_left_unevaluated_is_no_proof():
     h = sp.exp(R(1, 2))
     d = sp.Add((1 + h) ** 2, -1, -2 * h, -sp.E, evaluate=False)
     assert is_exactly_zero(d) is True
-    assert is_exactly_zero(sp.Mul(d, sp.Pow(d, -1, evaluate=False), evaluate=False)) is None
+    d_over_d = sp.Mul(d, sp.Pow(d, -1, evaluate=False), evaluate=False)
+    assert is_exactly_zero(d_over_d) is None
+    assert is_exactly_zero(sp.Add(d_over_d, -1, evaluate=False)) is None  # simplify: 0
+    assert is_exactly_zero(sp.Add(d_over_d, -2, evaluate=False)) is None  # simplify: -1
 
 
 def test_exact_max_and_combine():

@@ -672,6 +672,12 @@ def _generators(exponents: list[sp.Rational]) -> tuple[int, bool]:
     return common, low <= _RATIONAL_FUNCTION_DEGREE_LIMIT
 
 
+class _NoValue(Exception):
+    """The expression divides by a divisor that is exactly 0 (a form like 0/0 that
+    sympy left unevaluated): it has no value, so neither "zero" nor "nonzero" is a
+    proof (:func:`sympy.simplify` and :func:`sympy.cancel` would take D/D to 1)."""
+
+
 def _zero_as_rational_function(x: sp.Expr) -> bool | None:
     """Decide ``x == 0`` for an expression built by sums, products and integer powers
     from rationals, symbols, exponentials e^{a_0 + a_1 x_1 + ...} (rational a_i,
@@ -689,7 +695,8 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
     so no nonzero polynomial with rational coefficients, the numerator of R, vanishes
     there, and the denominators of x do not vanish either. With roots (algebraic s_b,
     related to one another) or symbols, a rational function that does not cancel
-    proves nothing here: ``None``.
+    proves nothing here: ``None``. Raises :class:`_NoValue` when a divisor of x cancels
+    to 0 (x has no value).
 
     >>> half = sp.Rational(1, 2)
     >>> _zero_as_rational_function(1 / (1 + sp.exp(half)) + sp.exp(half) / (1 + sp.exp(half)) - 1)
@@ -763,7 +770,7 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
     }
     try:
         if any(sp.cancel(d) == 0 for d in divisors):
-            return None
+            raise _NoValue
         r = sp.cancel(y)
     except (ZeroDivisionError, NotImplementedError, ValueError, TypeError, RecursionError):
         return None
@@ -792,7 +799,10 @@ def is_exactly_zero(expr: Any) -> bool | None:
     x = exact(expr)
     if x.is_Rational:
         return bool(x == 0)
-    z = _zero_as_rational_function(x)
+    try:
+        z = _zero_as_rational_function(x)
+    except _NoValue:
+        return None
     if z is not None:
         return z
     if x.is_zero is not None and not x.free_symbols:

@@ -29,7 +29,7 @@ from pathlib import Path
 from .figures import ROOT, Figure, Run, _verdicts, baseline_tree, run_measured
 
 #: The last commit that landed on main (CI passed) before this tree.
-PREVIOUS_RELEASE = "eabda55bd4e73de8e8894b4918d1f7b1ea9a776c"
+PREVIOUS_RELEASE = "8b6bc946287969c6a3881e9015c289b84d3135f4"
 #: A command is slower when its median CPU time exceeds the previous release's by this
 #: factor ...
 TOLERANCE = 1.10

@@ -79,6 +79,10 @@ def test_budget_validation():
         BoxBudget(bits=8)
     with pytest.raises(InvalidParameter, match="seconds"):
         BoxBudget(seconds=-1)
+    with pytest.raises(InvalidParameter, match="after_violation"):
+        BoxBudget(after_violation=-1)
+    with pytest.raises(InvalidParameter, match="after_violation"):
+        BoxBudget(after_violation=True)
 
 
 # -- exact routes ------------------------------------------------------------------------
@@ -116,6 +120,37 @@ def test_violation_has_an_exact_witness_and_failing_boxes():
         for corner in _grid(Box.of({x: s.bounds[0], y: s.bounds[1]}), 1):
             assert not _holds_at(x * y, x + y, corner)
     assert 0 < d.failing_fraction <= 1
+
+
+def test_the_search_stops_after_the_violation_is_proved():
+    # |s| <= s + t fails exactly where t < -2s: a slanted boundary that bisection can
+    # only narrow, so measuring the failing share has no end short of the budget
+    s, t = sp.symbols("s t", real=True)
+    lhs, rhs, box = sp.Abs(s), s + t, {s: (-1, 1), t: (R(1, 100), 1)}
+
+    def decide(after: int, pieces: bool = False) -> object:
+        extra = {"serial_boxes": 100, "split_levels": 3} if pieces else {}
+        budget = BoxBudget(max_boxes=6000, seconds=None, after_violation=after, **extra)
+        return decide_on_box(lhs, rhs, box, budget)
+
+    at_once, default, whole = decide(0), decide(1000), decide(6000)
+    for d in (at_once, default, whole, decide(0, True), decide(1000, True)):
+        assert d.verdict is Verdict.VIOLATED
+        w = d.witness
+        assert abs(w[s]) > w[s] + w[t]  # the witness fails exactly
+        # failing + undecided + proved to hold is the whole box: nothing is lost
+        assert d.failing_fraction + d.undecided_fraction <= 1
+    # the failing share is a lower bound that grows with the sub-boxes spent on it;
+    # the exact failing share: s < -t/2 for each t, so the integral of 1 - t/2 over
+    # [1/100, 1], over the box's area 2 * 99/100
+    exact_share = (R(99, 100) - (1 - R(1, 10000)) / 4) / (2 * R(99, 100))
+    assert at_once.failing_fraction <= default.failing_fraction <= whole.failing_fraction
+    assert whole.failing_fraction <= exact_share
+    assert at_once.boxes < default.boxes <= at_once.boxes + 1000 + 1 < whole.boxes
+    assert "after_violation" not in whole.note  # stopped by the budget, not after it
+    # what was not looked at is undecided and said so
+    assert at_once.undecided and "after the violation was proved" in at_once.note
+    assert default.undecided_fraction > 0 and "after_violation" in default.note
 
 
 def test_attained_at_vertices_is_proved_exactly():

@@ -33,7 +33,10 @@ Certified branch and bound on ``f = rhs - lhs``:
 Nothing is sampled: the verdict is ``HOLDS`` (every sub-box proved),
 ``VIOLATED`` (some sub-box proved to fail, with an exact rational witness), or
 ``UNDECIDED`` with the sub-boxes left undecided when the budget (depth, number of
-sub-boxes, seconds) ran out and their share of the box's volume.
+sub-boxes, seconds) ran out and their share of the box's volume.  Once the violation
+is proved the search goes on for ``BoxBudget.after_violation`` sub-boxes, to measure
+the failing share, and stops: the failing share is a lower bound, and what was not
+looked at is reported undecided.
 
 **The exact route** (before step 2).  When every parameter occurs either only in
 exponents of ``exp`` (rational linear forms) or only outside them, ``rhs - lhs`` is a
@@ -121,7 +124,7 @@ verifier.errors.InvalidParameter: box parameter a is declared positive, but its 
 >>> s, t = sp.symbols("s t", real=True)
 >>> d = decide_on_box(sp.Abs(s), s + t, {s: (-1, 1), t: (sp.Rational(1, 100), 1)})
 >>> d.verdict, d.witness
-(<Verdict.VIOLATED: 'violated'>, {s: -1, t: 1/8})
+(<Verdict.VIOLATED: 'violated'>, {s: -1, t: 1})
 
 Premises: ``xy <= 2`` where ``x + y <= 2`` (there ``xy <= 1``), ``xy <= 1/2`` fails
 there, and a region that misses the box is reported as vacuous:
@@ -428,6 +431,12 @@ class BoxBudget:
     max_stored : int
         Most sub-boxes of each kind (failing, undecided, outside the premises) kept in
         a decision; the others are counted, with their exact share of the volume.
+    after_violation : int
+        Sub-boxes examined after the violation is proved (an exact witness found),
+        to measure how much of the box fails (default 1000; ``0`` stops at the
+        witness).  What is left then is reported undecided, so ``failing_fraction``
+        stays a lower bound of the failing share and ``undecided_fraction`` says how
+        much was not looked at; ``after_violation=max_boxes`` spends the whole budget.
     """
 
     max_depth: int = 40
@@ -438,6 +447,7 @@ class BoxBudget:
     split_levels: int = 6
     max_parameters: int = 8
     max_stored: int = 20000
+    after_violation: int = 1000
 
     def __post_init__(self) -> None:
         for name in (
@@ -452,6 +462,11 @@ class BoxBudget:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise InvalidParameter(f"box budget {name} must be a positive integer, got {v!r}")
+        v = self.after_violation
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InvalidParameter(
+                f"box budget after_violation must be a nonnegative integer, got {v!r}"
+            )
         if self.bits < 24:
             raise InvalidParameter(f"box budget bits must be at least 24, got {self.bits}")
         if self.seconds is not None and not (
@@ -1479,6 +1494,7 @@ class _Tally:
     boxes: int = 0
     inside: bool = False  # a point of the region was found
     undefined: dict[sp.Symbol, sp.Rational] | None = None
+    witnessed_at: int | None = None  # ``boxes`` when the witness was first seen
 
     def add(self, kind: str, sub: SubBox) -> None:
         kept = getattr(self, kind)
@@ -1759,7 +1775,17 @@ class _Search:
 
     # -- the recursion -----------------------------------------------------------
     def out_of_budget(self) -> bool:
-        if self.tally.boxes >= self.max_boxes:
+        t = self.tally
+        if t.witness is not None:
+            if t.witnessed_at is None:
+                t.witnessed_at = t.boxes
+            if t.boxes >= t.witnessed_at + self.budget.after_violation:
+                self.exhausted = (
+                    f"the search stopped {self.budget.after_violation} sub-boxes after the "
+                    f"violation was proved{self.scope} (BoxBudget.after_violation)"
+                )
+                return True
+        if t.boxes >= self.max_boxes:
             self.exhausted = f"the budget of {self.max_boxes} sub-boxes{self.scope} ran out"
             return True
         if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -2284,12 +2310,17 @@ def _decide_in_pieces(
 
     last: dict[int, _Piece] = {}
     left, todo, share, total = budget.max_boxes - spent, list(range(len(bounds))), 0, spent
+    witnessed = None  # ``total`` after the round in which a witness was first found
     while todo and (not last or left // len(todo) > share):  # at least one round
+        if witnessed is not None and total - witnessed >= budget.after_violation:
+            break  # proved violated, and the failing share measured as far as asked
         share = max(1, left // len(todo))
         for i, p in zip(todo, settle(todo, share), strict=True):  # streamed in order
             last[i] = p
             left -= p.boxes
             total += p.boxes
+        if witnessed is None and any(p.witness is not None for p in last.values()):
+            witnessed = total
         todo = [i for i in todo if last[i].exhausted.startswith("the budget of")]
     t = _Tally(search.box, budget.max_stored, boxes=total)
     states: set[str] = set()

@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 import sympy as sp
 
+from verifier.checks.boxes import DEFAULT_BUDGET, BoxBudget
 from verifier.claims import load_casestudies
 from verifier.errors import InvalidParameter
 from verifier.runtime import executors
@@ -203,7 +204,7 @@ distributions."D'" = { a = "1/(1 + exp(eps_1) + exp(eps_2))", b = "exp(eps_1)/(1
 id = "narrow"
 mechanism = "softmax"
 kind = "pure_dp"
-epsilon = "eps_1 + (eps_2 - 1)**2 + 1/1000"
+epsilon = "eps_1 + (eps_2 - 1)**2 + 1/100"
 over = { eps_1 = ["1/100", "3"], eps_2 = ["0", "2"] }
 expected = "holds"
 """
@@ -212,21 +213,42 @@ expected = "holds"
 def check_box_spec(tmp_path, capsys, *extra: str) -> str:
     """`verifier check --json` on a claim over a box that holds with a narrow margin:
     at output a the realized epsilon is eps_1 (the ratio e^eps_1, by hand), the claim
-    eps_1 + (eps_2 - 1)^2 + 1/1000, so the slack is (eps_2 - 1)^2 + 1/1000 > 0, but
-    only 1/1000 along eps_2 = 1 inside the box: more sub-boxes than the first pass,
-    so the box is split into pieces.  Exit 0; the printed document."""
+    eps_1 + (eps_2 - 1)^2 + 1/100, so the slack is (eps_2 - 1)^2 + 1/100 > 0, but
+    only 1/100 along eps_2 = 1 inside the box: more sub-boxes than the first pass
+    (100 with :data:`NARROW_BUDGET`, which ``verifier check`` takes from the caller's
+    ``box_budget``), so the box is split into pieces.  Exit 0; the printed document."""
     from verifier import cli
-    from verifier.checks.boxes import DEFAULT_BUDGET, _decide_cached
+    from verifier.checks.boxes import _decide_cached, box_budget
 
     spec = tmp_path / "narrow.toml"
     spec.write_text(SPEC_NARROW)
     _decide_cached.cache_clear()
-    assert cli.main(["check", str(spec), "--json", *extra]) == 0
+    with box_budget(NARROW_BUDGET):
+        assert cli.main(["check", str(spec), "--json", *extra]) == 0
     text = capsys.readouterr().out
     worst = json.loads(text)["claims"][0]["result"]["per_output"][0]
     assert worst["output"] == "a" and worst["verdict"] == "holds"
-    assert worst["box"]["sub_boxes"] > DEFAULT_BUDGET.serial_boxes  # split into pieces
+    # more than the first pass: split into pieces
+    assert NARROW_BUDGET.serial_boxes < worst["box"]["sub_boxes"] < DEFAULT_BUDGET.serial_boxes
     return text
+
+
+def test_check_takes_the_callers_box_budget(tmp_path, capsys):
+    from verifier import cli
+    from verifier.checks.boxes import _decide_cached, box_budget
+
+    spec = tmp_path / "narrow.toml"
+    spec.write_text(SPEC_NARROW)
+    _decide_cached.cache_clear()
+    with box_budget(BoxBudget(max_boxes=50, serial_boxes=50)):
+        code = cli.main(["check", str(spec), "--json"])
+    worst = json.loads(capsys.readouterr().out)["claims"][0]["result"]["per_output"][0]
+    assert worst["verdict"] == "undecided" and worst["box"]["sub_boxes"] == 50
+    assert code != 0
+
+
+#: The default budget with a shorter first pass, so the narrow claim is split sooner.
+NARROW_BUDGET = BoxBudget(serial_boxes=100)
 
 
 def test_check_decides_the_pieces_of_a_box_on_two_processes(tmp_path, capsys):

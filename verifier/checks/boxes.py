@@ -193,6 +193,7 @@ __all__ = [
     "SubBox",
     "box_budget",
     "check_range_assumptions",
+    "current_box_budget",
     "decide_all_on_box",
     "decide_on_box",
     "identically_zero",
@@ -482,6 +483,12 @@ DEFAULT_BUDGET = BoxBudget()
 _BUDGET: contextvars.ContextVar[BoxBudget] = contextvars.ContextVar(
     "verifier_boxes_budget", default=DEFAULT_BUDGET
 )
+
+
+def current_box_budget() -> BoxBudget:
+    """The budget of the box decisions given none here: the innermost
+    :func:`box_budget`, else :data:`DEFAULT_BUDGET`."""
+    return _BUDGET.get()
 
 
 @contextlib.contextmanager

@@ -288,12 +288,14 @@ _SEVERITY = (EXIT_BAD_INPUT, EXIT_VIOLATED, EXIT_UNDECIDED, EXIT_OK)
 def run(args: argparse.Namespace) -> int:
     """Run ``verifier check``; return the exit code.  On a terminal, a claim over a box
     shows a progress bar of its inequalities while it is decided."""
-    from ..checks.boxes import DEFAULT_BUDGET, box_budget, sub_boxes_on
+    from ..checks.boxes import box_budget, current_box_budget, sub_boxes_on
     from ..runtime.executors import open_runner
     from ..runtime.terminal import progress_display
 
+    # the budget in effect (a caller's box_budget, else the default), with the
+    # command's limit on the number of parameters
     budget = dataclasses.replace(
-        DEFAULT_BUDGET, max_parameters=limits_from(args).max_box_parameters
+        current_box_budget(), max_parameters=limits_from(args).max_box_parameters
     )
     with (
         progress_display(progress_wanted(args)),

@@ -133,6 +133,7 @@ class _Stop:
                 raise KeyboardInterrupt
 
 
+@pytest.mark.slow  # a second cluster started for the resume: `pytest -m slow` (.ci/run)
 def test_a_checkpoint_resumes_with_a_new_client_on_another_cluster(tmp_path, cluster):
     full = _run(LATE)
     ck = tmp_path / "state.json"
@@ -149,16 +150,27 @@ def _cli(capsys, *args: str) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-def test_cli_search_gives_the_same_bytes_everywhere(tmp_path, monkeypatch, capsys, cluster):
+@pytest.mark.parametrize(
+    "local",
+    [
+        False,
+        # `--dask local:1` starts a cluster of its own (seconds): `pytest -m slow`
+        pytest.param(True, marks=pytest.mark.slow),
+    ],
+)
+def test_cli_search_gives_the_same_bytes_everywhere(
+    tmp_path, monkeypatch, capsys, cluster, local
+):
     claim = ["search", "liu_talwar2019.B1.best_of_k_eps", "--seed", "2", "--instances", "640"]
     common = [*claim, "--json", "--no-checkpoint", "--out", "cert.toml"]
     runs = {
         "workers1": ["--workers", "1"],
         "workers2": ["--workers", "2"],
-        "dask1": ["--dask", "local:1"],
         # a running cluster of 2 workers, by its scheduler's address
         "dask2": ["--dask", cluster.client.scheduler.address],
     }
+    if local:
+        runs["dask1"] = ["--dask", "local:1"]
     out, certs = {}, {}
     for name, extra in runs.items():
         (tmp_path / name).mkdir()

@@ -158,9 +158,7 @@ def _cli(capsys, *args: str) -> tuple[int, str]:
         pytest.param(True, marks=pytest.mark.slow),
     ],
 )
-def test_cli_search_gives_the_same_bytes_everywhere(
-    tmp_path, monkeypatch, capsys, cluster, local
-):
+def test_cli_search_gives_the_same_bytes_everywhere(tmp_path, monkeypatch, capsys, cluster, local):
     claim = ["search", "liu_talwar2019.B1.best_of_k_eps", "--seed", "2", "--instances", "640"]
     common = [*claim, "--json", "--no-checkpoint", "--out", "cert.toml"]
     runs = {

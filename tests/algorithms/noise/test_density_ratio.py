@@ -217,3 +217,35 @@ def test_a_density_with_v_terms_sum_of_two_laplace(shift):
 
 
 _ONE = Laurent.const(1)
+
+
+def test_the_descartes_transform_is_sympys_expansion():
+    """The coefficients of (1+s)^n a((lo + hi s)/(1+s)) that the root bound counts,
+    against sympy's expansion of the same polynomial in W and s (random Laurent
+    coefficients, denominators that differ from term to term)."""
+    from verifier.algorithms.noise.density_ratio import _moebius
+
+    rng = random.Random(7)
+    W, s = sp.symbols("W s")
+
+    def laurent() -> Laurent:
+        num = {rng.randint(-3, 3): rng.randint(-9, 9) for _ in range(rng.randint(0, 3))}
+        return Laurent(num, rng.randint(1, 12))
+
+    def expr(x: Laurent) -> sp.Expr:
+        return sp.Add(*(sp.Rational(c, x.den) * W**k for k, c in x.numerators.items()))
+
+    for _ in range(25):
+        a = [laurent() for _ in range(rng.randint(1, 6))]
+        lo, hi = laurent(), laurent()
+        n = len(a) - 1
+        full = sp.expand(
+            sp.Add(
+                *(expr(c) * (expr(lo) + expr(hi) * s) ** k * (1 + s) ** (n - k)
+                  for k, c in enumerate(a))
+            )
+        )  # fmt: skip
+        got = _moebius(a, lo, hi)
+        assert len(got) == n + 1
+        for i, x in enumerate(got):
+            assert sp.expand(full.coeff(s, i) - expr(x)) == 0

@@ -143,8 +143,18 @@ def _mul(a: Poly, b: Poly) -> Poly:
 def _descartes(a: Poly, lo: Laurent, hi: Laurent, u: Fraction) -> int:
     """Sign changes of ``(1+s)^n a((lo + hi s)/(1+s))``: an upper bound on the number
     of roots of ``a`` in ``(lo, hi)``, of the same parity (Collins & Akritas 1976)."""
+    signs = [x.sign(u) for x in _moebius(a, lo, hi) if not x.is_zero]
+    return sum(1 for s1, s2 in zip(signs, signs[1:], strict=False) if s1 != s2)
+
+
+def _moebius(a: Poly, lo: Laurent, hi: Laurent) -> Poly:
+    """The coefficients in ``s`` of ``(1+s)^n a((lo + hi s)/(1+s))``, ``n = deg a``."""
     n = len(a) - 1
-    total: Poly = [_ZERO] * (n + 1)
+    # the coefficients are summed as integer numerators over a common denominator and
+    # made Laurent polynomials (reduced) once at the end: exact, without reducing
+    # every partial sum
+    nums: list[dict[int, int]] = [{} for _ in range(n + 1)]
+    dens = [1] * (n + 1)
     lin = [lo, hi]  # lo + hi s
     pow_lin: list[Poly] = [[_ONE]]
     for _ in range(n):
@@ -160,9 +170,16 @@ def _descartes(a: Poly, lo: Laurent, hi: Laurent, u: Fraction) -> int:
                 continue
             cx = c * x
             for j, b in enumerate(binomials):
-                total[i + j] = total[i + j] + cx * b
-    signs = [x.sign(u) for x in total if not x.is_zero]
-    return sum(1 for s1, s2 in zip(signs, signs[1:], strict=False) if s1 != s2)
+                acc, den = nums[i + j], dens[i + j]
+                if den % cx.den:
+                    scale = cx.den // math.gcd(den, cx.den)
+                    acc = {e: v * scale for e, v in acc.items()}
+                    den *= scale
+                    nums[i + j], dens[i + j] = acc, den
+                f = b * (den // cx.den)
+                for e, v in cx.num.items():
+                    acc[e] = acc.get(e, 0) + v * f
+    return [Laurent(acc, den) for acc, den in zip(nums, dens, strict=True)]
 
 
 def _nonpositive(

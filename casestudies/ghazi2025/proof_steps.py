@@ -63,6 +63,7 @@ from verifier.algorithms.ghazi import (
     hyperparameter_tuning,
 )
 from verifier.checks.results import CheckResult
+from verifier.checks.results import label as text_of
 from verifier.claims.steps import Step, decide_steps
 from verifier.mechanism.model import FiniteMechanism
 from verifier.mechanism.neighbours import add_remove, pair
@@ -425,9 +426,10 @@ def _prob(A: Any, D: Any, i: int | None, o: int) -> sp.Expr:
     return A.p(D, BOTTOM if i is None else (o, i + 1))
 
 
-def _name(label: str, D: Any, Dp: Any, i: int | None, o: int) -> str:
+def _name(table: str, D: Any, Dp: Any, i: int | None, o: int) -> str:
     out = "⊥" if i is None else f"({o}, {i + 1})"
-    return f"{label}: {out}, {D} -> {Dp}"
+    # datasets as sorted text: a frozenset's repr follows the process's string hashes
+    return f"{table}: {out}, {text_of(D)} -> {text_of(Dp)}"
 
 
 def _shift_factor(i: int | None) -> sp.Expr:

@@ -152,3 +152,29 @@ def test_the_table_says_where_the_worst_slack_is(monkeypatch, capsys):
     at = header.index(" at ") + 1
     assert row[at:].split("  ")[0] == "o=a, D -> D'"
     assert "0 (attained)" in row
+
+
+@pytest.mark.slow  # three subprocesses of a few seconds each: `pytest -m slow` (.ci/run)
+def test_the_json_document_does_not_depend_on_the_string_hash_seed():
+    """Claims whose titles name sets of datasets (Algorithm 1 on add/remove graphs) and
+    a box claim: the same document, timings aside, under three PYTHONHASHSEEDs (a
+    frozenset's repr follows the process's string hashes)."""
+    import os
+    import subprocess
+    import sys
+
+    docs = []
+    for seed in ("1", "2", "3"):
+        r = subprocess.run(
+            [sys.executable, "-m", "verifier", "casestudies", "--json",
+             "ghazi2025.thm8.step.eq2", "ghazi2025.thm8.step.bottom_closed_form",
+             "ghazi2025.thm9.box"],
+            capture_output=True, text=True, timeout=300,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )  # fmt: skip
+        assert r.returncode == 0, r.stderr[-2000:]
+        doc = json.loads(r.stdout)
+        for c in doc["claims"]:
+            c.pop("seconds")
+        docs.append(json.dumps(doc["claims"], sort_keys=True))
+    assert "{a}" in docs[0] and docs[0] == docs[1] == docs[2]

@@ -217,6 +217,13 @@ class Finding:
             return float("nan")
         return approx(s)
 
+    @functools.cached_property
+    def _slack_enclosure(self) -> Enclosure | None:
+        """:func:`_slack_bounds` at the first precision of
+        :func:`~verifier.arithmetic.exact.approx`, computed once per finding (every
+        :meth:`CheckResult.worst` ranks by it)."""
+        return _slack_bounds(self, DEFAULT_PRECISION.start_bits)
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "verdict": self.verdict.value,
@@ -477,7 +484,7 @@ def _near_minimum(findings: list[Finding]) -> list[Finding]:
     slack is certainly above another one's (disjoint enclosures at the first
     precision of :func:`~verifier.arithmetic.exact.approx`) is dropped before the display
     values (15 digits, sometimes at a high precision) are computed."""
-    bounds = [(f, _slack_bounds(f, DEFAULT_PRECISION.start_bits)) for f in findings]
+    bounds = [(f, f._slack_enclosure) for f in findings]
     if not bounds or any(e is None for _, e in bounds):
         return findings  # infinite, symbolic or unenclosed slacks: compare them all
     top = min(e.hi for _, e in bounds if e is not None)

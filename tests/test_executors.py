@@ -210,6 +210,24 @@ expected = "holds"
 """
 
 
+def _check_narrow(tmp_path, capsys, budget: BoxBudget, *extra: str) -> tuple[int, str]:
+    """`verifier check --json` on :data:`SPEC_NARROW` inside ``box_budget(budget)``,
+    with no earlier decision cached: the exit code and the printed document."""
+    from verifier import cli
+    from verifier.checks.boxes import _decide_cached, box_budget
+
+    spec = tmp_path / "narrow.toml"
+    spec.write_text(SPEC_NARROW)
+    _decide_cached.cache_clear()
+    with box_budget(budget):
+        code = cli.main(["check", str(spec), "--json", *extra])
+    return code, capsys.readouterr().out
+
+
+def _worst(text: str) -> dict:
+    return json.loads(text)["claims"][0]["result"]["per_output"][0]
+
+
 def check_box_spec(tmp_path, capsys, *extra: str) -> str:
     """`verifier check --json` on a claim over a box that holds with a narrow margin:
     at output a the realized epsilon is eps_1 (the ratio e^eps_1, by hand), the claim
@@ -217,16 +235,9 @@ def check_box_spec(tmp_path, capsys, *extra: str) -> str:
     only 1/100 along eps_2 = 1 inside the box: more sub-boxes than the first pass
     (100 with :data:`NARROW_BUDGET`, which ``verifier check`` takes from the caller's
     ``box_budget``), so the box is split into pieces.  Exit 0; the printed document."""
-    from verifier import cli
-    from verifier.checks.boxes import _decide_cached, box_budget
-
-    spec = tmp_path / "narrow.toml"
-    spec.write_text(SPEC_NARROW)
-    _decide_cached.cache_clear()
-    with box_budget(NARROW_BUDGET):
-        assert cli.main(["check", str(spec), "--json", *extra]) == 0
-    text = capsys.readouterr().out
-    worst = json.loads(text)["claims"][0]["result"]["per_output"][0]
+    code, text = _check_narrow(tmp_path, capsys, NARROW_BUDGET, *extra)
+    assert code == 0
+    worst = _worst(text)
     assert worst["output"] == "a" and worst["verdict"] == "holds"
     # more than the first pass: split into pieces
     assert NARROW_BUDGET.serial_boxes < worst["box"]["sub_boxes"] < DEFAULT_BUDGET.serial_boxes
@@ -234,15 +245,8 @@ def check_box_spec(tmp_path, capsys, *extra: str) -> str:
 
 
 def test_check_takes_the_callers_box_budget(tmp_path, capsys):
-    from verifier import cli
-    from verifier.checks.boxes import _decide_cached, box_budget
-
-    spec = tmp_path / "narrow.toml"
-    spec.write_text(SPEC_NARROW)
-    _decide_cached.cache_clear()
-    with box_budget(BoxBudget(max_boxes=50, serial_boxes=50)):
-        code = cli.main(["check", str(spec), "--json"])
-    worst = json.loads(capsys.readouterr().out)["claims"][0]["result"]["per_output"][0]
+    code, text = _check_narrow(tmp_path, capsys, BoxBudget(max_boxes=50, serial_boxes=50))
+    worst = _worst(text)
     assert worst["verdict"] == "undecided" and worst["box"]["sub_boxes"] == 50
     assert code != 0
 

@@ -20,10 +20,12 @@ SCRIPT = shutil.which("verifier")
 BASE = [SCRIPT] if SCRIPT else [sys.executable, "-m", "verifier"]
 
 
-def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``verifier ARGS`` in a subprocess."""
+def run(
+    *args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``verifier ARGS`` in a subprocess (``env``: its whole environment)."""
     return subprocess.run(
-        [*BASE, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
+        [*BASE, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd, env=env
     )
 
 

@@ -459,15 +459,13 @@ class BoxBudget:
             "split_levels",
             "max_parameters",
             "max_stored",
+            "after_violation",
         ):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise InvalidParameter(f"box budget {name} must be a positive integer, got {v!r}")
-        v = self.after_violation
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InvalidParameter(
-                f"box budget after_violation must be a nonnegative integer, got {v!r}"
-            )
+            least = 0 if name == "after_violation" else 1
+            if isinstance(v, bool) or not isinstance(v, int) or v < least:
+                what = "nonnegative" if least == 0 else "positive"
+                raise InvalidParameter(f"box budget {name} must be a {what} integer, got {v!r}")
         if self.bits < 24:
             raise InvalidParameter(f"box budget bits must be at least 24, got {self.bits}")
         if self.seconds is not None and not (

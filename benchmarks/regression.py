@@ -29,7 +29,7 @@ from pathlib import Path
 from .figures import ROOT, Figure, Run, _verdicts, baseline_tree, run_measured
 
 #: The last commit that landed on main (CI passed) before this tree.
-PREVIOUS_RELEASE = "8b6bc946287969c6a3881e9015c289b84d3135f4"
+PREVIOUS_RELEASE = "6e92f3a05561fc639000c620e8ee05de3221afda"
 #: A command is slower when its median CPU time exceeds the previous release's by this
 #: factor ...
 TOLERANCE = 1.10

@@ -161,6 +161,40 @@ def test_usage_errors(capsys):
     capsys.readouterr()
 
 
+def _parsed(parser, argv: list[str], capsys) -> tuple[object, str, str]:
+    """What ``parser`` makes of ``argv``: the namespace (or the exit code) and the
+    printed help or error."""
+    try:
+        ns: object = vars(parser.parse_args(argv))
+    except SystemExit as exit_:
+        ns = exit_.code
+    out = capsys.readouterr()
+    return ns, out.out, out.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["--version"],
+        [],
+        ["frobnicate"],
+        ["--debug", "check", "--json", "x.toml"],
+        ["search", "--help"],
+        ["casestudies", "--list", "ghazi2025"],
+        ["compare", "--bogus"],
+        ["-1", "check", "x.toml"],
+        ["--", "check", "x.toml"],
+    ],
+)
+def test_the_parser_of_one_command_reads_its_line_as_the_whole_parser_does(argv, capsys):
+    """`main` configures only the subcommand its command line names; every command line
+    (help, version, errors, options before and after the command) reads the same."""
+    full = _parsed(app.build_parser(), argv, capsys)
+    one = _parsed(app.build_parser(only=app._named_command(argv)), argv, capsys)
+    assert one == full
+
+
 def test_python_m_verifier():
     r = subprocess.run([sys.executable, "-m", "verifier", "--help"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

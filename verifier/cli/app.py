@@ -22,6 +22,7 @@ error also prints ``{"error": <message>, "exit_code": <code>}`` on stdout.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import traceback
 import warnings
@@ -77,16 +78,19 @@ def all_commands() -> dict[str, Command]:
     return commands
 
 
-def _installed_commands() -> list[Command]:
+@functools.cache
+def _installed_commands() -> tuple[Command, ...]:
     """The subcommands announced in :data:`COMMAND_ENTRY_POINTS`, by name (an entry
-    that fails to load is an error, never skipped)."""
+    that fails to load is an error, never skipped, and is raised again on the next
+    call).  Read once per process: listing entry points scans the metadata of every
+    installed distribution, which took longer than most command lines with an error."""
     out = []
     for ep in sorted(entry_points(group=COMMAND_ENTRY_POINTS), key=lambda e: e.name):
         cmd = ep.load()
         if not isinstance(cmd, Command) or cmd.name != ep.name:
             raise TypeError(f"entry point {ep.name} = {ep.value} is not the Command {ep.name!r}")
         out.append(cmd)
-    return out
+    return tuple(out)
 
 
 def register_command(cmd: Command) -> Command:
@@ -107,8 +111,17 @@ class _Parser(argparse.ArgumentParser):
         )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand of :data:`COMMANDS`."""
+#: ``build_parser(only=...)`` for a command line without a subcommand: none is configured.
+NO_COMMAND = ""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand of :data:`COMMANDS` and the installed
+    ones.  With ``only``, just that subcommand's options are configured (the others are
+    listed with their help line, as ``verifier --help`` shows them): a command line
+    needs only its own, and configuring all of them costs more than most errors take
+    to report.  :func:`main` passes the subcommand its command line names
+    (:func:`_named_command`)."""
     parser = _Parser(
         prog="verifier",
         description="Exact verification of differential-privacy claims on finite mechanisms.",
@@ -129,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
             epilog=exit_codes_epilog(cmd.exit_code_meanings()),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
+        if only is not None and cmd.name != only:
+            p.set_defaults(_run=cmd.run)
+            continue
         cmd.configure(p)
         # SUPPRESS: `verifier --debug CMD` is not undone by the sub-parser's default
         p.add_argument(
@@ -163,12 +179,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
 
+def _named_command(argv: Sequence[str]) -> str:
+    """The subcommand a command line names: its first argument that is not an option
+    (the top-level options take no value), or :data:`NO_COMMAND`."""
+    for arg in argv:
+        if arg == "--":
+            break
+        if not arg.startswith("-"):
+            return arg
+    return NO_COMMAND
+
+
 def _main(argv: Sequence[str] | None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        parser = build_parser()
+        parser = build_parser(only=_named_command(argv))
     except Exception as err:  # e.g. an installed subcommand that fails to load
-        argv_list = sys.argv[1:] if argv is None else list(argv)
-        if "--debug" in argv_list:
+        if "--debug" in argv:
             traceback.print_exc()
         what = f"{type(err).__name__}: {one_line(str(err))}"
         print(f"internal error building the command line: {what}", file=sys.stderr)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import functools
 import json
 import math
 import os
@@ -171,8 +172,11 @@ def exit_codes_epilog(meanings: Mapping[int, str], width: int = 79) -> str:
     return "exit codes:\n" + "\n".join(lines)
 
 
+@functools.cache
 def version() -> str:
-    """The installed version of the ``verifier`` distribution."""
+    """The installed version of the ``verifier`` distribution (read once per process:
+    every command line builds ``--version``, and reading the metadata is a scan of the
+    installed distributions)."""
     try:
         from importlib.metadata import version as dist_version
 

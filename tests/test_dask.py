@@ -25,18 +25,25 @@ import os
 import signal
 import threading
 import time
+from importlib.util import find_spec
 
 import pytest
 
-pytest.importorskip(
-    "distributed",
-    reason="dask.distributed is not installed (the optional extra: pip install -e '.[dask]')",
-)
+from verifier import cli
+from verifier.errors import InvalidParameter
+from verifier.runtime.executors import DaskRunner, dask_runner
+from verifier.search import SearchConfig, search
 
-from verifier import cli  # noqa: E402
-from verifier.errors import InvalidParameter  # noqa: E402
-from verifier.runtime.executors import DaskRunner, dask_runner  # noqa: E402
-from verifier.search import SearchConfig, search  # noqa: E402
+# dask is imported by the tests that use it, not at collection (almost a second on
+# every worker), and the module's tests share one worker (`--dist loadgroup` in the
+# pytest addopts), so one worker imports dask and starts the module's cluster
+pytestmark = [
+    pytest.mark.skipif(
+        find_spec("distributed") is None,
+        reason="dask.distributed is not installed (the optional extra: pip install -e '.[dask]')",
+    ),
+    pytest.mark.xdist_group("dask"),
+]
 
 #: The first violation sits in batch 12 (ordering across workers matters).
 LATE = dict(

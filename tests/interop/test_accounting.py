@@ -4,9 +4,11 @@ accountants' figures checked against the exact values (skipped without the
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import sys
+from importlib.util import find_spec
 
 import pytest
 import sympy as sp
@@ -16,26 +18,40 @@ from verifier.algorithms.liu_talwar import SCORES
 from verifier.algorithms.repeat_select import repeat_and_select
 from verifier.arithmetic.exact import Verdict, decide_eq, decide_le
 from verifier.errors import InvalidParameter, MissingDependency
+from verifier.interop.accounting import from_dp_event, require, to_pld
+from verifier.interop.compare import compare
 from verifier.interop.exact import epsilon_for_delta, exact_float
 from verifier.mechanism.instances import randomized_response
 
-dpa = pytest.importorskip(
-    "dp_accounting", reason="dp_accounting is not installed (pip install 'verifier[interop]')"
-)
-E = dpa.dp_event
+# dp_accounting is imported by the tests (the fixtures below), not at collection (more
+# than a second on every worker), and the module's tests share one worker (`--dist
+# loadgroup` in the pytest addopts), so one worker imports it
+pytestmark = [
+    pytest.mark.skipif(
+        find_spec("dp_accounting") is None,
+        reason="dp_accounting is not installed (pip install 'verifier[interop]')",
+    ),
+    pytest.mark.xdist_group("dp_accounting"),
+]
 
-from verifier.interop.accounting import (  # noqa: E402
-    from_dp_event,
-    require,
-    to_pld,
-)
-from verifier.interop.compare import compare  # noqa: E402
+
+@pytest.fixture(scope="module")
+def dpa():
+    """The ``dp_accounting`` package."""
+    return importlib.import_module("dp_accounting")
+
+
+@pytest.fixture(scope="module")
+def E(dpa):  # noqa: N802 - the events module, as dp_accounting's own examples name it
+    """``dp_accounting.dp_event``."""
+    return dpa.dp_event
+
 
 R = sp.Rational
 
 
 @pytest.mark.parametrize(("p", "k"), [(0.5, 2), (0.25, 3), (0.75, 5)])
-def test_randomized_response_event_imports_exactly(p, k):
+def test_randomized_response_event_imports_exactly(p, k, E):
     m = from_dp_event(E.RandomizedResponseDpEvent(p, k))
     pe = exact_float(p)
     assert m.p("D", k - 1) == 1 - pe + pe / k and m.p("D", 0) == pe / k
@@ -43,7 +59,7 @@ def test_randomized_response_event_imports_exactly(p, k):
     assert decide_eq(value, sp.log((k - (k - 1) * pe) / pe)) is Verdict.HOLDS
 
 
-def test_discrete_laplace_event_imports_with_the_same_loss():
+def test_discrete_laplace_event_imports_with_the_same_loss(E, dpa):
     m = from_dp_event(E.DiscreteLaplaceDpEvent(math.log(2), 3))
     a = exact_float(math.log(2))
     value = epsilon_for_delta(m, delta=0).value
@@ -57,7 +73,7 @@ def test_discrete_laplace_event_imports_with_the_same_loss():
         assert abs(ev - ex) < 1e-3
 
 
-def test_repeat_and_select_events_import_as_the_exact_transformer():
+def test_repeat_and_select_events_import_as_the_exact_transformer(E):
     rr = from_dp_event(E.RandomizedResponseDpEvent(0.5, 2))
     geo = from_dp_event(E.RepeatAndSelectDpEvent(E.RandomizedResponseDpEvent(0.5, 2), 10.0, 1))
     assert geo.distribution("D") == repeat_and_select(
@@ -71,7 +87,7 @@ def test_repeat_and_select_events_import_as_the_exact_transformer():
         from_dp_event(E.RepeatAndSelectDpEvent(E.RandomizedResponseDpEvent(0.5, 2), 10.0, 0.5))
 
 
-def test_compositions_import_as_independent_runs():
+def test_compositions_import_as_independent_runs(E):
     m = from_dp_event(E.SelfComposedDpEvent(E.RandomizedResponseDpEvent(0.5, 2), 3))
     value = epsilon_for_delta(m, delta=0).value
     assert decide_eq(value, 3 * sp.log(3)) is Verdict.HOLDS
@@ -180,7 +196,7 @@ def test_composition_exact_beside_both_accountants():
     assert "pld_accountant_epsilon" in record and "pld_of_exact_epsilon" not in record
 
 
-def test_the_pld_accountant_drops_the_count_of_a_randomized_response_event():
+def test_the_pld_accountant_drops_the_count_of_a_randomized_response_event(dpa):
     # dp_accounting 0.6.0: PLDAccountant._maybe_compose composes a RandomizedResponseDpEvent
     # once whatever its count (its Gaussian branch uses the count), so SelfComposedDpEvent
     # (RR, 10) gets the eps(delta) of one run, 1.0987, where the exact value is 10.986:

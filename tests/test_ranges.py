@@ -513,3 +513,43 @@ def test_ranges_outside_the_parameters_assumptions_are_refused():
     w = sp.Symbol("w", nonnegative=True)
     with pytest.raises(InvalidParameter, match="declared nonnegative"):
         decide_on_interval(w, 1, w, -log(2), 1)
+
+
+def _random_rational_function(rng, w: sp.Symbol) -> sp.Expr:
+    """A sum of two or three quotients of random polynomials in ``w`` with small
+    rational coefficients (common factors and cancellations included)."""
+
+    def poly() -> sp.Expr:
+        return sum(
+            R(rng.randint(-4, 4), rng.randint(1, 3)) * w**k for k in range(rng.randint(0, 3))
+        )
+
+    out = sp.Integer(0)
+    for _ in range(rng.randint(2, 3)):
+        common = w - rng.randint(-2, 2)
+        out += poly() * common / ((poly() + 1 + w**2) * common)
+    return out
+
+
+def test_the_fast_rational_function_route_is_the_expression_reduced():
+    """`_qq_fraction` (sympy's field of rational functions) gives num/den equal to the
+    expression, coprime, over QQ; the general route (`together`, `Poly`) gives the
+    same function.  A coefficient that is not rational takes the general route."""
+    import random
+
+    w = ranges._W
+    rng = random.Random(20261127)
+    for _ in range(25):
+        e = _random_rational_function(rng, w)
+        fast = ranges._qq_fraction(e)
+        assert fast is not None
+        num, den = fast
+        assert num.domain == sp.QQ and den.domain == sp.QQ
+        assert sp.cancel(num.as_expr() / den.as_expr() - e) == 0
+        assert num.gcd(den).degree() == 0  # reduced: every root of den is a pole
+        slow_num, slow_den = sp.fraction(sp.together(e))
+        assert sp.cancel(num.as_expr() * slow_den - den.as_expr() * slow_num) == 0
+    assert ranges._qq_fraction(exp(R(1, 3)) * w + 1) is None
+    rw = ranges._to_rewrite(exp(R(1, 3)) * w + exp(R(1, 3)), w, True, 1, sp.Integer(0))
+    assert rw is not None and rw.factor_sign == 1  # exp(1/3) (w + 1): the general route
+    assert rw.num.as_expr() == w + 1 and rw.den.as_expr() == 1

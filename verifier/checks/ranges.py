@@ -481,11 +481,36 @@ def _qq_poly(expr: sp.Expr) -> tuple[sp.Poly, sp.Expr] | None:
     return sp.Poly(coeffs, _W, domain=sp.QQ), lead
 
 
+#: The rational functions of ``w`` over QQ (sympy's sparse field: canonical, reduced).
+_QQ_W = sp.QQ.frac_field(_W)
+
+
+def _qq_fraction(expr: sp.Expr) -> tuple[sp.Poly, sp.Poly] | None:
+    """``expr == num(w)/den(w)`` with ``num`` and ``den`` coprime polynomials over QQ,
+    or ``None`` when a coefficient is not rational (``exp(1/3) w``) or ``expr`` is not
+    a rational function of ``w``.  Converts into sympy's field of rational functions,
+    several times faster than ``together`` then ``Poly`` of both parts."""
+    try:
+        f = _QQ_W.from_sympy(expr)
+    except (ValueError, TypeError, sp.polys.polyerrors.PolynomialError):
+        return None
+    num = sp.Poly.from_dict(dict(f.numer.terms()) or {(0,): 0}, _W, domain=sp.QQ)
+    den = sp.Poly.from_dict(dict(f.denom.terms()), _W, domain=sp.QQ)
+    return num, den
+
+
 def _to_rewrite(
     diff: sp.Expr, var: sp.Expr, exponential: bool, L: int, shift: sp.Expr
 ) -> _Rewrite | None:
     if not diff.is_rational_function(var):
         return None
+    fast = _qq_fraction(diff if var == _W else diff.xreplace({var: _W}))
+    if fast is not None:
+        n, d = fast
+        if n.is_zero:
+            return _Rewrite(n, sp.Poly(1, _W, domain=sp.QQ), 0, exponential, L, shift)
+        return _Rewrite(n, d, 1, exponential, L, shift)
+    # coefficients that are not rational (``exp(1/3)``): a common factor may be one
     num, den = sp.fraction(sp.together(diff))
     pn = _qq_poly(num.subs(var, _W) if var != _W else num)
     pd = _qq_poly(den.subs(var, _W) if var != _W else den)
@@ -505,10 +530,14 @@ def _to_rewrite(
     return _Rewrite(n, d, 1 if ks is Sign.POSITIVE else -1, exponential, L, shift)
 
 
+@functools.lru_cache(maxsize=4096)
 def _rewrite(diff: sp.Expr, symbol: sp.Symbol) -> _Rewrite | None:
-    """Try to write ``diff`` as a rational function of ``w`` over QQ (see module doc)."""
+    """Try to write ``diff`` as a rational function of ``w`` over QQ (see module doc).
+    Cached (the rewrite is immutable): a side shared by many decisions, such as one
+    output's probability on one dataset against every neighbour, is rewritten once
+    for the test of its poles."""
     t = sp.Dummy("t", real=True)
-    e = diff.subs(symbol, t)
+    e = diff.xreplace({symbol: t})
     exps = [x for x in e.atoms(sp.exp) if x.has(t)]
     if not exps:
         # w = s itself (t is only real, so nothing like sqrt(t**2) -> t happened)

@@ -536,8 +536,11 @@ def _rewrite(diff: sp.Expr, symbol: sp.Symbol) -> _Rewrite | None:
     Cached (the rewrite is immutable): a side shared by many decisions, such as one
     output's probability on one dataset against every neighbour, is rewritten once
     for the test of its poles."""
-    t = sp.Dummy("t", real=True)
-    e = diff.xreplace({symbol: t})
+    if symbol.is_real:
+        t, e = symbol, diff  # already real: nothing to substitute (a rebuild is costly)
+    else:
+        t = sp.Dummy("t", real=True)
+        e = diff.xreplace({symbol: t})
     exps = [x for x in e.atoms(sp.exp) if x.has(t)]
     if not exps:
         # w = s itself (t is only real, so nothing like sqrt(t**2) -> t happened)

@@ -553,3 +553,15 @@ def test_the_fast_rational_function_route_is_the_expression_reduced():
     rw = ranges._to_rewrite(exp(R(1, 3)) * w + exp(R(1, 3)), w, True, 1, sp.Integer(0))
     assert rw is not None and rw.factor_sign == 1  # exp(1/3) (w + 1): the general route
     assert rw.num.as_expr() == w + 1 and rw.den.as_expr() == 1
+
+
+def test_a_float_endpoint_is_refused_after_the_same_integer_was_accepted():
+    """The endpoints' checks are cached per interval; 1 and 1.0 compare equal and hash
+    alike, yet only the integer is exact."""
+    assert decide_on_interval(x, 2 * x, x, 1, 2).verdict is Verdict.HOLDS
+    with pytest.raises(InvalidParameter, match="float"):
+        decide_on_interval(x, 2 * x, x, 1.0, 2)
+    with pytest.raises(InvalidParameter, match="empty interval"):
+        decide_on_interval(x, 2 * x, x, 2, 1)
+    with pytest.raises(InvalidParameter, match="empty interval"):
+        decide_on_interval(x, 2 * x, x, 2, 1)  # a refusal is not cached as an answer

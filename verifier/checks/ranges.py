@@ -407,6 +407,18 @@ def _validate(
         raise InvalidParameter(f"the parameter must be a sympy Symbol, got {symbol!r}")
     lhs_e = _check_side(lhs, "lhs", symbol)
     rhs_e = _check_side(rhs, "rhs", symbol)
+    try:
+        hash((a, b))
+    except TypeError:  # not hashable: checked without the cache (it names the problem)
+        return (lhs_e, rhs_e, *_checked_interval.__wrapped__(symbol, a, b))
+    return (lhs_e, rhs_e, *_checked_interval(symbol, a, b))
+
+
+@functools.lru_cache(maxsize=1024, typed=True)  # typed: 1 and 1.0 are not one endpoint
+def _checked_interval(symbol: sp.Symbol, a: Any, b: Any) -> tuple[sp.Expr, sp.Expr, bool]:
+    """The checked endpoints of ``[a, b]`` and whether it is a single point (cached: a
+    check of every output and pair of a mechanism decides many inequalities on one
+    interval; a refusal is raised again on every call)."""
     a_e = _check_endpoint(a, "a")
     b_e = _check_endpoint(b, "b")
     s = decide_sign(b_e - a_e)
@@ -415,7 +427,7 @@ def _validate(
     if s.sign is Sign.UNDECIDED:
         raise InvalidParameter(f"cannot certify a = {a_e} <= b = {b_e}")
     check_interval_assumptions(symbol, a_e, b_e, f"the parameter {symbol}")
-    return lhs_e, rhs_e, a_e, b_e, s.sign is Sign.ZERO
+    return a_e, b_e, s.sign is Sign.ZERO
 
 
 # ---------------------------------------------------------------------------

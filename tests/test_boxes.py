@@ -259,3 +259,35 @@ def test_coefficient_certificate_reports_equality_on_a_face():
     assert d.verdict is Verdict.HOLDS and d.boxes == 0 and d.tight
     d = decide_on_box(lhs, rhs, {x: (R(1, 10), 1), w: (R(1, 2), 1)})
     assert d.verdict is Verdict.HOLDS and not d.tight
+
+
+def test_the_ring_expansion_is_sympys_expansion():
+    """`_expanded_poly` multiplies out in sympy's sparse ring over QQ; it must give the
+    polynomial (and the domain) of `Poly(expand(e))` on random products, powers and
+    sums in shifted generators, zero included, and take `expand` for a coefficient
+    that is not rational."""
+    from verifier.checks.boxes import _expanded_poly
+
+    u = sp.symbols("u0 u1 u2", cls=sp.Dummy)
+    rng = random.Random(20261127)
+
+    def factor() -> sp.Expr:
+        return sum(R(rng.randint(-3, 3), rng.randint(1, 4)) * g for g in u) + R(
+            rng.randint(-5, 5), rng.randint(1, 3)
+        )
+
+    for _ in range(15):
+        e = sum(
+            rng.choice((1, -1, R(1, 2)))
+            * sp.Mul(*[factor() ** rng.randint(1, 2) for _ in range(rng.randint(1, 3))])
+            for _ in range(rng.randint(1, 3))
+        )
+        new, old = _expanded_poly(e, u), sp.Poly(sp.expand(e), *u)
+        assert new == old and new.domain == old.domain, e
+    zero = (u[0] + 1) ** 2 - u[0] ** 2 - 2 * u[0] - 1
+    assert (
+        _expanded_poly(zero, u).is_zero and _expanded_poly(3 * (u[1] + 2) ** 2, u).domain == sp.ZZ
+    )
+    c = sp.exp(R(1, 3))
+    irrational = c * (u[0] + 1) ** 2
+    assert _expanded_poly(irrational, u) == sp.Poly(sp.expand(irrational), *u)

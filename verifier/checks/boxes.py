@@ -781,7 +781,7 @@ def identically_zero(expr: Any, symbols: Sequence[sp.Symbol]) -> bool:
             num, _ = sp.fraction(sp.together(form.exprs[0]))
             if _expansion_terms(num) > _MAX_EXPANSION_TERMS:
                 return False
-            return bool(sp.expand(num) == 0)
+            return bool(_expanded_poly(num, form.gens).is_zero)
         except (sp.PolynomialError, ValueError, TypeError, RecursionError):
             return False
     if sp.count_ops(e) > 120:
@@ -832,11 +832,27 @@ def _shifted(lhs: sp.Expr, rhs: sp.Expr, box: Box) -> _Shifted | None:
         n_u, d_u = num.xreplace(sub), den.xreplace(sub)
         if _expansion_terms(n_u) + _expansion_terms(d_u) > _MAX_EXPANSION_TERMS:
             return None  # too big to expand: branch and bound (bounded memory) instead
-        n = sp.Poly(sp.expand(n_u), *us)
-        d = sp.Poly(sp.expand(d_u), *us)
+        n = _expanded_poly(n_u, us)
+        d = _expanded_poly(d_u, us)
     except (sp.PolynomialError, ValueError, TypeError, RecursionError):
         return None
     return _Shifted(n, d, rs, form)
+
+
+def _expanded_poly(e: sp.Expr, gens: Sequence[sp.Symbol]) -> sp.Poly:
+    """``sp.Poly(sp.expand(e), *gens)``: the products and powers of ``e`` multiplied
+    out in sympy's sparse polynomial ring over QQ (tens of times faster than
+    ``expand`` on the shifted numerators), or by ``expand`` when a coefficient is not
+    rational (``exp(1/3)``).  The same polynomial either way, its domain (ZZ or QQ)
+    chosen from the coefficients as ``Poly`` chooses it."""
+    ring = sp.polys.rings.PolyRing(tuple(gens), sp.QQ, sp.polys.orderings.lex)
+    try:
+        p = ring.from_expr(e)
+    except (ValueError, TypeError, sp.polys.polyerrors.PolynomialError):
+        return sp.Poly(sp.expand(e), *gens)
+    if not p:
+        return sp.Poly(0, *gens)
+    return sp.Poly.from_dict({m: sp.QQ.to_sympy(c) for m, c in p.items()}, *gens)
 
 
 #: Most terms the exact rewrite may expand to (an upper bound from the expression's

@@ -555,7 +555,9 @@ def _rewrite(diff: sp.Expr, symbol: sp.Symbol) -> _Rewrite | None:
         e = diff.xreplace({symbol: t})
     exps = [x for x in e.atoms(sp.exp) if x.has(t)]
     if not exps:
-        # w = s itself (t is only real, so nothing like sqrt(t**2) -> t happened)
+        # w = s itself (t is real; a simplification by a stronger assumption of the
+        # symbol, sqrt(s**2) -> s for a positive s, holds on the whole interval, which
+        # check_interval_assumptions keeps within the declared sign)
         return _to_rewrite(e, t, False, 1, sp.Integer(0))
     linear: list[tuple[sp.Expr, sp.Rational, sp.Expr]] = []
     for x in exps:

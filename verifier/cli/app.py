@@ -142,9 +142,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             epilog=exit_codes_epilog(cmd.exit_code_meanings()),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
+        p.set_defaults(_run=cmd.run)
         if only is not None and cmd.name != only:
-            p.set_defaults(_run=cmd.run)
-            continue
+            continue  # listed for --help; the command line names another
         cmd.configure(p)
         # SUPPRESS: `verifier --debug CMD` is not undone by the sub-parser's default
         p.add_argument(
@@ -153,7 +153,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             default=argparse.SUPPRESS,
             help="print the traceback of an error (for reports)",
         )
-        p.set_defaults(_run=cmd.run)
     return parser
 
 

@@ -216,6 +216,34 @@ def test_register_command(monkeypatch, capsys):
     capsys.readouterr()
 
 
+def test_a_command_runs_with_the_long_run_collector_and_restores_it(monkeypatch):
+    # A command's run sees raised collector thresholds (verifier.runtime.collector);
+    # after it, returning or raising, the caller's thresholds are back.
+    import gc
+
+    from verifier.runtime.collector import OLDER_THRESHOLD, YOUNG_THRESHOLD
+
+    monkeypatch.setattr(app, "COMMANDS", dict(app.COMMANDS))
+    seen = []
+
+    def run(args):
+        seen.append(gc.get_threshold())
+        if args.crash:
+            raise RuntimeError("crash")
+        return 0
+
+    def configure(p):
+        p.add_argument("--crash", action="store_true")
+
+    cli.register_command(cli.Command("thresholds", "h", configure, run))
+    before = gc.get_threshold()
+    assert before != (YOUNG_THRESHOLD, OLDER_THRESHOLD, OLDER_THRESHOLD)
+    assert cli.main(["thresholds"]) == 0
+    assert cli.main(["thresholds", "--crash"]) == EXIT_INTERNAL
+    assert seen == [(YOUNG_THRESHOLD, OLDER_THRESHOLD, OLDER_THRESHOLD)] * 2
+    assert gc.get_threshold() == before
+
+
 def test_exit_code_names():
     assert cli.EXIT_VIOLATED == 1 and cli.EXIT_INTERRUPTED == 130
 

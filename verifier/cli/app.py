@@ -37,6 +37,7 @@ from ..errors import (
     EXIT_OK,
     exit_code_for,
 )
+from ..runtime.collector import long_run_collector
 from . import algorithms, casestudies, check, compare, schema, search
 from .common import (
     EXIT_CODES,
@@ -209,7 +210,7 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), long_run_collector():
             shown: set[str] = set()
 
             def show(message: Warning | str, *_: object, **__: object) -> None:

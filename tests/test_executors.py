@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import doctest
 import json
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -259,3 +261,54 @@ def test_check_decides_the_pieces_of_a_box_on_two_processes(tmp_path, capsys):
     one = check_box_spec(tmp_path, capsys)
     two = check_box_spec(tmp_path, capsys, "--workers", "2")
     assert one == two
+
+
+@pytest.mark.skipif(not hasattr(os, "getppid") or sys.platform == "win32", reason="POSIX")
+def test_local_workers_end_when_their_parent_is_killed(tmp_path):
+    """A pool's parent killed with SIGKILL (no clean-up runs): its workers notice the
+    re-parenting and exit within seconds instead of waiting for a task forever."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import os, sys, time\n"
+        "from verifier.runtime.executors import local_pool\n"
+        "pool = local_pool(2)\n"
+        "pids = {pool.submit(os.getpid).result() for _ in range(8)}\n"
+        "print(' '.join(map(str, sorted(pids))), flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert pids and all(_alive(p) for p in pids)
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 20
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in pids), "a worker outlived its killed parent"
+
+
+def _alive(pid: int) -> bool:
+    """``pid`` runs (a zombie left for a parent that does not reap it has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def test_auto_jobs_is_one_per_usable_core_within_the_caps(monkeypatch):
+    assert 1 <= executors.usable_cores() <= (os.cpu_count() or 1)
+    monkeypatch.setattr(executors, "usable_cores", lambda: 4)
+    assert [executors.auto_jobs(n) for n in (0, 1, 3, 4, 100)] == [1, 1, 3, 4, 4]
+    assert executors.auto_jobs(100, max_workers=2) == 2
+    monkeypatch.setattr(executors, "usable_cores", lambda: 64)
+    assert executors.auto_jobs(100) == executors.AUTO_JOBS_CAP

@@ -58,12 +58,16 @@ __all__ = [
     "DaskTarget",
     "ExecutorRunner",
     "LazyRunner",
+    "AUTO_JOBS_CAP",
     "MAX_WORKERS",
     "WORKERS_CEILING",
     "probe_scheduler",
     "identify_scheduler",
     "Runner",
     "as_runner",
+    "auto_jobs",
+    "local_pool",
+    "usable_cores",
     "dask_runner",
     "open_runner",
     "ordered_map",
@@ -271,6 +275,67 @@ def _portable_call(fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes:
     return portable_dumps(fn(*args))
 
 
+#: Seconds between two checks of a local worker process that its parent is alive.
+ORPHAN_CHECK_SECONDS = 0.5
+
+
+def _end_when_orphaned(parent: int) -> None:
+    """In a local worker process: exit as soon as the process that started it is gone.
+
+    A worker of :class:`concurrent.futures.ProcessPoolExecutor` whose parent is killed
+    (``SIGKILL``, out of memory) is not told: it finishes its task and then waits for
+    the next one forever, inheriting the siblings' end of the task queue.  This daemon
+    thread notices the re-parenting (``os.getppid()`` changes) and ends the process."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os._exit(EXIT_ORPHANED)
+
+    threading.Thread(target=watch, name="verifier-orphan-watch", daemon=True).start()
+
+
+#: The exit status of a local worker process that ended because its parent was gone.
+EXIT_ORPHANED = 3
+
+
+def local_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A pool of ``workers`` local processes that end when this process is gone
+    (:func:`_end_when_orphaned`)."""
+    return cf.ProcessPoolExecutor(
+        max_workers=workers, initializer=_end_when_orphaned, initargs=(os.getpid(),)
+    )
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform tells,
+    else every core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+#: ``-j auto`` uses at most this many local worker processes: each is a whole
+#: interpreter of 150-250 MiB, and the claims of the case studies keep about this
+#: many busy.
+AUTO_JOBS_CAP = 8
+
+
+def auto_jobs(tasks: int, max_workers: int | None = None) -> int:
+    """``-j auto``: one local worker process per usable core, at most
+    :data:`AUTO_JOBS_CAP`, ``max_workers`` (default :data:`MAX_WORKERS`) and ``tasks``
+    (1: in this process).
+
+    >>> auto_jobs(1)
+    1
+    >>> 1 <= auto_jobs(100) <= min(usable_cores(), AUTO_JOBS_CAP)
+    True
+    """
+    cap = MAX_WORKERS if max_workers is None else max_workers
+    return max(1, min(usable_cores(), AUTO_JOBS_CAP, tasks, cap))
+
+
 def as_runner(executor: Any, workers: int = 1) -> Runner | None:
     """The :class:`Runner` for what a caller passed: ``None`` for work in this process
     (``executor`` is None and ``workers`` is 1), a pool of ``workers`` local processes
@@ -279,7 +344,7 @@ def as_runner(executor: Any, workers: int = 1) -> Runner | None:
     if executor is None:
         if workers <= 1:
             return None
-        return ExecutorRunner(cf.ProcessPoolExecutor(max_workers=workers), workers, owned=True)
+        return ExecutorRunner(local_pool(workers), workers, owned=True)
     if isinstance(executor, Runner):
         return executor
     if isinstance(executor, cf.Executor):

@@ -85,7 +85,9 @@ def test_casestudies_in_worker_processes_match_the_serial_run(capsys, tmp_path):
     assert docs[0] == docs[1] and docs[0]["total"] >= 4
     assert certs[0] == certs[1] and len(certs[0]) >= 1
     assert cli.main(["casestudies", *names, "-j", "0"]) == 2
-    assert "argument -j/--jobs: must be an integer between 1 and" in capsys.readouterr().err
+    assert (
+        "argument -j/--jobs: must be 'auto' or an integer between 1 and" in capsys.readouterr().err
+    )
 
 
 def _interrupted_registry(stop_at: str | None) -> Registry:
@@ -172,3 +174,66 @@ def test_the_json_document_does_not_depend_on_the_string_hash_seed():
             c.pop("seconds")
         docs.append(json.dumps(doc["claims"], sort_keys=True))
     assert "{a}" in docs[0] and docs[0] == docs[1] == docs[2]
+
+
+def test_jobs_default_to_one_worker_per_core_and_yield_to_the_environment(monkeypatch):
+    from verifier.claims import load_casestudies
+    from verifier.errors import BadInput
+    from verifier.runtime import executors
+
+    reg = load_casestudies()
+    points = [c for c in reg.select(["ghazi2025.thm8"]) if c.domain is None][:3]
+    box = [c for c in reg.claims.values() if c.domain is not None][:1]
+    assert len(points) >= 3 and all(c.domain is None for c in points) and box
+    monkeypatch.setattr(executors, "usable_cores", lambda: 4)
+    monkeypatch.delenv(casestudies.JOBS_ENV, raising=False)
+    jobs = casestudies.jobs
+    # auto: a worker per claim about points, up to the cores; a box keeps them all busy
+    assert jobs(None, None, points[:2], 256) == 2
+    assert jobs(None, None, points, 256) == 3
+    assert jobs("auto", None, points[:1] + box, 256) == 4
+    assert jobs(None, None, points, 2) == 2  # --max-workers caps it
+    # claims that are not the installed registry's cannot travel by id: this process
+    foreign = _registry(True).select(None)
+    assert jobs(None, None, foreign + points, 256) == 1
+    # an explicit number is kept; the default yields to --dask, an explicit auto does not
+    assert jobs(3, None, points, 256) == 3
+    assert jobs(None, "local:2", points, 256) == 1
+    with pytest.raises(BadInput, match="either local worker processes"):
+        jobs("auto", "local:2", points, 256)
+    # the environment variable sets the default, never over -j
+    for raw, n in (("1", 1), (" 2 ", 2), ("auto", 3), ("", 3)):
+        monkeypatch.setenv(casestudies.JOBS_ENV, raw)
+        assert jobs(None, None, points, 256) == n
+        assert jobs(5, None, points, 256) == 5
+    for bad in ("0", "two", "-1", "1e9"):
+        monkeypatch.setenv(casestudies.JOBS_ENV, bad)
+        with pytest.raises(BadInput, match=f"environment variable VERIFIER_JOBS: .*{bad!r}"):
+            jobs(None, None, points, 256)
+
+
+def test_the_default_run_uses_worker_processes_with_the_serial_outcomes(monkeypatch, capsys):
+    """``verifier casestudies`` without -j on two cores forks two workers; its document
+    is the one of ``-j 1``, timings aside (the ids select their children too)."""
+    from verifier.runtime import executors
+
+    names = ["ghazi2025.thm8", "talwar2025.prop3", "liu_talwar2019.thm31.a_proportional"]
+    monkeypatch.setattr(executors, "usable_cores", lambda: 2)
+    monkeypatch.delenv(casestudies.JOBS_ENV, raising=False)
+    pools = []
+    real_pool = executors.local_pool
+
+    def counted(n):
+        pools.append(n)
+        return real_pool(n)
+
+    monkeypatch.setattr(executors, "local_pool", counted)
+    docs = []
+    for extra in ([], ["-j", "1"]):
+        assert cli.main(["casestudies", *names, "--json", *extra]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        for c in doc["claims"]:
+            c.pop("seconds")
+        docs.append(doc)
+    assert pools == [2]
+    assert docs[0] == docs[1] and docs[0]["total"] >= 3

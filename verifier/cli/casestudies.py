@@ -14,10 +14,13 @@ instance space, by the worst-case search with the space's default budget and see
 (:mod:`verifier.search.decide`); every verdict carries its scope — what it covers
 (:mod:`verifier.claims.scope`).
 
-The claims are decided in this process by default; ``-j N`` decides them in N local
-worker processes and ``--dask`` on a dask cluster (the same outcomes, in the same
-order: the claims travel as their ids), except the claims over a box, decided in this
-process with the pieces of their hard decisions on the workers (:mod:`verifier.checks.boxes`).
+The claims are decided in local worker processes, one per usable core (at most
+:data:`~verifier.runtime.executors.AUTO_JOBS_CAP`; ``-j auto``, the default, or the
+environment variable :data:`JOBS_ENV`); ``-j N`` sets their number (``-j 1``: in this
+process) and ``--dask`` decides them on a dask cluster instead.  The outcomes are the
+same, in the same order, wherever they are decided (the claims travel as their ids),
+except that the claims over a box are decided in this process with the pieces of
+their hard decisions on the workers (:mod:`verifier.checks.boxes`).
 On a terminal a progress bar counts the claims; Ctrl-C prints the table of the claims
 decided so far and exits 130, naming the ``--after ID`` that decides the rest.
 """
@@ -25,6 +28,7 @@ decided so far and exits 130, naming the ``--after ID`` that decides the rest.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -39,12 +43,15 @@ from ..errors import (
     CertificateError,
     UnknownClaim,
 )
+from ..runtime.executors import AUTO_JOBS_CAP
 from .common import (
+    AUTO,
     Command,
     add_json_option,
     add_names_argument,
     add_progress_option,
     add_runner_options,
+    jobs_option,
     json_dump,
     one_line,
     output_directory,
@@ -52,7 +59,10 @@ from .common import (
     say,
 )
 
-__all__ = ["COMMAND", "configure", "run"]
+__all__ = ["COMMAND", "JOBS_ENV", "configure", "run", "jobs"]
+
+#: The environment variable that gives ``-j`` its default (``auto`` or a number).
+JOBS_ENV = "VERIFIER_JOBS"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -116,10 +126,12 @@ def configure(p: argparse.ArgumentParser) -> None:
         "-j",
         "--jobs",
         metavar="N",
-        help="decide the claims in N local worker processes (default 1: in this process)",
+        help="decide the claims in N local worker processes; auto (the default, or "
+        f"${JOBS_ENV}): one per usable core, at most {AUTO_JOBS_CAP}; 1: in this process",
         dask="decide the claims on dask.distributed: local[:N] starts a LocalCluster of N "
         "worker processes, tcp://HOST:PORT connects to a running scheduler (needs the "
         "dask extra)",
+        auto=True,
     )
 
 
@@ -206,8 +218,9 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
     from ..search.decide import outcomes as decided
 
     outcomes: list[Any] = []
+    n = jobs(args.jobs, args.dask, claims, args.max_workers)
     with (
-        open_runner(args.jobs, args.dask, max_workers=args.max_workers, option="-j") as runner,
+        open_runner(n, args.dask, max_workers=args.max_workers, option="-j") as runner,
         progress_display(progress_wanted(args)),
         task("claims", total=len(claims)) as bar,
     ):
@@ -230,6 +243,49 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
         finally:
             stream.close()
     return outcomes, False
+
+
+def jobs(given: int | str | None, dask: str | None, claims: list[Any], max_workers: int) -> int:
+    """The number of local worker processes for ``-j`` (``given``; ``None`` when the
+    option is absent) with ``--dask`` (``dask``) on ``claims``.
+
+    Without ``-j`` the default is :data:`JOBS_ENV` when set, else ``auto``; a default
+    yields to ``--dask`` (1: no local workers), an explicit ``-j auto`` does not (two
+    places to run are refused, as ``-j N --dask``).  ``auto`` is
+    :func:`~verifier.runtime.executors.auto_jobs` with one task per claim about points
+    (a claim over a box keeps every worker busy with its pieces), and 1 when some
+    claim about points is not one of :data:`verifier.claims.REGISTRY` (workers find a
+    claim by its id there).
+
+    >>> jobs(3, None, [], 256), jobs(None, "local:2", [], 256)
+    (3, 1)
+    """
+    from ..runtime.executors import WORKERS_CEILING, auto_jobs
+
+    if given is None:
+        raw = os.environ.get(JOBS_ENV, "").strip()
+        if dask is not None:
+            return 1
+        if not raw:
+            given = AUTO
+        else:
+            try:
+                given = jobs_option(WORKERS_CEILING)(raw)
+            except argparse.ArgumentTypeError as err:
+                raise BadInput(f"environment variable {JOBS_ENV}: {err}") from None
+    if given != AUTO:
+        return int(given)
+    if dask is not None:
+        raise BadInput(
+            "give either local worker processes (-j auto) or --dask, not both "
+            "(--dask local:N starts N local dask workers)"
+        )
+    from ..claims.registry import REGISTRY
+
+    points = [c for c in claims if c.domain is None]
+    if any(REGISTRY.claims.get(c.id) is not c for c in points):
+        return 1
+    return auto_jobs(len(points) if len(points) == len(claims) else max_workers, max_workers)
 
 
 def _write_certificates(outcomes: list[Any], directory: Path) -> dict[str, str]:

@@ -52,6 +52,8 @@ __all__ = [
     "add_json_option",
     "add_runner_options",
     "int_option",
+    "jobs_option",
+    "AUTO",
     "float_option",
     "MAX_WORKERS",
     "WORKERS_CEILING",
@@ -78,15 +80,20 @@ def add_json_option(
 
 
 def add_runner_options(
-    p: argparse.ArgumentParser, *flags: str, metavar: str, help: str, dask: str
+    p: argparse.ArgumentParser,
+    *flags: str,
+    metavar: str,
+    help: str,
+    dask: str,
+    auto: bool = False,
 ) -> None:
     """Where a command's work runs: ``flags`` (e.g. ``-j``, ``--jobs``) the number of
-    local worker processes (default 1: in this process), ``--dask WHERE`` a
-    dask.distributed cluster, and :func:`add_max_workers_option`; ``help`` and
-    ``dask`` are their help texts."""
-    p.add_argument(
-        *flags, type=int_option(1, WORKERS_CEILING), default=1, metavar=metavar, help=help
-    )
+    local worker processes (default 1: in this process; with ``auto`` the option also
+    takes :data:`AUTO` and defaults to ``None``, which the command resolves), ``--dask
+    WHERE`` a dask.distributed cluster, and :func:`add_max_workers_option`; ``help``
+    and ``dask`` are their help texts."""
+    kind = jobs_option(WORKERS_CEILING) if auto else int_option(1, WORKERS_CEILING)
+    p.add_argument(*flags, type=kind, default=None if auto else 1, metavar=metavar, help=help)
     p.add_argument("--dask", metavar="WHERE", default=None, help=dask)
     add_max_workers_option(p)
 
@@ -547,6 +554,37 @@ def int_option(lo: int | None = None, hi: int | None = None) -> Callable[[str], 
         return value
 
     parse.__name__ = "integer"
+    return parse
+
+
+#: ``-j auto``: one local worker process per usable core
+#: (:func:`~verifier.runtime.executors.auto_jobs`).
+AUTO = "auto"
+
+
+def jobs_option(hi: int) -> Callable[[str], int | str]:
+    """An ``argparse`` type: :data:`AUTO` or an integer in ``[1, hi]``.
+
+    >>> jobs_option(8)("auto"), jobs_option(8)(" 3")
+    ('auto', 3)
+    >>> jobs_option(8)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be 'auto' or an integer between 1 and 8, got '0'
+    """
+    number = int_option(1, hi)
+
+    def parse(text: str) -> int | str:
+        if text.strip().lower() == AUTO:
+            return AUTO
+        try:
+            return number(text)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"must be {AUTO!r} or {_range('an integer', 1, hi)}, got {text!r}"
+            ) from None
+
+    parse.__name__ = "jobs"
     return parse
 
 

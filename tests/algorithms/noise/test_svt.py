@@ -407,3 +407,45 @@ def test_answers_only_keeps_the_answer_sequence_of_numerical_svt():
             assert sp.simplify(num.p(d, o) - lyu.p(d, o)) == 0
     with pytest.raises(InvalidParameter, match="density"):
         t.apply([base], {"variant": "numerical", "epsilon": R(1, 10), **common})
+
+
+def test_the_law_of_one_vector_is_remembered_shared_and_bounded(monkeypatch):
+    """A vector's law is computed once per context and program (a search screens many
+    pairs that share vectors), equals a fresh computation, is not changed through
+    what answer_sequence_laws returns, and the cache keeps at most its bound."""
+    from verifier.algorithms.noise import svt as svt_module
+    from verifier.algorithms.noise.svt import answer_sequence_laws
+
+    monkeypatch.setattr(svt_module, "_BITS_CACHE", type(svt_module._BITS_CACHE)())
+    monkeypatch.setattr(svt_module, "_BITS_CACHED", [0])
+    calls = []
+    law_of = svt_module._sv_bits_law
+
+    def counted(ctx, prog, q):
+        calls.append(tuple(q))
+        return law_of(ctx, prog, q)
+
+    monkeypatch.setattr(svt_module, "_sv_bits_law", counted)
+    prog = lyu_svt(1, sp.Rational(1, 2), noise="geometric")
+    g = pair("D", "D'")
+    a = program_mechanism(prog, g, answers={"D": (0, 1), "D'": (1, 1)}).mechanism
+    b = program_mechanism(prog, g, answers={"D": (0, 1), "D'": (1, 0)}).mechanism
+    assert calls == [(0, 1), (1, 1), (1, 0)]  # (0, 1) is computed once
+    fresh = program_mechanism(prog, g, answers={"D": (1, 0), "D'": (0, 1)}).mechanism
+    for o in a.outputs:
+        assert a.p("D", o) == b.p("D", o) == fresh.p("D'", o)
+    # a caller that changes its law does not change the remembered one
+    _, laws = answer_sequence_laws(prog, [(0, 1)])
+    law = next(iter(laws.values()))
+    law.clear()
+    _, again = answer_sequence_laws(prog, [(0, 1)])
+    assert next(iter(again.values())) and sum(next(iter(again.values())).values()) == 1
+    # the bound: the probabilities kept never exceed it, the oldest laws go first
+    size = len(a.outputs)  # every vector's law has these answer sequences
+    monkeypatch.setattr(svt_module, "BITS_CACHE_PROBABILITIES", 8 * size)
+    for q in [(x, y) for x in range(3, 6) for y in range(3, 6)]:
+        program_mechanism(prog, g, answers={"D": q, "D'": q})
+        kept = sum(len(v) for v in svt_module._BITS_CACHE.values())
+        assert kept == svt_module._BITS_CACHED[0] <= 8 * size
+    assert len(svt_module._BITS_CACHE) == 8
+    assert all(k[-1] != (0, 1) for k in svt_module._BITS_CACHE)

@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -456,7 +457,37 @@ def _sv_probability(ctx: Context, prog: SparseVector, q: Vector, answers: Sequen
     return total * _segment_total(ctx, noise, f)
 
 
+#: Probabilities kept by :func:`_sv_bits_all` in the laws of single query vectors it
+#: remembers (least recently used first out; a law of more than an eighth of this is
+#: not kept).  A search screens thousands of neighbouring pairs that share their
+#: vectors: Lyu et al.'s Algorithms 1, 2, 4 and 6 and GapSVT in ``verifier
+#: casestudies`` asked for 2,304 laws of 502 distinct vectors.  The bound keeps the
+#: memory to some MiB when the laws are large (``2^n`` answer sequences).
+BITS_CACHE_PROBABILITIES = 20_000
+_BITS_CACHE: OrderedDict[Hashable, dict[tuple[Answer, ...], Any]] = OrderedDict()
+_BITS_CACHED = [0]  # probabilities in _BITS_CACHE
+
+
 def _sv_bits_all(ctx: Context, prog: SparseVector, q: Vector) -> dict[tuple[Answer, ...], Any]:
+    """All finite answer sequences of ``prog`` on the vector ``q`` with their
+    probabilities (:func:`_sv_bits_law`), remembered per context, program and vector
+    (:data:`BITS_CACHE_PROBABILITIES`): the law of one vector does not depend on the
+    other datasets.  The dictionary is shared: callers copy it before changing it."""
+    key = (ctx.u, ctx.outer, ctx.scale, frozenset(ctx.mult.items()), prog, tuple(q))
+    law = _BITS_CACHE.get(key)
+    if law is not None:
+        _BITS_CACHE.move_to_end(key)
+        return law
+    law = _sv_bits_law(ctx, prog, q)
+    if len(law) <= BITS_CACHE_PROBABILITIES // 8:
+        _BITS_CACHE[key] = law
+        _BITS_CACHED[0] += len(law)
+        while _BITS_CACHED[0] > BITS_CACHE_PROBABILITIES:
+            _BITS_CACHED[0] -= len(_BITS_CACHE.popitem(last=False)[1])
+    return law
+
+
+def _sv_bits_law(ctx: Context, prog: SparseVector, q: Vector) -> dict[tuple[Answer, ...], Any]:
     """All finite answer sequences by depth-first search sharing prefix products."""
     if prog.resample_noise is not None:
         return {a: _sv_probability(ctx, prog, q, a) for a in _sv_answers(prog, len(q))}
@@ -607,7 +638,7 @@ def answer_sequence_laws(
         total = sum(law.values(), ctx.outer.zero)
         if total != 1:
             raise InvalidMechanism(f"internal: the law of {prog.name} at {q} sums to {total}")
-        out[q] = law
+        out[q] = dict(law)
     return ctx, out
 
 

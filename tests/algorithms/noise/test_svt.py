@@ -449,3 +449,42 @@ def test_the_law_of_one_vector_is_remembered_shared_and_bounded(monkeypatch):
         assert kept == svt_module._BITS_CACHED[0] <= 8 * size
     assert len(svt_module._BITS_CACHE) == 8
     assert all(k[-1] != (0, 1) for k in svt_module._BITS_CACHE)
+
+
+def test_the_law_cache_is_safe_under_threads(monkeypatch):
+    """Threads (a dask worker's) asking for laws while the cache evicts: no error,
+    the same laws as alone, and the count of kept probabilities stays exact."""
+    import threading
+
+    from verifier.algorithms.noise import svt as svt_module
+
+    monkeypatch.setattr(svt_module, "_BITS_CACHE", type(svt_module._BITS_CACHE)())
+    monkeypatch.setattr(svt_module, "_BITS_CACHED", [0])
+    monkeypatch.setattr(svt_module, "BITS_CACHE_PROBABILITIES", 24)
+    prog = lyu_svt(1, sp.Rational(1, 2), noise="geometric")
+    g = pair("D", "D'")
+    vectors = [(x, y) for x in range(4) for y in range(4)]
+
+    def law(q):
+        m = program_mechanism(prog, g, answers={"D": q, "D'": q}).mechanism
+        return {o: m.p("D", o) for o in m.outputs}
+
+    alone = {q: law(q) for q in vectors}
+    seen: dict[int, list] = {}
+    errors = []
+
+    def work(i):
+        try:
+            seen[i] = [(q, law(q)) for q in vectors[i % 4 :] + vectors[: i % 4]]
+        except Exception as err:  # noqa: BLE001 - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(alone[q] == p for rows in seen.values() for q, p in rows)
+    kept = sum(len(v) for v in svt_module._BITS_CACHE.values())
+    assert kept == svt_module._BITS_CACHED[0] <= 24

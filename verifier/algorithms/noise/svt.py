@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
@@ -466,6 +467,7 @@ def _sv_probability(ctx: Context, prog: SparseVector, q: Vector, answers: Sequen
 BITS_CACHE_PROBABILITIES = 20_000
 _BITS_CACHE: OrderedDict[Hashable, dict[tuple[Answer, ...], Any]] = OrderedDict()
 _BITS_CACHED = [0]  # probabilities in _BITS_CACHE
+_BITS_LOCK = threading.Lock()  # a dask worker may run tasks in several threads
 
 
 def _sv_bits_all(ctx: Context, prog: SparseVector, q: Vector) -> dict[tuple[Answer, ...], Any]:
@@ -474,16 +476,19 @@ def _sv_bits_all(ctx: Context, prog: SparseVector, q: Vector) -> dict[tuple[Answ
     (:data:`BITS_CACHE_PROBABILITIES`): the law of one vector does not depend on the
     other datasets.  The dictionary is shared: callers copy it before changing it."""
     key = (ctx.u, ctx.outer, ctx.scale, frozenset(ctx.mult.items()), prog, tuple(q))
-    law = _BITS_CACHE.get(key)
-    if law is not None:
-        _BITS_CACHE.move_to_end(key)
-        return law
+    with _BITS_LOCK:
+        law = _BITS_CACHE.get(key)
+        if law is not None:
+            _BITS_CACHE.move_to_end(key)
+            return law
     law = _sv_bits_law(ctx, prog, q)
     if len(law) <= BITS_CACHE_PROBABILITIES // 8:
-        _BITS_CACHE[key] = law
-        _BITS_CACHED[0] += len(law)
-        while _BITS_CACHED[0] > BITS_CACHE_PROBABILITIES:
-            _BITS_CACHED[0] -= len(_BITS_CACHE.popitem(last=False)[1])
+        with _BITS_LOCK:
+            if key not in _BITS_CACHE:
+                _BITS_CACHE[key] = law
+                _BITS_CACHED[0] += len(law)
+            while _BITS_CACHED[0] > BITS_CACHE_PROBABILITIES:
+                _BITS_CACHED[0] -= len(_BITS_CACHE.popitem(last=False)[1])
     return law
 
 

@@ -51,6 +51,7 @@ __all__ = [
     "decide_registered",
     "load_casestudies",
     "registered_claim",
+    "travels_by_id",
 ]
 
 #: The entry-point group through which case-study packages announce themselves.
@@ -210,6 +211,13 @@ class Registry:
         return outcome_stream(claims, runner, Claim.run, decide_registered, lambda c: (c.id,))
 
 
+def travels_by_id(claim: Claim) -> bool:
+    """Whether a worker process finds ``claim`` by its id: it is the claim of that id
+    in :data:`REGISTRY` (the installed case studies), not one of a registry built in
+    Python."""
+    return REGISTRY.claims.get(claim.id) is claim
+
+
 def outcome_stream(
     claims: Iterable[Claim],
     runner: Runner | None,
@@ -230,7 +238,7 @@ def outcome_stream(
         return
     points = [c for c in claims if c.domain is None]
     for c in points:
-        if REGISTRY.claims.get(c.id) is not c:
+        if not travels_by_id(c):
             raise InvalidParameter(
                 f"claim {c.id!r} is not in verifier.claims.REGISTRY: only claims of the "
                 f"installed case studies can be decided by id in worker processes"

@@ -254,8 +254,8 @@ def jobs(given: int | str | None, dask: str | None, claims: list[Any], max_worke
     places to run are refused, as ``-j N --dask``).  ``auto`` is
     :func:`~verifier.runtime.executors.auto_jobs` with one task per claim about points
     (a claim over a box keeps every worker busy with its pieces), and 1 when some
-    claim about points is not one of :data:`verifier.claims.REGISTRY` (workers find a
-    claim by its id there).
+    claim about points does not travel by id
+    (:func:`verifier.claims.registry.travels_by_id`).
 
     >>> jobs(3, None, [], 256), jobs(None, "local:2", [], 256)
     (3, 1)
@@ -280,10 +280,10 @@ def jobs(given: int | str | None, dask: str | None, claims: list[Any], max_worke
             "give either local worker processes (-j auto) or --dask, not both "
             "(--dask local:N starts N local dask workers)"
         )
-    from ..claims.registry import REGISTRY
+    from ..claims.registry import travels_by_id
 
     points = [c for c in claims if c.domain is None]
-    if any(REGISTRY.claims.get(c.id) is not c for c in points):
+    if not all(travels_by_id(c) for c in points):
         return 1
     return auto_jobs(len(points) if len(points) == len(claims) else max_workers, max_workers)
 

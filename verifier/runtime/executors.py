@@ -277,6 +277,8 @@ def _portable_call(fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes:
 
 #: Seconds between two checks of a local worker process that its parent is alive.
 ORPHAN_CHECK_SECONDS = 0.5
+#: The exit status of a local worker process that ended because its parent was gone.
+EXIT_ORPHANED = 3
 
 
 def _end_when_orphaned(parent: int) -> None:
@@ -293,10 +295,6 @@ def _end_when_orphaned(parent: int) -> None:
         os._exit(EXIT_ORPHANED)
 
     threading.Thread(target=watch, name="verifier-orphan-watch", daemon=True).start()
-
-
-#: The exit status of a local worker process that ended because its parent was gone.
-EXIT_ORPHANED = 3
 
 
 def local_pool(workers: int) -> cf.ProcessPoolExecutor:

@@ -4,13 +4,18 @@ verdict."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 import sympy as sp
 
 from verifier.arithmetic.exact import Verdict, decide_le
+from verifier.checks.privacy import check_pure_dp
 from verifier.checks.results import CheckResult
-from verifier.claims import Claim, Registry, SearchSpec
+from verifier.claims import Claim, ClaimOutcome, Registry, SearchSpec
 from verifier.errors import InvalidParameter
+from verifier.mechanism.model import FiniteMechanism
+from verifier.mechanism.neighbours import pair
 
 from .helpers import check_result
 
@@ -54,3 +59,48 @@ def test_outcome_matches_expected_refuted_and_slack_text():
     assert out.matches and out.verdict is Verdict.VIOLATED
     d = out.to_dict()
     assert d["kind"] == "negative-control" and d["verdict"] == "violated"
+
+
+_MECH = FiniteMechanism(
+    pair(),
+    {
+        "D": {"a": sp.Rational(1, 2), "b": sp.Rational(1, 2)},
+        "D'": {"a": sp.Rational(1, 4), "b": sp.Rational(3, 4)},
+    },
+)
+
+
+def test_an_outcome_rendered_in_a_worker_prints_the_same_without_rendering_again():
+    """A worker process sends an outcome's table cells and JSON record with it
+    (``ClaimOutcome.presentation``); the outcome built from them prints those, and
+    they are what the outcome renders itself."""
+    c = Claim("demo.rr", "s", "t", "holds", check=lambda: check_pure_dp(_MECH, epsilon=sp.log(3)))
+    here = c.run()
+    shown = pickle.loads(pickle.dumps(here.presentation(record=True)))
+    assert shown["worst_slack"] == here.worst_slack() != "-"
+    assert shown["where"] == here.where() == "o=a, D -> D'"
+    assert shown["record"] == here.to_dict()
+    assert set(here.presentation()) == {"worst_slack", "where"}  # the record when asked
+    # the main process prints what the worker rendered, never renders it again
+    away = ClaimOutcome(c, here.result, here.seconds, shown=shown)
+    assert (away.worst_slack(), away.where(), away.to_dict()) == (
+        here.worst_slack(),
+        here.where(),
+        here.to_dict(),
+    )
+    fake = ClaimOutcome(
+        c, here.result, 0.0, shown={"worst_slack": "7", "where": "x", "record": {"id": "r"}}
+    )
+    assert (fake.worst_slack(), fake.where(), fake.to_dict()) == ("7", "x", {"id": "r"})
+    fake.to_dict()["id"] = "changed"  # a copy: the kept record is not changed
+    assert fake.to_dict() == {"id": "r"}
+
+
+def test_a_findings_record_is_handed_out_as_copies():
+    r = check_pure_dp(_MECH, epsilon=sp.log(2))
+    f = r.worst()
+    d = f.to_dict()
+    assert d["realized"] == "log(2)" and d["claimed"] == "log(2)" and d["tight"] is True
+    d["realized"] = "changed"
+    assert f.to_dict()["realized"] == "log(2)"
+    assert r.to_dict()["worst"] == f.to_dict() == r.to_dict()["per_output"][0]

@@ -8,6 +8,7 @@ JSON-ready dict, and in notebooks as Markdown.
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -225,6 +226,13 @@ class Finding:
         return _slack_bounds(self, DEFAULT_PRECISION.start_bits)
 
     def to_dict(self) -> dict[str, Any]:
+        """The finding as JSON-ready data (exact values as text, display floats
+        beside them); rendered once per finding (a result's record shows its worst
+        finding and its worst per output, often the same one)."""
+        return copy.deepcopy(self._record)
+
+    @functools.cached_property
+    def _record(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "verdict": self.verdict.value,
             "output": label(self.output),

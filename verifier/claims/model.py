@@ -56,7 +56,7 @@ import sympy as sp
 
 from ..arithmetic.exact import Verdict, format_number
 from ..checks.boxes import Box, region_fractions
-from ..checks.results import CheckResult, measured_record
+from ..checks.results import CheckResult, label, measured_record
 from ..errors import InvalidParameter, VerifierError
 from .scope import Scope, SearchRecord, scope_of
 
@@ -499,6 +499,10 @@ class ClaimOutcome:
     #: the worst-case search run with the decision (``verifier casestudies`` runs the
     #: search of a claim that has one, with its default budget)
     search: SearchRecord | None = None
+    #: the outcome's table cells and JSON record, rendered where the claim was decided
+    #: (:meth:`presentation`): a worker process sends them with the result, so the main
+    #: process does not render many claims' exact values one after the other
+    shown: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def verdict(self) -> Verdict | None:
@@ -548,6 +552,10 @@ class ClaimOutcome:
         return scope_of(self.claim, self.result, self.search, None if fr is None else float(fr[0]))
 
     def worst_slack(self) -> str:
+        """The worst finding's slack as a table cell: ``0 (attained)``, a number, ``inf``,
+        ``(symbolic)`` or ``-`` without findings."""
+        if "worst_slack" in self.shown:
+            return str(self.shown["worst_slack"])
         if self.result is None:
             return "-"
         w = self.result.worst()
@@ -563,6 +571,33 @@ class ClaimOutcome:
         if s.free_symbols:
             return "(symbolic)"
         return format_number(s, digits=4, max_len=18)
+
+    def where(self) -> str:
+        """Where the worst slack is: its output and ordered pair of neighbouring datasets
+        (``-`` for an aggregate quantity or a claim without findings)."""
+        if "where" in self.shown:
+            return str(self.shown["where"])
+        if self.result is None:
+            return "-"
+        w = self.result.worst()
+        if w is None or (w.output is None and w.pair is None):
+            return "-"
+        parts = []
+        if w.output is not None:
+            parts.append(f"o={label(w.output)}")
+        if w.pair is not None:
+            parts.append(f"{label(w.pair[0])} -> {label(w.pair[1])}")
+        return ", ".join(parts)
+
+    def presentation(self, *, record: bool = False) -> dict[str, Any]:
+        """The table cells of this outcome (:meth:`worst_slack`, :meth:`where`) and, with
+        ``record``, its JSON record (:meth:`to_dict`), as :attr:`shown` keeps them: a
+        worker process renders them beside the decision, in parallel with the others,
+        and the main process only prints them."""
+        shown: dict[str, Any] = {"worst_slack": self.worst_slack(), "where": self.where()}
+        if record:
+            shown["record"] = self.to_dict()
+        return shown
 
     def box_fractions(self) -> tuple[Fraction, Fraction] | None:
         """For a claim over a box: the shares of its volume left undecided and proved
@@ -603,6 +638,9 @@ class ClaimOutcome:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON record of the outcome (``verifier casestudies --json``)."""
+        if "record" in self.shown:
+            return dict(self.shown["record"])
         fr = self.box_fractions()
         tight = self.tightness()
         return {

@@ -229,6 +229,7 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
             runner=runner,
             search=getattr(args, "search_instances", None) != 0,
             search_instances=getattr(args, "search_instances", None),
+            record=bool(getattr(args, "json", False)),
         )
         try:
             for o in stream:

@@ -6,7 +6,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..checks.results import label
 from ..claims.model import ClaimOutcome
 from ..claims.scope import SCOPE_KINDS
 from ..runtime.terminal import text_table
@@ -25,18 +24,8 @@ __all__ = [
 def where_attained(o: ClaimOutcome) -> str:
     """Where the worst slack of a decided claim is: its output and ordered pair of
     neighbouring datasets (``-`` for an aggregate quantity or a claim without
-    findings)."""
-    if o.result is None:
-        return "-"
-    w = o.result.worst()
-    if w is None or (w.output is None and w.pair is None):
-        return "-"
-    parts = []
-    if w.output is not None:
-        parts.append(f"o={label(w.output)}")
-    if w.pair is not None:
-        parts.append(f"{label(w.pair[0])} -> {label(w.pair[1])}")
-    return ", ".join(parts)
+    findings; :meth:`~verifier.claims.model.ClaimOutcome.where`)."""
+    return o.where()
 
 
 def outcomes_table(

@@ -97,12 +97,17 @@ def decide(
 
 
 def decide_registered_claim(
-    claim_id: str, search: bool = True, search_instances: int | None = None
-) -> tuple[Any, float, str | None, SearchRecord | None]:
+    claim_id: str,
+    search: bool = True,
+    search_instances: int | None = None,
+    record: bool = False,
+) -> tuple[Any, float, str | None, SearchRecord | None, dict[str, Any]]:
     """:func:`decide` for a registered claim, as a worker process runs it: the result,
-    seconds, error and search record, without the claim object."""
+    seconds, error, search record and presentation (the table cells and, with
+    ``record``, the JSON record: :meth:`~verifier.claims.model.ClaimOutcome.presentation`),
+    without the claim object."""
     o = decide(registered_claim(claim_id), search=search, search_instances=search_instances)
-    return o.result, o.seconds, o.error, o.search
+    return o.result, o.seconds, o.error, o.search, o.presentation(record=record)
 
 
 def outcomes(
@@ -111,15 +116,18 @@ def outcomes(
     runner: Runner | None = None,
     search: bool = True,
     search_instances: int | None = None,
+    record: bool = False,
 ) -> Generator[ClaimOutcome, None, None]:
     """:func:`decide` for each claim, as a stream in the order of ``claims``: serially,
     or with a ``runner`` the claims about points decided by id on the workers while a
     box claim is decided here with its pieces on the workers
-    (:func:`verifier.checks.boxes.sub_boxes_on`)."""
+    (:func:`verifier.checks.boxes.sub_boxes_on`).  A worker also renders its outcome's
+    table cells and, with ``record``, its JSON record
+    (:meth:`~verifier.claims.model.ClaimOutcome.presentation`)."""
     return outcome_stream(
         claims,
         runner,
         lambda c: decide(c, search=search, search_instances=search_instances),
         decide_registered_claim,
-        lambda c: (c.id, search, search_instances),
+        lambda c: (c.id, search, search_instances, record),
     )

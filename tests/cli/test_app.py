@@ -368,3 +368,28 @@ def test_constants_kept_apart_for_a_fast_start_agree_with_the_engine():
 
     assert SPEC_BITS == MAX_EXP_ARGUMENT_BITS
     assert ALGORITHMS == ENGINE_ALGORITHMS
+
+
+def test_the_verifier_command_gives_sympy_larger_caches_unless_chosen():
+    # In a fresh interpreter the command sets SYMPY_CACHE_SIZE before sympy is
+    # imported, and sympy's caches are made at that size; a size the user chose stays.
+    import os
+
+    from verifier.runtime.collector import SYMPY_CACHE_SIZE
+
+    probe = (
+        "import os, sys\n"
+        "from verifier.cli.app import main\n"
+        "main(['check', sys.argv[1]])\n"
+        "import sympy\n"
+        "print(os.environ['SYMPY_CACHE_SIZE'], sympy.Add.__new__.cache_info().maxsize)\n"
+    )
+    spec = Path(__file__).resolve().parents[2] / "examples" / "randomized_response.toml"
+    env = {k: v for k, v in os.environ.items() if k != "SYMPY_CACHE_SIZE"}
+    for chosen, expected in ((None, SYMPY_CACHE_SIZE), ("1234", 1234)):
+        if chosen is not None:
+            env["SYMPY_CACHE_SIZE"] = chosen
+        out = subprocess.run(
+            [sys.executable, "-c", probe, str(spec)], env=env, capture_output=True, text=True
+        )
+        assert out.stdout.split()[-2:] == [str(expected)] * 2, out.stderr

@@ -37,7 +37,7 @@ from ..errors import (
     EXIT_OK,
     exit_code_for,
 )
-from ..runtime.collector import long_run_collector
+from ..runtime.collector import long_run_collector, size_sympy_cache
 from . import algorithms, casestudies, check, compare, schema, search
 from .common import (
     EXIT_CODES,
@@ -163,7 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     Standard output is guarded (:func:`~verifier.cli.common.guarded_streams`): output
     that cannot be delivered (a reader that went away, a full disk, a closed standard
     output) is one line ``error: ...`` on stderr and exit 2 whatever the command's own
-    code (but 4, a bug, and 130, an interruption), never 0."""
+    code (but 4, a bug, and 130, an interruption), never 0.  sympy, when this command
+    is the first to import it, gets larger caches
+    (:func:`~verifier.runtime.collector.size_sympy_cache`)."""
+    size_sympy_cache()
     with guarded_streams() as guard:
         try:
             code = _main(argv)

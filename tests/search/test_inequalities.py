@@ -51,3 +51,62 @@ def test_screen_and_exact_confirmation_agree():
         conf = confirm(c, inst)
         assert conf.error is None and conf.ratio == pytest.approx(c.search.screen(inst))
         assert conf.confirmed is (x * x > 1)
+
+
+def test_the_screen_is_compiled_once_and_agrees_with_the_exact_sides():
+    # A closed form in exp, log and radicals: the compiled float screen is used, and
+    # at every point of the grid it is the exact screen to 12 digits.
+    space = GridSpace(("a", "x"), ((F(1, 10), F(1, 2), F(3)), (F(0), F(1, 3), F(2), F(7))))
+    calls = []
+
+    def sides(v):
+        calls.append(v)
+        lhs = sp.exp(v["a"] * v["x"]) * (1 + v["x"]) ** sp.Rational(1, 3)
+        return [], (lhs, sp.log(2 + v["a"]) + v["x"] ** 2 + 1)
+
+    screen = inequality_search("demo.step", space, sides, "demo", "none").screen
+    assert screen.compiled() is not None
+    built = len(calls)  # once on symbols, and once per checked point exactly
+    for a in space.grids[0]:
+        for x in space.grids[1]:
+            p = GridPoint((a, x))
+            assert screen(p) == pytest.approx(screen.exact(p), rel=1e-12)
+    assert len(calls) == built + 3 * 4  # the exact comparisons above, nothing else
+
+
+def test_a_screen_that_branches_on_its_values_keeps_the_exact_sides():
+    # `v["x"] == 0` is False on a symbol: the compiled function would be the x != 0
+    # branch everywhere; it disagrees at the checked points with x = 0, so the exact
+    # screen stays (and is right at x = 0).
+    space = GridSpace(("x",), ((F(0), F(1, 2), F(1)),))
+
+    def sides(v):
+        if v["x"] == 0:
+            return [], (sp.Integer(5), sp.Integer(1))
+        return [], (v["x"], sp.Integer(1))
+
+    screen = inequality_search("demo.step", space, sides, "demo", "none").screen
+    assert screen.compiled() is None
+    assert screen(GridPoint((F(0),))) == 5
+
+    # a comparison that needs a number fails on symbols: exact screen as well
+    def ordered(v):
+        return [], (max(v["x"], sp.Rational(1, 2)), sp.Integer(1))
+
+    screen = inequality_search("demo.step", space, ordered, "demo", "none").screen
+    assert screen.compiled() is None
+    assert screen(GridPoint((F(0),))) == 0.5
+
+
+def test_a_compiled_screen_survives_a_pickle_and_is_rebuilt():
+    import pickle
+
+    space = GridSpace(("x",), ((F(1), F(2)),))
+    screen = inequality_search("demo.step", space, _square_sides, "demo", "none").screen
+    assert screen.compiled() is not None
+    copy = pickle.loads(pickle.dumps(screen))
+    assert copy(GridPoint((F(2),))) == screen(GridPoint((F(2),))) == 4.0
+
+
+def _square_sides(v):
+    return [], (v["x"] ** 2, sp.Integer(1))

@@ -27,6 +27,9 @@ def _code_path(claim) -> tuple[object, ...]:
     while isinstance(screen, functools.partial):
         bound += [_qualname(a) for a in (*screen.args, *screen.keywords.values()) if callable(a)]
         screen = screen.func
+    sides = getattr(screen, "sides", None)  # a closed-form step's screen (inequalities)
+    if callable(sides):
+        bound.append(_qualname(sides))
     return (
         claim.id.split(".")[0],
         type(claim.search.space).__name__,

@@ -7,7 +7,9 @@ applies under its own hypotheses.  :func:`inequality_search` turns such a step i
 grids (:class:`GridSpace`) restricted to the points where the hypotheses hold, the
 screen is ``lhs/rhs`` in floats, and the document is a spec file whose target claim
 is the step as an ``inequality`` claim (its hypotheses as premise ``inequality``
-claims) — decided exactly by the same code ``verifier check`` runs.
+claims) — decided exactly by the same code ``verifier check`` runs.  The screen
+compiles the two sides once into a floating-point function where that agrees with
+the exact sides (:class:`_Screen`).
 
 >>> from fractions import Fraction as F
 >>> import sympy as sp
@@ -22,12 +24,14 @@ True
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from random import Random
 from typing import Any
 
+import mpmath
 import sympy as sp
 
 from ..arithmetic.exact import approx
@@ -135,8 +139,112 @@ def _values(space: GridSpace, inst: GridPoint) -> dict[str, sp.Expr]:
 
 
 def _screen(inst: GridPoint, space: GridSpace, sides: Sides) -> float:
+    """``lhs/rhs`` at ``inst``: both sides built exactly, then shown as floats."""
     _, (lhs, rhs) = sides(_values(space, inst))
     return approx(lhs) / approx(rhs)
+
+
+#: Bits of the floating-point evaluation of a compiled screen (:class:`_Screen`): a
+#: ratio of sums whose terms cancel keeps its first 15 digits.
+SCREEN_BITS = 113
+#: Points of the space at which a compiled screen must agree with the exact one
+#: (:meth:`_Screen.compiled`): this many extreme and this many random points, each
+#: drawn with its own fixed seed.
+CHECK_POINTS = 4
+#: Largest relative difference between a compiled screen and the exact one at a
+#: checked point.
+CHECK_TOLERANCE = 1e-9
+
+
+def _outcome(f: Callable[[], float]) -> float | type[BaseException]:
+    try:
+        return f()
+    except Exception as err:  # a screen may fail at a point (the engine counts it)
+        return type(err)
+
+
+def _agree(a: float | type[BaseException], b: float | type[BaseException]) -> bool:
+    if isinstance(a, type) or isinstance(b, type):
+        return isinstance(a, type) and isinstance(b, type)
+    if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return abs(a - b) <= CHECK_TOLERANCE * max(abs(a), abs(b))
+
+
+class _Screen:
+    """The float ratio ``lhs/rhs`` of a step at a point of its grid.
+
+    Building both sides exactly at every point (radicals, exponentials of rationals,
+    sums of 30 terms) costs milliseconds; the search screens hundreds of points.  So
+    ``sides`` is called once on symbols, the two sides compiled into one mpmath
+    function (:func:`sympy.lambdify`) and evaluated at :data:`SCREEN_BITS` bits at each
+    point.  That function is used only if it agrees with the exact screen
+    (:func:`_screen`) at :data:`CHECK_POINTS` extreme and random points of the space
+    (fixed seeds: the choice is the same in every process): a ``sides`` that branches
+    on its values in Python (``if v["x"] == 0``, ``max(...)``, ``int(...)``) either
+    fails on symbols or disagrees there, and keeps the exact screen.  Either way the
+    screen only guides the search; every candidate is decided exactly
+    (:func:`_document`)."""
+
+    def __init__(self, space: GridSpace, sides: Sides) -> None:
+        self.space = space
+        self.sides = sides
+        self._compiled: Any = None
+        self._tried = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"space": self.space, "sides": self.sides, "_compiled": None, "_tried": False}
+
+    def exact(self, inst: GridPoint) -> float:
+        """:func:`_screen`: the sides built exactly at ``inst``."""
+        return _screen(inst, self.space, self.sides)
+
+    def _compile(self) -> Callable[[GridPoint], float] | None:
+        names = self.space.names
+        symbols = {n: sp.Symbol(n) for n in names}
+        try:
+            _, (lhs, rhs) = self.sides(symbols)
+            lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+            if not (lhs.free_symbols | rhs.free_symbols) <= set(symbols.values()):
+                return None
+            f = sp.lambdify([symbols[n] for n in names], (lhs, rhs), modules="mpmath")
+        except Exception:  # branches on values, a function mpmath lacks, ...
+            return None
+
+        def run(inst: GridPoint) -> float:
+            with mpmath.mp.workprec(SCREEN_BITS):
+                args = [mpmath.mpf(v.numerator) / v.denominator for v in inst.values]
+                a, b = f(*args)
+                return float(mpmath.mpf(a) / mpmath.mpf(b))
+
+        return run
+
+    def compiled(self) -> Callable[[GridPoint], float] | None:
+        """The compiled screen, or ``None`` where it cannot be trusted (class
+        docstring); decided once per process."""
+        if not self._tried:
+            self._tried = True
+            run = self._compile()
+            try:
+                points = [
+                    draw(Random(seed))
+                    for seed in range(CHECK_POINTS)
+                    for draw in (self.space.extreme, self.space.random)
+                ]
+            except InvalidParameter:  # no valid point drawn: the search says so itself
+                run = None
+            if run is not None and all(
+                _agree(
+                    _outcome(functools.partial(run, p)), _outcome(functools.partial(self.exact, p))
+                )
+                for p in points
+            ):
+                self._compiled = run
+        return self._compiled
+
+    def __call__(self, inst: GridPoint) -> float:
+        run = self.compiled()
+        return self.exact(inst) if run is None else run(inst)
 
 
 def _document(
@@ -184,7 +292,7 @@ def inequality_search(
     sides positive), searched over ``space``."""
     return SearchSpec(
         space=space,
-        screen=functools.partial(_screen, space=space, sides=sides),
+        screen=_Screen(space, sides),
         document=functools.partial(
             _document,
             space=space,

@@ -189,3 +189,34 @@ def test_rational_data_with_copies_keeps_the_closed_form():
     ms = [kary_rr(3, R(2)), kary_rr(2, R(3))]
     A = ghazi.hyperparameter_tuning(ms, [sp.log(2), sp.log(3)], sp.log(R(5, 4)), copies=[3, 2])
     assert all(A.p(D, o).is_Rational for D in A.datasets for o in A.outputs)
+
+
+@pytest.mark.parametrize("bits", [53, 80, 200])
+def test_certified_expectation_encloses_the_sum_at_high_precision(bits):
+    # The series E_{k~Geom(p')}[a x^k ((1 - a' x^k)^T - (1 - b' x^k)^T) prod_j (1 - q_j
+    # x_j^k)^{T_j}] (p' = e^{-1/10}, Ghazi et al. 2025, §4.1) summed term by term in
+    # 400-bit floats (3000 terms; the summand decays like (p' x)^k): inside the
+    # certified enclosure, 2^-(bits-16) narrow (the group factor cancels digits).
+    import mpmath
+
+    from verifier.algorithms.ghazi_series import certified_expectation
+
+    ep, lead, diff = R(1, 10), (R(1, 2), sp.exp(-1)), (R(1, 1000), R(3, 1000), sp.exp(-1), 7)
+    factors = [(R(1, 3), sp.exp(-R(1, 2)), 1), (R(1, 2), sp.exp(-2), 5)]
+    got = certified_expectation(
+        Prior("geometric", ep), factors, leading=lead, difference=diff, bits=bits
+    )
+    with mpmath.workprec(400):
+        p = mpmath.exp(-mpmath.mpf(1) / 10)
+        e1, ehalf, e2 = mpmath.exp(-1), mpmath.exp(-mpmath.mpf(1) / 2), mpmath.exp(-2)
+        total = mpmath.mpf(0)
+        for k in range(3000):
+            term = (1 - p) * p**k * mpmath.mpf(1) / 2 * e1**k
+            term *= (1 - mpmath.mpf(1) / 1000 * e1**k) ** 7 - (
+                1 - mpmath.mpf(3) / 1000 * e1**k
+            ) ** 7
+            term *= (1 - ehalf**k / 3) * (1 - e2**k / 2) ** 5
+            total += term
+        lo, hi = mpmath.mpf(got.enclosure.lo), mpmath.mpf(got.enclosure.hi)
+        assert lo <= total <= hi
+        assert hi - lo <= total * mpmath.mpf(2) ** -(bits - 16)

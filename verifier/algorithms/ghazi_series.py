@@ -59,6 +59,8 @@ from typing import Any
 
 import mpmath
 import sympy as sp
+from mpmath import libmp
+from mpmath.libmp import libmpi
 from sympy.polys.constructor import construct_domain
 
 from ..arithmetic.exact import Enclosure, exact
@@ -556,28 +558,60 @@ def iv_of(expr: Any, ctx: Any) -> Any:
     return ctx.mpf([e.lo, e.hi])
 
 
-def _log1m_point(y: Any, ctx: Any, *, upper: bool) -> Any:
-    """A certified bound of ``log(1 - y)`` for a point ``0 <= y < 1``: for tiny
-    ``y`` (below ``2^{-prec/2}``) the bounds ``-y/(1-y) <= log(1-y) <= -y``, whose
-    gap ``y^2/(1-y)`` is below the working precision and which avoid forming
-    ``1 - y``; otherwise the corresponding end of ``log(1 - y)`` in ``ctx``."""
-    if y <= ctx.mpf(2) ** (-(ctx.prec // 2)):
-        return (-y) if upper else (-y / (1 - y))
-    v = ctx.log(1 - y)
-    return ctx.mpf(v.b) if upper else ctx.mpf(v.a)
+#: A raw interval of mpmath's ``libmpi`` (a pair of raw floats, lower end first).
+_Raw = tuple[Any, Any]
+#: The raw interval ``[1, 1]``.
+_ONE: _Raw = (libmp.fone, libmp.fone)
 
 
-def _iv_pow1m(y: Any, t: int, ctx: Any) -> Any:
-    """Certified enclosure of ``(1 - y)^t`` for an interval ``y`` enclosing a value
+def _point(x: Any) -> _Raw:
+    """The raw interval ``[x, x]`` of a raw float ``x``."""
+    return (x, x)
+
+
+def _log1m_point(y: Any, prec: int, *, upper: bool) -> _Raw:
+    """A certified bound of ``log(1 - y)`` for a point ``0 <= y < 1`` (a raw float):
+    for tiny ``y`` (below ``2^{-prec/2}``) the bounds ``-y/(1-y) <= log(1-y) <= -y``,
+    whose gap ``y^2/(1-y)`` is below the working precision and which avoid forming
+    ``1 - y``; otherwise the corresponding end of ``log(1 - y)`` (outward rounded at
+    ``prec`` bits); as a raw interval whose lower (``upper=False``) or upper end is
+    the bound."""
+    yy = _point(y)
+    if libmp.mpf_le(y, libmp.from_man_exp(1, -(prec // 2))):
+        neg = libmpi.mpi_neg(yy, prec)
+        return neg if upper else libmpi.mpi_div(neg, libmpi.mpi_sub(_ONE, yy, prec), prec)
+    v = libmpi.mpi_log(libmpi.mpi_sub(_ONE, yy, prec), prec)
+    return _point(v[1]) if upper else _point(v[0])
+
+
+def _iv_pow1m(y: _Raw, t: int, prec: int) -> _Raw:
+    """Certified enclosure of ``(1 - y)^t`` for a raw interval ``y`` enclosing a value
     in ``[0, 1]`` (``t >= 1``): ``(1-y)^t`` decreases in ``y``, so the ends are
     ``(1 - y_hi)^t`` and ``(1 - y_lo)^t``, each from a bound on ``log(1 - y)``."""
-    lo = ctx.mpf(y.a) if y.a >= 0 else ctx.mpf(0)
-    hi = ctx.mpf(y.b) if y.b <= 1 else ctx.mpf(1)
+    lo = y[0] if libmp.mpf_ge(y[0], libmp.fzero) else libmp.fzero
+    hi = y[1] if libmp.mpf_le(y[1], libmp.fone) else libmp.fone
     if t == 1:
-        return ctx.mpf([(1 - hi).a, (1 - lo).b])
-    top = ctx.mpf(0) if lo >= 1 else ctx.exp(t * _log1m_point(lo, ctx, upper=True))
-    bottom = ctx.mpf(0) if hi >= 1 else ctx.exp(t * _log1m_point(hi, ctx, upper=False))
-    return ctx.mpf([bottom.a, top.b])
+        return (
+            libmpi.mpi_sub(_ONE, _point(hi), prec)[0],
+            libmpi.mpi_sub(_ONE, _point(lo), prec)[1],
+        )
+    tt = _point(libmp.from_int(t))
+    top = (
+        libmp.fzero
+        if libmp.mpf_ge(lo, libmp.fone)
+        else libmpi.mpi_exp(libmpi.mpi_mul(tt, _log1m_point(lo, prec, upper=True), prec), prec)[1]
+    )
+    bottom = (
+        libmp.fzero
+        if libmp.mpf_ge(hi, libmp.fone)
+        else libmpi.mpi_exp(libmpi.mpi_mul(tt, _log1m_point(hi, prec, upper=False), prec), prec)[0]
+    )
+    return (bottom, top)
+
+
+def _clip0(x: _Raw) -> _Raw:
+    """``[max(lo, 0), hi]``: an enclosure of a value known to be nonnegative."""
+    return (libmp.fzero if libmp.mpf_lt(x[0], libmp.fzero) else x[0], x[1])
 
 
 @dataclass(frozen=True)
@@ -610,67 +644,81 @@ def certified_expectation(
     ``(1-p') B r^k`` with ``r = p' x`` and the tail after ``K`` terms at most
     ``B r^K`` — added to the upper end of the enclosure.  Summation stops when the
     tail is below ``2^{-bits}`` times the partial sum (or ``max_terms``).
+
+    The terms are summed in mpmath's raw interval arithmetic (``libmpi``: every
+    operation rounded outward at ``bits`` bits), the operations of its interval
+    context without the conversions around each one.
     """
     if prior.kind != "geometric":
         raise InvalidParameter("certified summation over k needs the geometric prior")
+    prec = bits
+    mul, add, sub = libmpi.mpi_mul, libmpi.mpi_add, libmpi.mpi_sub
     with interval_context(bits) as ctx:
-        p = iv_of(prior.p, ctx)
-        one_m_p = 1 - p
-        fs = [(iv_of(q, ctx), iv_of(x, ctx), int(t)) for q, x, t in factors]
-        bound = ctx.mpf(1)
-        r = p
+        p = iv_of(prior.p, ctx)._mpi_
+        fs = [(iv_of(q, ctx)._mpi_, iv_of(x, ctx)._mpi_, int(t)) for q, x, t in factors]
         lead = None
         if leading is not None:
-            a, x = iv_of(leading[0], ctx), iv_of(leading[1], ctx)
-            lead = (a, x)
-            bound = bound * a
-            r = r * x
+            lead = (iv_of(leading[0], ctx)._mpi_, iv_of(leading[1], ctx)._mpi_)
         diff = None
         if difference is not None:
             a, b, x, T = difference
-            ai, bi, xi = iv_of(a, ctx), iv_of(b, ctx), iv_of(x, ctx)
-            diff = (ai, bi, xi, int(T))
-            bound = bound * int(T) * (bi - ai)
-            r = r * xi
-        r_hi = ctx.mpf(r.b)
-        if r_hi.b >= 1:
-            raise InvalidParameter("the summand does not decay geometrically")
-        total = ctx.mpf(0)
-        pk = ctx.mpf(1)  # p'^k
-        xs = [ctx.mpf(1) for _ in fs]  # x_j^k
-        lead_x = ctx.mpf(1)
-        diff_x = ctx.mpf(1)
-        rk = ctx.mpf(1)  # r^k (upper ends)
-        eps = ctx.ldexp(1, -bits)  # 2^-bits; products with it are exact
-        k = 0
-        while True:
-            term = one_m_p * pk
-            if lead is not None:
-                term = term * lead[0] * lead_x
-            if diff is not None:
-                ai, bi, _, T = diff
-                gap = _iv_pow1m(ai * diff_x, T, ctx) - _iv_pow1m(bi * diff_x, T, ctx)
-                term = term * ctx.mpf([max(gap.a, 0), gap.b])
-            for (q, _, t), xk in zip(fs, xs, strict=True):
-                term = term * _iv_pow1m(q * xk, t, ctx)
-            total = total + ctx.mpf([max(term.a, 0), term.b])
-            k += 1
-            pk = pk * p
-            rk = rk * r_hi
-            if lead is not None:
-                lead_x = lead_x * lead[1]
-            if diff is not None:
-                diff_x = diff_x * diff[2]
-            xs = [xk * x for (_, x, _), xk in zip(fs, xs, strict=True)]
-            tail = (bound * rk).b
-            if total.a > 0 and tail <= eps * total.a:
-                break
-            if tail <= eps * eps:
-                break
-            if k >= max_terms:
-                break
-        enc = ctx.mpf([total.a, (total + tail).b])
-        return CertifiedSum(Enclosure.from_iv(enc, bits), k, Enclosure.from_iv(tail, bits).hi)
+            diff = (iv_of(a, ctx)._mpi_, iv_of(b, ctx)._mpi_, iv_of(x, ctx)._mpi_, int(T))
+    one_m_p = sub(_ONE, p, prec)
+    bound, r = _ONE, p
+    if lead is not None:
+        bound = mul(bound, lead[0], prec)
+        r = mul(r, lead[1], prec)
+    if diff is not None:
+        ai, bi, xi, T = diff
+        bound = mul(mul(bound, _point(libmp.from_int(T)), prec), sub(bi, ai, prec), prec)
+        r = mul(r, xi, prec)
+    r_hi = _point(r[1])
+    if libmp.mpf_ge(r[1], libmp.fone):
+        raise InvalidParameter("the summand does not decay geometrically")
+    zero = (libmp.fzero, libmp.fzero)
+    total = zero
+    pk = _ONE  # p'^k
+    xs = [_ONE for _ in fs]  # x_j^k
+    lead_x = diff_x = rk = _ONE  # r^k: upper ends
+    eps = libmp.from_man_exp(1, -bits)  # 2^-bits; products with it are exact
+    k = 0
+    while True:
+        term = mul(one_m_p, pk, prec)
+        if lead is not None:
+            term = mul(mul(term, lead[0], prec), lead_x, prec)
+        if diff is not None:
+            ai, bi, _, T = diff
+            gap = sub(
+                _iv_pow1m(mul(ai, diff_x, prec), T, prec),
+                _iv_pow1m(mul(bi, diff_x, prec), T, prec),
+                prec,
+            )
+            term = mul(term, _clip0(gap), prec)
+        for (q, _, t), xk in zip(fs, xs, strict=True):
+            term = mul(term, _iv_pow1m(mul(q, xk, prec), t, prec), prec)
+        total = add(total, _clip0(term), prec)
+        k += 1
+        pk = mul(pk, p, prec)
+        rk = mul(rk, r_hi, prec)
+        if lead is not None:
+            lead_x = mul(lead_x, lead[1], prec)
+        if diff is not None:
+            diff_x = mul(diff_x, diff[2], prec)
+        xs = [mul(xk, x, prec) for (_, x, _), xk in zip(fs, xs, strict=True)]
+        tail = mul(bound, rk, prec)[1]
+        if libmp.mpf_gt(total[0], libmp.fzero) and libmp.mpf_le(tail, libmp.mpf_mul(eps, total[0])):
+            break
+        if libmp.mpf_le(tail, libmp.mpf_mul(eps, eps)):
+            break
+        if k >= max_terms:
+            break
+    enc = (total[0], add(total, _point(tail), prec)[1])
+    with interval_context(bits) as ctx:
+        return CertifiedSum(
+            Enclosure.from_iv(ctx.make_mpf(enc), bits),
+            k,
+            Enclosure.from_iv(ctx.make_mpf(_point(tail)), bits).hi,
+        )
 
 
 class SeriesExpectation(sp.Expr):

@@ -97,6 +97,14 @@ def test_a_screen_that_branches_on_its_values_keeps_the_exact_sides():
     assert screen.compiled() is None
     assert screen(GridPoint((F(0),))) == 0.5
 
+    # a function without a float program (floor): exact screen
+    def floored(v):
+        return [], (sp.floor(3 * v["x"]) + 1, sp.Integer(1))
+
+    screen = inequality_search("demo.step", space, floored, "demo", "none").screen
+    assert screen.compiled() is None
+    assert screen(GridPoint((F(1, 2),))) == 2
+
 
 def test_a_compiled_screen_survives_a_pickle_and_is_rebuilt():
     import pickle

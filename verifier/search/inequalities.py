@@ -31,12 +31,12 @@ from fractions import Fraction
 from random import Random
 from typing import Any
 
-import mpmath
 import sympy as sp
 
 from ..arithmetic.exact import approx
+from ..arithmetic.precision import real_context
 from ..claims import SearchSpec
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, UnsupportedExpression
 from .certificates import expr_text, skeleton_document
 from .core import InstanceSpace, instance_type
 from .spaces import bits
@@ -171,14 +171,56 @@ def _agree(a: float | type[BaseException], b: float | type[BaseException]) -> bo
     return abs(a - b) <= CHECK_TOLERANCE * max(abs(a), abs(b))
 
 
+#: ``(context, argument values) -> value``: an expression evaluated in an mpmath
+#: floating-point context (:func:`_float_program`).
+_FloatProgram = Callable[[Any, Sequence[Any]], Any]
+
+
+def _float_program(e: sp.Expr, index: dict[sp.Symbol, int]) -> _FloatProgram:
+    """``e`` as a function evaluating it in a floating-point context at the values of
+    the symbols of ``index`` (each rounded once per operation); sums, products,
+    powers, ``exp``, ``log``, rationals, ``E`` and ``pi`` (anything else raises
+    :class:`~verifier.errors.UnsupportedExpression`)."""
+    if e.is_Symbol:
+        if e not in index:
+            raise UnsupportedExpression(f"the symbol {e} is not a parameter of the grid")
+        i = index[e]
+        return lambda c, a: a[i]
+    if e.is_Rational:
+        p, q = int(e.p), int(e.q)
+        return lambda c, a: c.mpf(p) / q
+    if e is sp.E:
+        return lambda c, a: c.exp(1)
+    if e is sp.pi:
+        return lambda c, a: +c.pi
+    if e.is_Add or e.is_Mul:
+        parts = [_float_program(x, index) for x in e.args]
+        if e.is_Add:
+            return lambda c, a: c.fsum(f(c, a) for f in parts)
+        return lambda c, a: c.fprod(f(c, a) for f in parts)
+    if isinstance(e, sp.exp):
+        x = _float_program(e.args[0], index)
+        return lambda c, a: c.exp(x(c, a))
+    if isinstance(e, sp.log) and len(e.args) == 1:
+        x = _float_program(e.args[0], index)
+        return lambda c, a: c.log(x(c, a))
+    if e.is_Pow:
+        base = _float_program(e.base, index)
+        if e.exp.is_Integer:
+            k = int(e.exp)
+            return lambda c, a: base(c, a) ** k
+        x = _float_program(e.exp, index)
+        return lambda c, a: c.power(base(c, a), x(c, a))
+    raise UnsupportedExpression(f"no float program for {type(e).__name__} in {e}")
+
+
 class _Screen:
     """The float ratio ``lhs/rhs`` of a step at a point of its grid.
 
     Building both sides exactly at every point (radicals, exponentials of rationals,
     sums of 30 terms) costs milliseconds; the search screens hundreds of points.  So
-    ``sides`` is called once on symbols, the two sides compiled into one mpmath
-    function (:func:`sympy.lambdify`) and evaluated at :data:`SCREEN_BITS` bits at each
-    point.  That function is used only if it agrees with the exact screen
+    ``sides`` is called once on symbols, the two sides compiled into float programs
+    (:func:`_float_program`) and evaluated at :data:`SCREEN_BITS` bits at each point.  That function is used only if it agrees with the exact screen
     (:func:`_screen`) at :data:`CHECK_POINTS` extreme and random points of the space
     (fixed seeds: the choice is the same in every process): a ``sides`` that branches
     on its values in Python (``if v["x"] == 0``, ``max(...)``, ``int(...)``) either
@@ -202,20 +244,17 @@ class _Screen:
     def _compile(self) -> Callable[[GridPoint], float] | None:
         names = self.space.names
         symbols = {n: sp.Symbol(n) for n in names}
+        index = {symbols[n]: i for i, n in enumerate(names)}
         try:
             _, (lhs, rhs) = self.sides(symbols)
-            lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
-            if not (lhs.free_symbols | rhs.free_symbols) <= set(symbols.values()):
-                return None
-            f = sp.lambdify([symbols[n] for n in names], (lhs, rhs), modules="mpmath")
-        except Exception:  # branches on values, a function mpmath lacks, ...
+            f, g = _float_program(sp.sympify(lhs), index), _float_program(sp.sympify(rhs), index)
+        except Exception:  # branches on values, a function without a float program, ...
             return None
 
         def run(inst: GridPoint) -> float:
-            with mpmath.mp.workprec(SCREEN_BITS):
-                args = [mpmath.mpf(v.numerator) / v.denominator for v in inst.values]
-                a, b = f(*args)
-                return float(mpmath.mpf(a) / mpmath.mpf(b))
+            with real_context(SCREEN_BITS) as ctx:
+                args = [ctx.mpf(v.numerator) / v.denominator for v in inst.values]
+                return float(ctx.mpf(f(ctx, args)) / g(ctx, args))
 
         return run
 

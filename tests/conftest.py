@@ -6,6 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from verifier.runtime.collector import size_sympy_cache
+
+# the suite runs with the caches the `verifier` command gives sympy: set before any
+# test module (or doctest) imports sympy; pytest-xdist's workers inherit it
+size_sympy_cache()
+
 
 @pytest.fixture(autouse=True)
 def _written_specs_match_the_schema(request: pytest.FixtureRequest) -> Iterator[None]:

@@ -21,7 +21,7 @@ same subexpressions (the probabilities of one mechanism at every pair, the sides
 an inequality at every point of a search) further apart than 1000 calls:
 :func:`size_sympy_cache` sets :data:`SYMPY_CACHE_SIZE` for the ``verifier`` command
 when nobody chose a size.  Measured on ``verifier casestudies -j 1`` on the claims of
-``benchmarks/regression.py``'s oldest baseline (two alternated rounds, CPU seconds):
+commit 2e98a9d (a figure of ``benchmarks/README.md``; two alternated rounds, CPU s):
 1000: 64 and 67; 3000: 57 and 59; 5000: 53 and 60; 10000: 59 and 63 (a larger cache
 costs more per lookup than it saves); peak memory 263, 272, 276 and 292 MB.
 """

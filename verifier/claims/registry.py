@@ -56,6 +56,10 @@ __all__ = [
 
 #: The entry-point group through which case-study packages announce themselves.
 ENTRY_POINT_GROUP = "verifier.casestudies"
+#: Claims about points in flight on the workers per worker slot (:func:`outcome_stream`):
+#: while this process decides a box claim it takes no results, and the workers go on
+#: with the claims already handed to them.
+LOOKAHEAD = 8
 
 
 @dataclass
@@ -229,8 +233,9 @@ def outcome_stream(
     ``decide_here``; with a ``runner``, a claim about points is decided by id on the
     workers instead (``worker(*worker_args(claim))`` gives the fields of its outcome
     after the claim), in flight while a box claim is decided here, its pieces on the
-    workers (:func:`verifier.checks.boxes.sub_boxes_on`).  Closing the stream cancels
-    the claims in flight."""
+    workers (:func:`verifier.checks.boxes.sub_boxes_on`): :data:`LOOKAHEAD` claims per
+    worker slot are handed out ahead, so the workers keep busy meanwhile.  Closing the
+    stream cancels the claims in flight."""
     claims = list(claims)
     if runner is None:
         for c in claims:
@@ -245,7 +250,9 @@ def outcome_stream(
             )
     # the claims about points are in flight on the workers while a box claim is
     # decided here
-    done = ordered_map(runner, worker, (worker_args(c) for c in points))
+    done = ordered_map(
+        runner, worker, (worker_args(c) for c in points), window=LOOKAHEAD * runner.slots()
+    )
     try:
         for c in claims:
             if c.domain is None:

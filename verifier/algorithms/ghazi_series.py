@@ -675,11 +675,11 @@ def certified_expectation(
     r_hi = _point(r[1])
     if libmp.mpf_ge(r[1], libmp.fone):
         raise InvalidParameter("the summand does not decay geometrically")
-    zero = (libmp.fzero, libmp.fzero)
-    total = zero
+    total = (libmp.fzero, libmp.fzero)
     pk = _ONE  # p'^k
     xs = [_ONE for _ in fs]  # x_j^k
-    lead_x = diff_x = rk = _ONE  # r^k: upper ends
+    lead_x = diff_x = _ONE  # the leading and group factors' x^k
+    rk = _ONE  # r^k from the upper end of r
     eps = libmp.from_man_exp(1, -bits)  # 2^-bits; products with it are exact
     k = 0
     while True:

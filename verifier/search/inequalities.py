@@ -33,7 +33,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arithmetic.exact import approx
+from ..arithmetic.exact import approx, exact
 from ..arithmetic.precision import real_context
 from ..claims import SearchSpec
 from ..errors import InvalidParameter, UnsupportedExpression
@@ -247,7 +247,7 @@ class _Screen:
         index = {symbols[n]: i for i, n in enumerate(names)}
         try:
             _, (lhs, rhs) = self.sides(symbols)
-            f, g = _float_program(sp.sympify(lhs), index), _float_program(sp.sympify(rhs), index)
+            f, g = _float_program(exact(lhs), index), _float_program(exact(rhs), index)
         except Exception:  # branches on values, a function without a float program, ...
             return None
 

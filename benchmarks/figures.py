@@ -341,15 +341,15 @@ def casestudies(quick: bool) -> Figure:
         known: list[str] = []
         for _ in range(pairs):
             if base is not None:
-                # The same workload on both sides: the claims the baseline commit
-                # registers (a renamed id resolves through its alias, an id selects
-                # the claims registered under it since). Other claims are not part
-                # of this figure.
+                # The same claims on both sides: the ones the baseline commit
+                # registers, each by its exact id (a renamed id resolves through its
+                # alias); the claims registered under those ids since (proof steps,
+                # box claims) are not part of this figure.
                 old_runs.append(run_measured(cmd, base, {**env, "PYTHONPATH": str(base)}))
                 known = [c for c, _ in _verdicts(old_runs[-1].out)]
                 if not known:
                     raise AssertionError(f"the baseline decided no claim: {old_runs[-1].err}")
-            argv = [*cmd[:4], *known] if known else cmd
+            argv = [*cmd[:4], "--exact-ids", *known] if known else cmd
             ours_runs.append(run_measured(argv, ROOT, {**env, "PYTHONPATH": str(ROOT)}))
             rows = _verdicts(ours_runs[-1].out)
             if not rows or any(v != "ok" for _, v in rows):

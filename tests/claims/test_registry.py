@@ -128,6 +128,30 @@ def test_select_by_decider_and_unknown_names():
         reg.get("demo.b").run()
 
 
+def test_exact_ids_select_the_claim_alone():
+    reg = Registry()
+    for cid in ("demo.a", "demo.a.box", "demo.a.step.one", "demo.ab"):
+        reg.add(Claim(cid, "s", "t", "holds", check=check_result))
+    reg.alias("old.a", "demo.a")
+    # a claim id selects the claims registered under it too, unless exact
+    assert [c.id for c in reg.select(["demo.a"])] == ["demo.a", "demo.a.box", "demo.a.step.one"]
+    assert [c.id for c in reg.select(["demo.a"], exact=True)] == ["demo.a"]
+    assert [c.id for c in reg.select(["demo.a.box", "demo.a"], exact=True)] == [
+        "demo.a.box",
+        "demo.a",
+    ]
+    with pytest.warns(FutureWarning, match="deprecated"):
+        assert [c.id for c in reg.select(["old.a"], exact=True)] == ["demo.a"]
+    # a case study, a prefix or an unknown name is not a claim id: each says which
+    for name, why in (
+        ("demo", "case study or paper"),
+        ("demo.a.step", "prefix of claim ids"),
+        ("demo.zz", "no registered claim id"),
+    ):
+        with pytest.raises(UnknownClaim, match=why):
+            reg.select([name], exact=True)
+
+
 def test_no_warning_for_canonical_ids():
     with warnings.catch_warnings():
         warnings.simplefilter("error")

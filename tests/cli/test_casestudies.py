@@ -176,6 +176,22 @@ def test_the_json_document_does_not_depend_on_the_string_hash_seed():
     assert "{a}" in docs[0] and docs[0] == docs[1] == docs[2]
 
 
+def test_exact_ids_run_the_named_claims_alone(capsys):
+    """``--exact-ids``: ``ghazi2025.thm8`` without the claims registered under it; a
+    case-study name is refused, and so is ``--coverage`` beside it."""
+    assert cli.main(["casestudies", "ghazi2025.thm8", "--list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["casestudies"]
+    under = [c["id"] for cs in listed for c in cs["claims"]]
+    assert "ghazi2025.thm8" in under and len(under) > 1
+    assert cli.main(["casestudies", "ghazi2025.thm8", "--exact-ids", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [c["id"] for c in doc["claims"]] == ["ghazi2025.thm8"] and doc["matched"] == 1
+    assert cli.main(["casestudies", "ghazi2025", "--exact-ids"]) == 2
+    assert "'ghazi2025' is a case study or paper" in capsys.readouterr().err
+    assert cli.main(["casestudies", "ghazi2025", "--coverage", "--exact-ids"]) == 2
+    assert "--coverage prints whole papers" in capsys.readouterr().err
+
+
 def test_jobs_default_to_one_worker_per_core_and_yield_to_the_environment(monkeypatch):
     from verifier.claims import load_casestudies
     from verifier.errors import BadInput

@@ -168,12 +168,18 @@ class Registry:
             raise UnknownClaim(f"no claim with id {claim_id!r}") from None
 
     def select(
-        self, names: Sequence[str] | None = None, *, decider: str | None = None
+        self,
+        names: Sequence[str] | None = None,
+        *,
+        decider: str | None = None,
+        exact: bool = False,
     ) -> list[Claim]:
         """Claims of the named case studies, or with the given ids / id prefixes
         (all claims when ``names`` is empty); only those decidable by ``decider``
         (``"instances"``, ``"box"`` or ``"search"``, or several separated by ``|``)
-        when given."""
+        when given.  With ``exact`` every name is a whole claim id (or a deprecated
+        alias of one) and selects that claim alone, not the claims registered under
+        it (``ghazi2025.thm10`` without ``ghazi2025.thm10.box``)."""
         wanted = None if decider is None else set(decider.split("|"))
         pool = [c for c in self.claims.values() if wanted is None or wanted & set(c.deciders)]
         if not names:
@@ -181,6 +187,23 @@ class Registry:
         out: list[Claim] = []
         for n in names:
             n = self._canonical(n)
+            if exact:
+                hit = [c for c in pool if c.id == n]
+                if not hit:
+                    what = "" if decider is None else f" that can be decided by {decider}"
+                    kind = (
+                        "a case study or paper, not a claim id"
+                        if any(c.casestudy == n or c.paper == n for c in self.claims.values())
+                        else "a prefix of claim ids, not a claim id"
+                        if any(c.id.startswith(n + ".") for c in self.claims.values())
+                        else "no registered claim id"
+                    )
+                    raise UnknownClaim(
+                        f"no claim with id {n!r}{what}: with exact ids every name is a "
+                        f"whole claim id, and {n!r} is {kind}"
+                    )
+                out.extend(c for c in hit if c not in out)
+                continue
             hit = [
                 c
                 for c in pool

@@ -68,6 +68,13 @@ JOBS_ENV = "VERIFIER_JOBS"
 def configure(p: argparse.ArgumentParser) -> None:
     """Arguments of ``verifier casestudies``."""
     add_names_argument(p, "case studies, claim ids or id prefixes to run (default: all)")
+    p.add_argument(
+        "--exact-ids",
+        action="store_true",
+        help="every NAME is a whole claim id (or a deprecated alias of one) and selects "
+        "that claim alone, not the claims registered under it (ghazi2025.thm10 without "
+        "ghazi2025.thm10.box)",
+    )
     p.add_argument("--list", action="store_true", help="list case studies and their claims")
     p.add_argument(
         "--coverage",
@@ -158,12 +165,16 @@ def run(args: argparse.Namespace) -> int:
             print("no case-study claims are registered")
         return EXIT_OK
     if args.list:
-        return _list_claims(reg.select(args.names or None), args.json)
+        return _list_claims(reg.select(args.names or None, exact=args.exact_ids), args.json)
     if args.coverage:
+        if args.exact_ids:
+            raise BadInput("--exact-ids selects claims; --coverage prints whole papers")
         return _coverage(reg, args.names, args.json)
     if args.search_instances is not None and args.search_instances < 0:
         raise BadInput(f"--search-instances must be >= 0, got {args.search_instances}")
-    claims = reg.select(args.names or None, decider="instances|box|search")
+    claims = reg.select(
+        args.names or None, decider="instances|box|search", exact=args.exact_ids
+    )
     claims = _after(claims, args.after)
     cert_dir = (
         None if args.certificates is None else output_directory(args.certificates, "--certificates")

@@ -17,6 +17,7 @@ from typing import Any
 
 import mpmath
 import sympy as sp
+from mpmath.libmp import libmpi
 
 from ..arithmetic.exact import (
     DEFAULT_PRECISION,
@@ -28,7 +29,6 @@ from ..arithmetic.exact import (
     exact,
     format_number,
 )
-from ..arithmetic.precision import interval_context
 from ..errors import VerifierError
 from ..runtime.terminal import text_table
 
@@ -475,16 +475,17 @@ def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
     if f.tight:
         return Enclosure(mpmath.mpf(0), mpmath.mpf(0), bits)
     hi, lo = (f.realized, f.claimed) if f.lower_bound else (f.claimed, f.realized)
-    if any(x in (sp.oo, -sp.oo) or x.free_symbols for x in (hi, lo)):
+    if hi is sp.oo or lo is sp.oo or hi is sp.S.NegativeInfinity or lo is sp.S.NegativeInfinity:
         return None
     try:
         a, b = enclose(hi, bits), enclose(lo, bits)
-    except VerifierError:
+    except VerifierError:  # a free symbol, a function without an enclosure
         return None
     if a is None or b is None:
         return None
-    with interval_context(bits) as ctx:
-        return Enclosure.from_iv(ctx.mpf([a.lo, a.hi]) - ctx.mpf([b.lo, b.hi]), bits)
+    # the difference of the two intervals, its ends rounded outward (libmpi)
+    d = libmpi.mpi_sub((a.lo._mpf_, a.hi._mpf_), (b.lo._mpf_, b.hi._mpf_), bits)
+    return Enclosure(mpmath.mp.make_mpf(d[0]), mpmath.mp.make_mpf(d[1]), bits)
 
 
 def _near_minimum(findings: list[Finding]) -> list[Finding]:

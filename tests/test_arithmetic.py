@@ -85,6 +85,27 @@ def test_near_equalities_are_separated_by_raising_precision():
     assert decide_sign(x - n, low).sign is Sign.UNDECIDED
 
 
+def test_sides_with_disjoint_enclosures_are_decided_without_their_difference():
+    """decide_le compares the sides' own enclosures first: disjoint ones decide, and
+    the sign's enclosure (their difference, rounded outward) contains the true gap;
+    overlapping sides, and sides that have no value alone, fall back to the sign of
+    the difference."""
+    a, b = sp.log(2), sp.exp(R(-1, 3))  # 0.6931 <= 0.7165
+    c = decide_le(a, b)
+    assert c.verdict is Verdict.HOLDS and not c.tight
+    gap = sp.Rational(716531310573789250, 10**18) - sp.Rational(693147180559945309, 10**18)
+    lo, hi = c.sign.enclosure.bounds()
+    assert lo <= gap + R(1, 10**17) and gap - R(1, 10**17) <= hi and hi - lo < R(1, 10**15)
+    assert decide_le(b, a).verdict is Verdict.VIOLATED
+    # equal up to 10^-30: the 64-bit enclosures overlap, the difference decides
+    assert decide_le(a + R(1, 10**30), a).verdict is Verdict.VIOLATED
+    assert decide_le(a, a + R(1, 10**30)).verdict is Verdict.HOLDS
+    # a symbol that cancels in the difference: neither side is a number alone
+    x = sp.Symbol("x", positive=True)
+    assert decide_le(sp.log(2) + x, sp.log(3) + x).verdict is Verdict.HOLDS
+    assert decide_le(sp.log(3) + x, sp.log(2) + x).verdict is Verdict.VIOLATED
+
+
 def test_infinities():
     assert decide_le(sp.oo, 1).verdict is Verdict.VIOLATED
     assert decide_le(1, sp.oo).verdict is Verdict.HOLDS

@@ -41,7 +41,7 @@ from typing import Any
 
 import mpmath
 import sympy as sp
-from mpmath.libmp import from_int, from_rational, round_ceiling, round_floor
+from mpmath.libmp import from_int, from_rational, libmpi, round_ceiling, round_floor
 
 from ..errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
 from .precision import interval_context, raw_fraction, real_context
@@ -892,6 +892,23 @@ class Comparison:
         return self.verdict is Verdict.HOLDS
 
 
+def _separated(a: sp.Expr, b: sp.Expr, bits: int) -> SignResult | None:
+    """The sign of ``b - a`` when the enclosures of ``a`` and ``b`` at ``bits`` are
+    disjoint (the sides are usually enclosed already: a realized value against its
+    bound), without forming ``b - a``; ``None`` when they overlap or a side has no
+    enclosure of its own (a symbol that cancels in ``b - a``, say)."""
+    try:
+        ea, eb = enclose(a, bits), enclose(b, bits)
+    except (UnboundSymbol, UnsupportedExpression):
+        return None
+    if ea is None or eb is None or not (ea.hi < eb.lo or eb.hi < ea.lo):
+        return None
+    # the enclosure of b - a: the difference of the two intervals, rounded outward
+    lo, hi = libmpi.mpi_sub((eb.lo._mpf_, eb.hi._mpf_), (ea.lo._mpf_, ea.hi._mpf_), bits)
+    enc = Enclosure(mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi), bits)
+    return SignResult(Sign.POSITIVE if ea.hi < eb.lo else Sign.NEGATIVE, enc)
+
+
 def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> Comparison:
     """Decide ``lhs <= rhs`` exactly or with certified enclosures.
 
@@ -943,7 +960,7 @@ def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> C
         sgn = Sign.ZERO if x == y else (Sign.POSITIVE if y > x else Sign.NEGATIVE)
         s = SignResult(sgn, None, exact_zero=sgn is Sign.ZERO)
     else:
-        s = decide_sign(b - a, precision)
+        s = _separated(a, b, precision.start_bits) or decide_sign(b - a, precision)
     if s.sign in (Sign.POSITIVE, Sign.ZERO):
         v = Verdict.HOLDS
     elif s.sign is Sign.NEGATIVE:

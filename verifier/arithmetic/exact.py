@@ -41,6 +41,7 @@ from typing import Any
 
 import mpmath
 import sympy as sp
+from gmpy2 import mpq
 from mpmath.libmp import from_int, from_rational, libmpi, round_ceiling, round_floor
 
 from ..errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
@@ -186,6 +187,8 @@ class Precision:
 DEFAULT_PRECISION = Precision()
 
 _LOG2_10 = math.log2(10)
+#: GMP rationals (the exact numeric ring of :mod:`verifier.algorithms.noise.expoly`)
+_MPQ = type(mpq(0))
 
 
 # ---------------------------------------------------------------------------
@@ -203,7 +206,8 @@ def _has_float(value: sp.Expr) -> bool:
 def exact(value: Any) -> sp.Expr:
     """Convert ``value`` to an exact sympy expression.
 
-    Accepts sympy expressions, ``int``, :class:`fractions.Fraction` and ``bool``.
+    Accepts sympy expressions, ``int``, :class:`fractions.Fraction`, GMP rationals
+    (``gmpy2.mpq``: the exact laws of :mod:`verifier.algorithms.noise`) and ``bool``.
     Python floats are refused: ``0.1`` is not one tenth, and a verifier that silently
     accepted it would certify a different mechanism from the one meant.  Strings are
     refused here; the privacy parameters of the checkers take them
@@ -212,7 +216,7 @@ def exact(value: Any) -> sp.Expr:
 
     Parameters
     ----------
-    value : sympy.Expr, int, fractions.Fraction or bool
+    value : sympy.Expr, int, fractions.Fraction, gmpy2.mpq or bool
         The number or expression.
 
     Returns
@@ -252,8 +256,8 @@ def exact(value: Any) -> sp.Expr:
         return sp.Integer(int(value))
     if isinstance(value, int):
         return sp.Integer(value)
-    if isinstance(value, Fraction):
-        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, (Fraction, _MPQ)):
+        return sp.Rational(int(value.numerator), int(value.denominator))
     if isinstance(value, float):
         raise InvalidParameter(_float_message(value))
     raise InvalidParameter(f"{value!r} ({type(value).__name__}) is not an exact number")

@@ -488,3 +488,28 @@ def test_the_law_cache_is_safe_under_threads(monkeypatch):
     assert all(alone[q] == p for rows in seen.values() for q, p in rows)
     kept = sum(len(v) for v in svt_module._BITS_CACHE.values())
     assert kept == svt_module._BITS_CACHED[0] <= 24
+
+
+def test_laws_at_a_rational_w_are_the_rational_functions_evaluated_there():
+    """At ``W = e^{-u}`` rational the laws are computed in GMP rationals; each equals
+    the law computed as a rational function of ``W`` (valid for every ε) evaluated at
+    that ``W``, and sums to exactly 1."""
+    from gmpy2 import mpq
+
+    from verifier.algorithms.noise import answer_sequence_laws, epsilon_for_base
+    from verifier.arithmetic.exact import exact
+
+    w = R(4, 5)
+    for k in (1, 4):
+        prog = lyu_svt(k, epsilon_for_base(lambda e, k=k: lyu_svt(k, e, 2), w), 2)
+        q = (0, 2, 1)
+        fast_ctx, fast = answer_sequence_laws(prog, [q])
+        slow_ctx, slow = answer_sequence_laws(prog, [q], symbolic=True)
+        key = tuple(Fraction(x) for x in q)
+        assert fast_ctx.outer.w == Fraction(4, 5) and slow_ctx.outer.w is None
+        law = fast[key]
+        assert all(isinstance(p, type(mpq(0))) for p in law.values())
+        assert sum(law.values()) == 1
+        for answers, p in law.items():
+            at_w = slow[key][answers].as_expr().subs(sp.Symbol("W"), w)
+            assert exact(p) == to_sympy(p, fast_ctx.u) == at_w

@@ -65,10 +65,14 @@ def _svt_rows(k: int, inst: QueryPair) -> tuple[list[float], list[float]]:
     )
 
 
+@functools.lru_cache(maxsize=16)
+def _svt_epsilon_float(k: int) -> float:
+    return float(sp.N(_svt_epsilon(k), 30))
+
+
 def _svt_screen(inst: QueryPair, k: int) -> float:
     rows = _svt_rows(k, inst)
-    e = float(sp.N(_svt_epsilon(k), 30))
-    return screens.ex_post_ratio(list(rows), [e] * len(rows[0]))
+    return screens.ex_post_ratio(list(rows), [_svt_epsilon_float(k)] * len(rows[0]))
 
 
 def _svt_document(inst: QueryPair, claim_id: str, k: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ holds on buckets only bounds the bucketed release.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -143,10 +144,18 @@ def common_unit(rates: Sequence[sp.Expr]) -> tuple[sp.Expr, list[int]]:
     """
     if not rates:
         raise InvalidParameter("no noise rates")
-    r0 = exact(rates[0])
+    u, ms = _common_unit(tuple(exact(r) for r in rates))
+    return u, list(ms)
+
+
+@functools.lru_cache(maxsize=1024)
+def _common_unit(rates: tuple[sp.Expr, ...]) -> tuple[sp.Expr, tuple[int, ...]]:
+    """:func:`common_unit` of exact rates, once per tuple of rates (a search builds the
+    same program's context at every instance)."""
+    r0 = rates[0]
     qs = []
     for r in rates:
-        q = sp.simplify(exact(r) / r0)
+        q = sp.simplify(r / r0)
         if not q.is_Rational or q <= 0:
             raise InvalidParameter(
                 f"noise rates {r0} and {r} are not rational multiples of one unit; the exact "
@@ -156,7 +165,7 @@ def common_unit(rates: Sequence[sp.Expr]) -> tuple[sp.Expr, list[int]]:
     den = math.lcm(*(int(q.q) for q in qs))
     ms = [int(q * den) for q in qs]
     g = math.gcd(*ms)
-    return sp.simplify(r0 * g / den), [m // g for m in ms]
+    return sp.simplify(r0 * g / den), tuple(m // g for m in ms)
 
 
 def epsilon_for_base(build: Callable[[sp.Expr], Program], w: Any) -> sp.Expr:

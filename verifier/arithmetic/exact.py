@@ -241,6 +241,8 @@ def exact(value: Any) -> sp.Expr:
     verifier.errors.InvalidParameter: 0.1 is a float, which is not exact: write Fraction(1, 10) (or the string "0.1" where a number may be text)
     """
     if isinstance(value, sp.Basic):
+        if value.is_Rational:  # integers and rationals: exact, no float inside
+            return value
         if isinstance(value, sp.Float):
             raise InvalidParameter(
                 f"{value} is a floating-point number, which is not exact; use a rational"
@@ -843,9 +845,10 @@ def decide_sign(expr: Any, precision: Precision = DEFAULT_PRECISION) -> SignResu
         return SignResult(Sign.POSITIVE, None)
     if x is -sp.oo:
         return SignResult(Sign.NEGATIVE, None)
-    if x.is_Rational:
-        s = Sign.ZERO if x == 0 else (Sign.POSITIVE if x > 0 else Sign.NEGATIVE)
-        return SignResult(s, None, exact_zero=(x == 0))
+    if x.is_Rational:  # the sign of its numerator (the denominator is positive)
+        num = int(x.p)
+        s = Sign.ZERO if num == 0 else (Sign.POSITIVE if num > 0 else Sign.NEGATIVE)
+        return SignResult(s, None, exact_zero=num == 0)
     zero_tested = False
     last: Enclosure | None = None
     for bits in precision.schedule():

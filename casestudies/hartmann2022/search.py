@@ -42,7 +42,7 @@ import sympy as sp
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
 from verifier.claims import SearchSpec
 from verifier.mechanism.neighbours import pair, path
-from verifier.odp.ptr import ptr_cascade, ptr_function
+from verifier.odp.ptr import distance_to_instability, ptr_cascade, ptr_function
 from verifier.search.certificates import (
     derived_outputs,
     deterministic_mechanism,
@@ -1780,11 +1780,70 @@ def _ptr_budgets(inst: PtrInst, cascade: bool) -> tuple[Callable[[Any], Fraction
     return (lambda o: a if o == "⊥" else a**2), ptr_delta0(inst)
 
 
+def _survival(r: Fraction, x: int) -> Fraction:
+    """``P(Z >= x)`` for the two-sided geometric ``Z`` with ``r = e^{-ε}`` rational
+    (:func:`verifier.odp.ptr.geometric_survival`)."""
+    if x >= 1:
+        return r**x / (1 + r)
+    return 1 - r ** (1 - x) / (1 + r)
+
+
+def _ptr_rows(inst: PtrInst, h: tuple[int, ...]) -> list[list[Fraction]]:
+    """Per dataset of the path, the probabilities of ``(⊥, lo, ..., hi)`` of the PTR
+    function of :func:`ptr_mechanisms` (Hartmann et al. 2022, Def. 9; the closed forms
+    of :func:`verifier.odp.ptr.ptr_function` with ``s = 1``) in rationals: ``e^ε = a``
+    is rational, and so is every probability."""
+    L = len(h) - 1
+    lo = min(*inst.h1, *inst.h2) - 2
+    hi = max(*inst.h1, *inst.h2) + 2
+    A = distance_to_instability(path(L), dict(enumerate(h)), 1)
+    r = 1 / inst.a
+    rows = []
+    for d in range(L + 1):
+        a = A[d]
+        passes = F(1) if a is None else _survival(r, inst.t - a)
+        row = [F(0) if a is None else _survival(r, a + 1 - inst.t)]
+        for v in range(lo, hi + 1):
+            x = v - h[d]
+            if v == lo:
+                p = 1 - _survival(r, x + 1)
+            elif v == hi:
+                p = _survival(r, x)
+            else:
+                p = (1 - r) / (1 + r) * r ** abs(x)
+            row.append(passes * p)
+        rows.append(row)
+    return rows
+
+
+@functools.lru_cache(maxsize=512)
+def ptr_laws(inst: PtrInst) -> tuple[list[list[Fraction]], ...]:
+    """``(f1, f2, cascade)`` of :func:`ptr_mechanisms` as rows of rationals per dataset
+    (outputs ``⊥, lo, ..., hi``): the cascade releases ``f1(D)`` unless it is ⊥, then
+    ``f2(D)`` (Dwork & Lei; :func:`verifier.odp.ptr.ptr_cascade`)."""
+    f1, f2 = _ptr_rows(inst, inst.h1), _ptr_rows(inst, inst.h2)
+    cascade = [
+        [b1[0] * b2[0], *(x + b1[0] * y for x, y in zip(b1[1:], b2[1:], strict=True))]
+        for b1, b2 in zip(f1, f2, strict=True)
+    ]
+    return f1, f2, cascade
+
+
+def _rows_odp_delta(rows: list[list[Fraction]], a: list[Fraction]) -> Fraction:
+    """:func:`_mech_odp_delta` of a mechanism on a path given by its rows: both
+    directions of every edge ``(d, d + 1)``."""
+    return max(
+        max(hockey(rows[d], rows[d + 1], a), hockey(rows[d + 1], rows[d], a))
+        for d in range(len(rows) - 1)
+    )
+
+
 def _ptr_screen(inst: PtrInst, cascade: bool) -> float:
-    f1, f2, M = ptr_mechanisms(inst)
+    f1, f2, M = ptr_laws(inst)
     a_of, d = _ptr_budgets(inst, cascade)
+    a = [a_of("⊥"), *(a_of(0) for _ in f1[0][1:])]
     mechs = [M] if cascade else [f1, f2]
-    return max(_ratio(_mech_odp_delta(m, a_of), d) for m in mechs)
+    return max(_ratio(_rows_odp_delta(m, a), d) for m in mechs)
 
 
 def _ptr_entry(mech: Any) -> dict[str, Any]:

@@ -320,3 +320,27 @@ def test_algorithm5_decisions_see_a_smaller_a_and_a_tightened_budget():
     # both claims' own decisions refute their budgets shaved by 1%
     for cid in ("hartmann2022.theorem17", "hartmann2022.corollary18"):
         assert tightened(registered_claim(cid).run()).verdict.value == "violated"
+
+
+def test_ptr_screen_rows_are_the_exact_mechanisms():
+    """The PTR screens' rational rows (closed forms with ``r = 1/a``) equal the exact
+    sympy mechanisms of the documents, output by output, for the functions and their
+    cascade; the screen is the exact ODP δ ratio of those mechanisms."""
+    space = S.PtrSpace()
+    rng = random.Random(7)
+    insts = [space.random(rng) for _ in range(12)]
+    insts.append(S.PtrInst((0, 0, 5, 5), (1, 1, 1, 1), 1, F(3)))  # jumps at both ends
+    for inst in insts:
+        mechs, laws = S.ptr_mechanisms(inst), S.ptr_laws(inst)
+        for m, rows in zip(mechs, laws, strict=True):
+            outs = list(m.outputs)
+            assert outs[0] == BOTTOM and outs[1:] == list(range(outs[1], outs[-1] + 1))
+            for d in m.datasets:
+                assert [S._fraction(m.p(d, o)) for o in m.outputs] == rows[d]
+        for cascade in (False, True):
+            a_of, delta = S._ptr_budgets(inst, cascade)
+            exact = max(
+                S._ratio(S._mech_odp_delta(m, a_of), delta)
+                for m in ([mechs[2]] if cascade else mechs[:2])
+            )
+            assert S._ptr_screen(inst, cascade) == exact

@@ -172,9 +172,7 @@ def run(args: argparse.Namespace) -> int:
         return _coverage(reg, args.names, args.json)
     if args.search_instances is not None and args.search_instances < 0:
         raise BadInput(f"--search-instances must be >= 0, got {args.search_instances}")
-    claims = reg.select(
-        args.names or None, decider="instances|box|search", exact=args.exact_ids
-    )
+    claims = reg.select(args.names or None, decider="instances|box|search", exact=args.exact_ids)
     claims = _after(claims, args.after)
     cert_dir = (
         None if args.certificates is None else output_directory(args.certificates, "--certificates")

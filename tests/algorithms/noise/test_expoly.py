@@ -115,3 +115,22 @@ def test_laplace_integrals_at_a_rational_unit_match_the_field():
             vals.append(to_sympy(f.total(), sp.Rational(1, 40)))
         assert sp.simplify(vals[0] - vals[1]) == 0
     assert laplace_density(fast, 3).total() == 1
+
+
+def test_the_numeric_ring_takes_exact_rationals_only():
+    """At a rational ``W`` coefficients are GMP rationals: ints, Fractions and sympy
+    rationals convert exactly; a float is refused (it is not the number meant)."""
+    import pytest
+    from gmpy2 import mpq
+
+    from verifier.errors import InvalidParameter
+
+    assert [NUM.c(x) for x in (2, Fraction(1, 3), R(2, 7), NUM.c(5))] == [
+        mpq(2),
+        mpq(1, 3),
+        mpq(2, 7),
+        mpq(5),
+    ]
+    assert NUM.W == mpq(3, 5) and NUM.wpow(-2) == mpq(25, 9)
+    with pytest.raises(InvalidParameter, match="not an exact rational"):
+        NUM.c(0.5)

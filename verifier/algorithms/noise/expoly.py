@@ -353,7 +353,7 @@ class Ring:
         if self.u is not None:
             return x if isinstance(x, Laurent) else Laurent.const(x)
         if self.w is not None:
-            return mpq(x)
+            return _to_mpq(x)
         if isinstance(x, Fraction):
             return self.K(QQ(x.numerator, x.denominator))
         return self.K(x)
@@ -377,6 +377,15 @@ class Ring:
 
 _MPQ_ZERO = mpq(0)
 _MPQ_ONE = mpq(1)
+
+
+def _to_mpq(x: Any) -> Any:
+    """An exact rational (int, Fraction, GMP or sympy rational) as a GMP rational."""
+    if isinstance(x, sp.Rational):
+        return mpq(int(x.p), int(x.q))
+    if isinstance(x, (int, Fraction, _MPQ)):
+        return mpq(x)
+    raise InvalidParameter(f"internal: {x!r} is not an exact rational coefficient")
 
 
 @functools.lru_cache(maxsize=4096)

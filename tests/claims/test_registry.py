@@ -150,6 +150,18 @@ def test_exact_ids_select_the_claim_alone():
     ):
         with pytest.raises(UnknownClaim, match=why):
             reg.select([name], exact=True)
+    # a registered claim that the decider asked for cannot decide
+    reg.add(
+        Claim(
+            "demo.s",
+            "s",
+            "t",
+            "holds",
+            search=SearchSpec(space=None, screen=float, document=dict),
+        )
+    )
+    with pytest.raises(UnknownClaim, match="'demo.s' cannot be decided by instances .*search"):
+        reg.select(["demo.s"], decider="instances", exact=True)
 
 
 def test_no_warning_for_canonical_ids():

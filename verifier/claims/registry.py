@@ -189,6 +189,11 @@ class Registry:
             n = self._canonical(n)
             if exact:
                 hit = [c for c in pool if c.id == n]
+                if not hit and n in self.claims:  # registered, but not for this decider
+                    raise UnknownClaim(
+                        f"claim {n!r} cannot be decided by {decider} (it is decided by "
+                        f"{' and '.join(self.claims[n].deciders)})"
+                    )
                 if not hit:
                     what = "" if decider is None else f" that can be decided by {decider}"
                     kind = (

@@ -921,7 +921,8 @@ def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> C
 
     Infinite values are allowed (``sympy.oo``): ``x <= oo`` holds for every ``x``.
     Two rationals are compared by cross-multiplication, without forming (and
-    reducing) their difference.
+    reducing) their difference; other sides first by their own enclosures at the
+    first precision (disjoint ones decide), then by the sign of ``rhs - lhs``.
 
     Parameters
     ----------

@@ -318,6 +318,14 @@ class Enclosure:
     def contains(self, other: Enclosure) -> bool:
         return self.lo <= other.lo and other.hi <= self.hi
 
+    def minus(self, other: Enclosure) -> Enclosure:
+        """An enclosure of ``self - other``: the difference of the two intervals, its
+        ends rounded outward at this enclosure's precision."""
+        lo, hi = libmpi.mpi_sub(
+            (self.lo._mpf_, self.hi._mpf_), (other.lo._mpf_, other.hi._mpf_), self.bits
+        )
+        return Enclosure(mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi), self.bits)
+
     def __str__(self) -> str:
         return f"[{mpmath.nstr(self.lo, 12)}, {mpmath.nstr(self.hi, 12)}]"
 
@@ -910,10 +918,7 @@ def _separated(a: sp.Expr, b: sp.Expr, bits: int) -> SignResult | None:
         return None
     if ea is None or eb is None or not (ea.hi < eb.lo or eb.hi < ea.lo):
         return None
-    # the enclosure of b - a: the difference of the two intervals, rounded outward
-    lo, hi = libmpi.mpi_sub((eb.lo._mpf_, eb.hi._mpf_), (ea.lo._mpf_, ea.hi._mpf_), bits)
-    enc = Enclosure(mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi), bits)
-    return SignResult(Sign.POSITIVE if ea.hi < eb.lo else Sign.NEGATIVE, enc)
+    return SignResult(Sign.POSITIVE if ea.hi < eb.lo else Sign.NEGATIVE, eb.minus(ea))
 
 
 def decide_le(lhs: Any, rhs: Any, precision: Precision = DEFAULT_PRECISION) -> Comparison:

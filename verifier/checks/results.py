@@ -17,7 +17,6 @@ from typing import Any
 
 import mpmath
 import sympy as sp
-from mpmath.libmp import libmpi
 
 from ..arithmetic.exact import (
     DEFAULT_PRECISION,
@@ -483,9 +482,7 @@ def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
         return None
     if a is None or b is None:
         return None
-    # the difference of the two intervals, its ends rounded outward (libmpi)
-    d = libmpi.mpi_sub((a.lo._mpf_, a.hi._mpf_), (b.lo._mpf_, b.hi._mpf_), bits)
-    return Enclosure(mpmath.mp.make_mpf(d[0]), mpmath.mp.make_mpf(d[1]), bits)
+    return a.minus(b)
 
 
 def _near_minimum(findings: list[Finding]) -> list[Finding]:

@@ -1755,11 +1755,18 @@ def ptr_mechanisms(inst: PtrInst) -> tuple[Any, Any, Any]:
     return f1, f2, ptr_cascade(f1, f2)
 
 
+def _survival(r: Fraction, x: int) -> Fraction:
+    """``P(Z >= x)`` for the two-sided geometric ``Z`` with ``r = e^{-ε}`` rational
+    (:func:`verifier.odp.ptr.geometric_survival`)."""
+    if x >= 1:
+        return r**x / (1 + r)
+    return 1 - r ** (1 - x) / (1 + r)
+
+
 def ptr_delta0(inst: PtrInst) -> Fraction:
     """``δ0 = P[Z >= t]`` for two-sided geometric ``Z`` of rate ``ε``: ``W^t/(1 + W)``,
     ``W = 1/a``."""
-    w = 1 / inst.a
-    return w**inst.t / (1 + w)
+    return _survival(1 / inst.a, inst.t)
 
 
 def _mech_odp_delta(mech: Any, a_of: Callable[[Any], Fraction]) -> Fraction:
@@ -1778,14 +1785,6 @@ def _ptr_budgets(inst: PtrInst, cascade: bool) -> tuple[Callable[[Any], Fraction
     if cascade:
         return (lambda o: a**2 if o == "⊥" else a**3), (1 + a) * ptr_delta0(inst)
     return (lambda o: a if o == "⊥" else a**2), ptr_delta0(inst)
-
-
-def _survival(r: Fraction, x: int) -> Fraction:
-    """``P(Z >= x)`` for the two-sided geometric ``Z`` with ``r = e^{-ε}`` rational
-    (:func:`verifier.odp.ptr.geometric_survival`)."""
-    if x >= 1:
-        return r**x / (1 + r)
-    return 1 - r ** (1 - x) / (1 + r)
 
 
 def _ptr_rows(inst: PtrInst, h: tuple[int, ...]) -> list[list[Fraction]]:

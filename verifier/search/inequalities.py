@@ -220,8 +220,9 @@ class _Screen:
     Building both sides exactly at every point (radicals, exponentials of rationals,
     sums of 30 terms) costs milliseconds; the search screens hundreds of points.  So
     ``sides`` is called once on symbols, the two sides compiled into float programs
-    (:func:`_float_program`) and evaluated at :data:`SCREEN_BITS` bits at each point.  That function is used only if it agrees with the exact screen
-    (:func:`_screen`) at :data:`CHECK_POINTS` extreme and random points of the space
+    (:func:`_float_program`) and evaluated at :data:`SCREEN_BITS` bits at each point.
+    That function is used only if it agrees with the exact screen (:func:`_screen`)
+    at :data:`CHECK_POINTS` extreme and random points of the space
     (fixed seeds: the choice is the same in every process): a ``sides`` that branches
     on its values in Python (``if v["x"] == 0``, ``max(...)``, ``int(...)``) either
     fails on symbols or disagrees there, and keeps the exact screen.  Either way the
@@ -264,14 +265,16 @@ class _Screen:
         if not self._tried:
             self._tried = True
             run = self._compile()
-            try:
-                points = [
-                    draw(Random(seed))
-                    for seed in range(CHECK_POINTS)
-                    for draw in (self.space.extreme, self.space.random)
-                ]
-            except InvalidParameter:  # no valid point drawn: the search says so itself
-                run = None
+            points = []
+            if run is not None:
+                try:
+                    points = [
+                        draw(Random(seed))
+                        for seed in range(CHECK_POINTS)
+                        for draw in (self.space.extreme, self.space.random)
+                    ]
+                except InvalidParameter:  # no valid point drawn: the search says so itself
+                    run = None
             if run is not None and all(
                 _agree(
                     _outcome(functools.partial(run, p)), _outcome(functools.partial(self.exact, p))

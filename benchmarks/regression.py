@@ -29,7 +29,7 @@ from pathlib import Path
 from .figures import ROOT, Figure, Run, _verdicts, baseline_tree, run_measured
 
 #: The last commit that landed on main (CI passed) before this tree.
-PREVIOUS_RELEASE = "aa4f6500a82c9fbd8594b8d16db6ef7a1c5d2260"
+PREVIOUS_RELEASE = "d9c5133e22c397561c255739d5dafef83fe783ac"
 #: A command is slower when its median CPU time exceeds the previous release's by this
 #: factor ...
 TOLERANCE = 1.10

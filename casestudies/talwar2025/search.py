@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from verifier.arithmetic.exact import Verdict, approx
+from verifier.arithmetic.exact import DEFAULT_PRECISION, Verdict, approx, enclose
 from verifier.checks.results import CheckResult, Finding
 from verifier.claims import SearchSpec
 from verifier.errors import VerifierError
@@ -83,11 +83,61 @@ def finding_ratio(f: Finding) -> float:
     return math.nan
 
 
+#: Relative margin by which a finding's certified ratio range must fall below another
+#: finding's before :func:`_near_maximum` drops it (its float ratio, computed from
+#: 15-digit display values, then cannot be the largest either).
+_PRUNE_MARGIN = 1e-9
+
+
+def _ratio_range(f: Finding) -> tuple[float, float] | None:
+    """Float bounds of :func:`finding_ratio` from the enclosures of its two numbers
+    at :func:`~verifier.arithmetic.exact.approx`'s first precision (the decisions
+    enclosed them there already), or ``None`` when they do not bound it cheaply (a
+    special case, a symbol, a bound that is not certainly positive)."""
+    num, den = (f.claimed, f.realized) if f.lower_bound else (f.realized, f.claimed)
+    for x in (num, den):
+        if not isinstance(x, sp.Expr) or x.free_symbols or x in (sp.oo, -sp.oo):
+            return None
+    try:
+        a, b = (
+            enclose(num, DEFAULT_PRECISION.start_bits),
+            enclose(den, DEFAULT_PRECISION.start_bits),
+        )
+    except VerifierError:
+        return None
+    if a is None or b is None or not b.lo > 0:
+        return None
+    alo, ahi, blo, bhi = float(a.lo), float(a.hi), float(b.lo), float(b.hi)
+    if not (blo > 0 and all(map(math.isfinite, (alo, ahi, bhi)))):
+        return None  # beyond double precision: its display value decides
+    lo = alo / (bhi if alo >= 0 else blo)
+    hi = ahi / (blo if ahi >= 0 else bhi)
+    return lo, hi
+
+
+def _near_maximum(findings: list[Finding]) -> list[tuple[int, Finding]]:
+    """The findings (with their index) whose :func:`finding_ratio` may be the largest:
+    a finding whose ratio range lies certainly below another's lower end (by
+    :data:`_PRUNE_MARGIN`) is dropped before the display values of the others are
+    computed."""
+    ranges = [_ratio_range(f) for f in findings]
+    lows = [r[0] for r in ranges if r is not None]
+    if not lows:
+        return list(enumerate(findings))
+    top = max(lows)
+    cut = top - abs(top) * _PRUNE_MARGIN
+    return [
+        (i, f)
+        for i, (f, r) in enumerate(zip(findings, ranges, strict=True))
+        if r is None or r[1] >= cut
+    ]
+
+
 def result_ratio(result: CheckResult) -> float:
     """The largest :func:`finding_ratio` of the conclusion's findings (a violated
     finding with no meaningful ratio counts as ``inf``)."""
     best = -math.inf
-    for f in result.all_findings():
+    for _, f in _near_maximum(result.all_findings()):
         r = finding_ratio(f)
         if math.isnan(r):
             r = math.inf if f.verdict is Verdict.VIOLATED else -math.inf
@@ -101,7 +151,7 @@ def _worst(result: CheckResult) -> Finding | None:
     bad = [f for f in result.all_findings() if f.verdict is Verdict.VIOLATED]
     if bad:
         return bad[0]
-    fs = [(finding_ratio(f), i, f) for i, f in enumerate(result.all_findings())]
+    fs = [(finding_ratio(f), i, f) for i, f in _near_maximum(result.all_findings())]
     fs = [t for t in fs if not math.isnan(t[0])]
     if not fs:
         return None

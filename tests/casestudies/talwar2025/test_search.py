@@ -24,7 +24,7 @@ from casestudies.talwar2025.oracle_search import (
     decide_thm11_utility,
     pair_oracle,
 )
-from casestudies.talwar2025.search import result_ratio
+from casestudies.talwar2025.search import _near_maximum, _worst, finding_ratio, result_ratio
 from casestudies.talwar2025.steps import TAU, S, U, exponent_bound, ln_bT
 from casestudies.talwar2025.tightness import rr_composition
 from verifier.algorithms.talwar import a_lt, failure_probability
@@ -139,6 +139,27 @@ def test_balanced_oracle_attains_the_utility_bound() -> None:
     g = R(1, 1000)
     alg = a_lt(g)
     assert failure_probability(alg.apply(M), M, "D") == g / (1 + g)
+
+
+@pytest.mark.parametrize("key", ["thm11.utility", "thm12", "thm14", "prop3"])
+def test_pruned_ratio_maximum_is_the_whole_maximum(key: str) -> None:
+    """The largest realized/claimed of an exact decision, and the finding its document
+    is built from, are those of every finding compared by its display value: the
+    findings dropped first by their ratio enclosures are never the maximum."""
+    make, decide, _ = SPACES[key]
+    space, rng = make(), random.Random(11)
+    dropped = 0
+    for _ in range(4):
+        r = decide(space, space.random(rng))
+        fs = r.all_findings()
+        vals = [(finding_ratio(f), i, f) for i, f in enumerate(fs)]
+        ratios = [v if not math.isnan(v) else -math.inf for v, _, _ in vals]
+        if r.verdict is Verdict.HOLDS:
+            assert result_ratio(r) == max(ratios)
+            best = max((t for t in vals if not math.isnan(t[0])), key=lambda t: (t[0], -t[1]))
+            assert _worst(r) is best[2]
+        dropped += len(fs) - len(_near_maximum(fs))
+    assert dropped > 0  # the enclosures did drop findings
 
 
 def test_rr_delta_float_agrees_with_exact() -> None:

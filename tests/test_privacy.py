@@ -274,3 +274,38 @@ def test_renyi_divergence_of_large_probabilities_is_exact():
     assert check_rdp(
         m, alpha=13, epsilon=sp.Rational(int(w * 0.99 * 10**9), 10**9), pairs=[("D", "D'")]
     ).violated
+
+
+def test_realized_loss_is_formed_when_read_with_the_same_value():
+    """A pure-DP check at a point defers each finding's ``log(p/q)``: the worst
+    finding is ranked by enclosures of ``p`` and ``q`` and only the findings whose
+    slack may be the smallest are formed; a finding read (or pickled, then read)
+    shows the value the eager display gave, inside its enclosure."""
+    import pickle
+
+    from verifier.arithmetic.exact import approx, enclose
+    from verifier.checks.privacy import _log_ratio
+    from verifier.checks.results import Deferred
+
+    def pending(f):
+        return isinstance(f.__dict__["_realized_value"], Deferred)
+
+    m = random_mechanism(pair(), 8, seed=5)
+    r = check_pure_dp(m, epsilon=sp.log(3))
+    assert r.findings and all(pending(f) for f in r.findings)
+    w = r.worst()
+    left = [f for f in r.findings if pending(f)]
+    assert not pending(w) and left  # the worst is formed, most are not
+    # the worst is the smallest slack compared by display value (first on a tie)
+    slack = [
+        approx(sp.log(3) - _log_ratio(m.p(f.pair[0], f.output), m.p(f.pair[1], f.output)))
+        for f in r.findings
+    ]
+    assert w is r.findings[slack.index(min(slack))]
+    for f in left:
+        e = f.realized_enclosure(64)
+        g = pickle.loads(pickle.dumps(f))
+        want = _log_ratio(m.p(f.pair[0], f.output), m.p(f.pair[1], f.output))
+        assert f.realized == want and g.realized == want and not pending(f)
+        v = enclose(want, 64)  # both enclose the one value: they overlap
+        assert e.lo <= v.hi and v.lo <= e.hi and e.hi - e.lo < 2**-50

@@ -94,17 +94,16 @@ def _ratio_range(f: Finding) -> tuple[float, float] | None:
     at :func:`~verifier.arithmetic.exact.approx`'s first precision (the decisions
     enclosed them there already), or ``None`` when they do not bound it cheaply (a
     special case, a symbol, a bound that is not certainly positive)."""
-    num, den = (f.claimed, f.realized) if f.lower_bound else (f.realized, f.claimed)
-    for x in (num, den):
-        if not isinstance(x, sp.Expr) or x.free_symbols or x in (sp.oo, -sp.oo):
-            return None
+    c, bits = f.claimed, DEFAULT_PRECISION.start_bits
+    if not isinstance(c, sp.Expr) or c.free_symbols or c in (sp.oo, -sp.oo):
+        return None
+    if not f.realized_is_finite():
+        return None
     try:
-        a, b = (
-            enclose(num, DEFAULT_PRECISION.start_bits),
-            enclose(den, DEFAULT_PRECISION.start_bits),
-        )
+        r, ce = f.realized_enclosure(bits), enclose(c, bits)
     except VerifierError:
         return None
+    a, b = (ce, r) if f.lower_bound else (r, ce)
     if a is None or b is None or not b.lo > 0:
         return None
     alo, ahi, blo, bhi = float(a.lo), float(a.hi), float(b.lo), float(b.hi)

@@ -326,6 +326,24 @@ class Enclosure:
         )
         return Enclosure(mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi), self.bits)
 
+    def log_ratio(self, other: Enclosure) -> Enclosure | None:
+        """An enclosure of ``log(self / other)`` for two positive values, its ends
+        rounded outward at this enclosure's precision; ``None`` when either enclosure
+        still reaches zero or below.
+
+        >>> e = Enclosure(mpmath.mpf(3), mpmath.mpf(3), 53).log_ratio(
+        ...     Enclosure(mpmath.mpf(1), mpmath.mpf(1), 53))
+        >>> e.lo <= mpmath.log(3) <= e.hi
+        True
+        """
+        if not (self.lo > 0 and other.lo > 0):
+            return None
+        q = libmpi.mpi_div(
+            (self.lo._mpf_, self.hi._mpf_), (other.lo._mpf_, other.hi._mpf_), self.bits + 10
+        )
+        lo, hi = libmpi.mpi_log(q, self.bits)
+        return Enclosure(mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi), self.bits)
+
     def __str__(self) -> str:
         return f"[{mpmath.nstr(self.lo, 12)}, {mpmath.nstr(self.hi, 12)}]"
 

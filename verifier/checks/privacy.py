@@ -53,6 +53,7 @@ import sympy as sp
 
 from ..arithmetic.exact import (
     DEFAULT_PRECISION,
+    Enclosure,
     Precision,
     Sign,
     Verdict,
@@ -60,6 +61,7 @@ from ..arithmetic.exact import (
     combine_verdicts,
     decide_le,
     decide_sign,
+    enclose,
     exact,
     exact_max,
     format_number,
@@ -69,7 +71,7 @@ from ..mechanism.model import Dataset, FiniteMechanism, Output
 from .boxes import Box, BoxBudget, decide_on_box
 from .docstrings import fill_doc
 from .ranges import ParameterRange
-from .results import CheckResult, Finding, Subject
+from .results import CheckResult, Deferred, Finding, Subject
 from .vocabulary import (
     CheckOptions,
     PointOptions,
@@ -331,6 +333,36 @@ def _log_ratio(p: sp.Expr, q: sp.Expr) -> sp.Expr:
     if _small(p) and _small(q):
         return _log(p / q)
     return sp.log(sp.Mul(p, sp.Pow(q, -1, evaluate=False), evaluate=False), evaluate=False)
+
+
+class _LogRatio(Deferred):
+    """The realized loss ``log(p/q)`` of one finding at a point, formed by
+    :func:`_log_ratio` only when it is read (:class:`~verifier.checks.results.Deferred`):
+    a check decides every output and pair and shows a few.  Its enclosure is the
+    logarithm of the quotient of ``p``'s and ``q``'s own enclosures, which the decision
+    formed already."""
+
+    __slots__ = ("p", "q")
+
+    def __init__(self, p: sp.Expr, q: sp.Expr) -> None:
+        self.p, self.q = p, q
+
+    def value(self) -> sp.Expr:
+        return _log_ratio(self.p, self.q)
+
+    def enclosure(self, bits: int) -> Enclosure | None:
+        a, b = enclose(self.p, bits), enclose(self.q, bits)
+        if a is None or b is None:
+            return None
+        return a.log_ratio(b)
+
+
+def _realized_loss(p: sp.Expr, q: sp.Expr) -> sp.Expr | _LogRatio:
+    """``log(p/q)`` of a finding: deferred (:class:`_LogRatio`) between two positive
+    numbers, formed now otherwise (a parameter, a zero)."""
+    if p == 0 or q == 0 or p.free_symbols or q.free_symbols:
+        return _log_ratio(p, q)
+    return _LogRatio(p, q)
 
 
 def _log(r: sp.Expr) -> sp.Expr:
@@ -683,7 +715,7 @@ def check_ex_post(
                     v,
                     out,
                     (d, d2),
-                    _log_ratio(p, q),
+                    _realized_loss(p, q),
                     b,
                     p,
                     rhs,

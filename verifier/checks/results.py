@@ -82,6 +82,46 @@ def failing_parts(f: Finding, limit: int = FAILING_SHOWN) -> tuple[list[str], st
     return shown, f"and {rest} more sub-interval{'s' if rest != 1 else ''}"
 
 
+class Deferred:
+    """An exact value of a finding formed only when it is read: a check that decides
+    thousands of inequalities displays a few, so their display forms (``log(p/q)``
+    simplified, which costs sympy's evaluation of the quotient) wait for a reader.
+    :meth:`enclosure` bounds the value without forming it, for the ordering of
+    :meth:`CheckResult.worst`.  A subclass keeps only exact numbers (no free symbol),
+    and is picklable."""
+
+    __slots__ = ()
+
+    def value(self) -> sp.Expr:
+        """The exact value, as the finding shows it."""
+        raise NotImplementedError
+
+    def enclosure(self, bits: int) -> Enclosure | None:
+        """A certified enclosure of :meth:`value` at ``bits`` (``None``: not at this
+        precision)."""
+        raise NotImplementedError
+
+
+class _FormedOnRead:
+    """A field of :class:`Finding` that may be given as a :class:`Deferred`: the value
+    is formed on its first read and kept (in the instance's ``__dict__`` under
+    ``_<name>_value``)."""
+
+    def __init__(self, name: str) -> None:
+        self.slot = f"_{name}_value"
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            raise AttributeError(self.slot)  # no default: the field is required
+        v = obj.__dict__[self.slot]
+        if isinstance(v, Deferred):
+            v = obj.__dict__[self.slot] = v.value()
+        return v
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.slot] = value
+
+
 @dataclass(frozen=True)
 class Subject:
     """What a check decided, as data: the kind of claim (a spec-file claim kind such as
@@ -166,6 +206,7 @@ class Finding:
     verdict: Verdict
     output: Hashable | None
     pair: tuple[Hashable, Hashable] | None
+    #: may be given as a :class:`Deferred`, formed on the first read
     realized: sp.Expr
     claimed: sp.Expr
     lhs: sp.Expr
@@ -191,6 +232,24 @@ class Finding:
         if self.over is not None:
             return self.over
         return None if self.region is None else self.region.box
+
+    def realized_enclosure(self, bits: int) -> Enclosure | None:
+        """A certified enclosure of :attr:`realized` at ``bits`` without forming a
+        deferred value (:class:`Deferred`).  Raises
+        :class:`~verifier.errors.VerifierError` like
+        :func:`~verifier.arithmetic.exact.enclose`."""
+        v = self.__dict__["_realized_value"]
+        if isinstance(v, Deferred):
+            return v.enclosure(bits)
+        return enclose(v, bits)
+
+    def realized_is_finite(self) -> bool:
+        """:attr:`realized` is a finite constant sympy expression (a deferred value
+        always is)."""
+        v = self.__dict__["_realized_value"]
+        if isinstance(v, Deferred):
+            return True
+        return isinstance(v, sp.Expr) and not v.free_symbols and v not in (sp.oo, -sp.oo)
 
     @functools.cached_property
     def slack(self) -> sp.Expr:
@@ -266,6 +325,12 @@ class Finding:
         if self.note:
             d["note"] = self.note
         return d
+
+
+# The field ``realized`` reads and writes through its descriptor, installed once the
+# dataclass is made so that the field stays a required argument (a descriptor given as
+# the field's default would read as a default to type checkers).
+setattr(Finding, "realized", _FormedOnRead("realized"))
 
 
 @dataclass(repr=False)
@@ -473,13 +538,14 @@ def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
     or ``None`` for infinite, symbolic or unenclosed sides."""
     if f.tight:
         return Enclosure(mpmath.mpf(0), mpmath.mpf(0), bits)
-    hi, lo = (f.realized, f.claimed) if f.lower_bound else (f.claimed, f.realized)
-    if hi is sp.oo or lo is sp.oo or hi is sp.S.NegativeInfinity or lo is sp.S.NegativeInfinity:
+    c = f.claimed
+    if c is sp.oo or c is sp.S.NegativeInfinity or not f.realized_is_finite():
         return None
     try:
-        a, b = enclose(hi, bits), enclose(lo, bits)
+        r, ce = f.realized_enclosure(bits), enclose(c, bits)
     except VerifierError:  # a free symbol, a function without an enclosure
         return None
+    a, b = (r, ce) if f.lower_bound else (ce, r)
     if a is None or b is None:
         return None
     return a.minus(b)

@@ -357,10 +357,11 @@ class _LogRatio(Deferred):
         return a.log_ratio(b)
 
 
-def _realized_loss(p: sp.Expr, q: sp.Expr) -> sp.Expr | _LogRatio:
-    """``log(p/q)`` of a finding: deferred (:class:`_LogRatio`) between two positive
-    numbers, formed now otherwise (a parameter, a zero)."""
-    if p == 0 or q == 0 or p.free_symbols or q.free_symbols:
+def _realized_loss(p: sp.Expr, q: sp.Expr, at_point: bool) -> sp.Expr | _LogRatio:
+    """``log(p/q)`` of a finding: deferred (:class:`_LogRatio`) between two nonzero
+    numbers (``at_point``: the check has no parameter domain, so every symbol has a
+    value), formed now otherwise (over a domain, or a zero)."""
+    if not at_point or p == 0 or q == 0:
         return _log_ratio(p, q)
     return _LogRatio(p, q)
 
@@ -715,7 +716,7 @@ def check_ex_post(
                     v,
                     out,
                     (d, d2),
-                    _realized_loss(p, q),
+                    _realized_loss(p, q, rng is None),
                     b,
                     p,
                     rhs,

@@ -346,9 +346,16 @@ def _check_endpoint(x: Any, name: str) -> sp.Expr:
     return e
 
 
+@functools.lru_cache(maxsize=4096)
+def _symbols_besides(e: sp.Expr, symbol: sp.Symbol) -> frozenset[sp.Symbol]:
+    """The free symbols of ``e`` but ``symbol`` (cached: a side is checked against
+    every neighbour of its dataset, and the walk of a large side is costly)."""
+    return frozenset(e.free_symbols - {symbol})
+
+
 def _check_side(x: Any, name: str, symbol: sp.Symbol) -> sp.Expr:
     e = _exact_named(x, name)
-    extra = e.free_symbols - {symbol}
+    extra = _symbols_besides(e, symbol)
     if extra:
         raise InvalidParameter(
             f"{name} = {e} may only depend on {symbol}, but it also contains "

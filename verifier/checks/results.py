@@ -330,7 +330,7 @@ class Finding:
 # The field ``realized`` reads and writes through its descriptor, installed once the
 # dataclass is made so that the field stays a required argument (a descriptor given as
 # the field's default would read as a default to type checkers).
-setattr(Finding, "realized", _FormedOnRead("realized"))
+Finding.realized = _FormedOnRead("realized")
 
 
 @dataclass(repr=False)

@@ -308,12 +308,16 @@ class FiniteMechanism:
 
     @property
     def free_symbols(self) -> set[sp.Symbol]:
-        """Symbols without a value."""
-        out: set[sp.Symbol] = set()
-        for d in self._dist:
-            for o in self._dist[d]:
-                out |= self.p(d, o).free_symbols
-        return out
+        """Symbols without a value (found once per mechanism: every check of it asks,
+        and a walk of every probability costs as much as a check of a small one)."""
+        found = self.__dict__.get("_free_symbols")
+        if found is None:
+            out: set[sp.Symbol] = set()
+            for d in self._dist:
+                for o in self._dist[d]:
+                    out |= self.p(d, o).free_symbols
+            found = self.__dict__["_free_symbols"] = frozenset(out)
+        return set(found)
 
     def with_values(self, values: Mapping[Any, Any], name: str | None = None) -> FiniteMechanism:
         """A copy with more symbol values bound (validated again)."""

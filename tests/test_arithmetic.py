@@ -228,3 +228,27 @@ def test_certified_path_agrees_with_exact_path(a, b):
     with mpmath.workprec(200):
         v = mpmath.mpf(a.numerator) / mpmath.mpf(7 * a.denominator)
         assert e.lo <= v <= e.hi
+
+
+def test_equal_log_sums_agrees_with_the_general_zero_proof():
+    """The display's proof that a combined sum of logarithms of rationals equals the
+    sum (products of rational powers compared exactly) gives the verdict of the
+    general exact-zero proof, on equal pairs (logcombine) and on unequal ones."""
+    import random
+
+    from verifier.arithmetic.exact import _equal_log_sums, is_exactly_zero
+
+    rng = random.Random(7)
+    decided = {True: 0, False: 0}
+    for _ in range(60):
+        x = sp.Rational(rng.randint(-3, 3), rng.randint(1, 3)) + sum(
+            sp.Rational(rng.randint(-3, 3), rng.randint(1, 2))
+            * sp.log(sp.Rational(rng.randint(1, 12), rng.randint(1, 12)))
+            for _ in range(rng.randint(1, 3))
+        )
+        for y in (sp.logcombine(x, force=True), x + sp.log(sp.Rational(rng.randint(2, 5), 7))):
+            got = _equal_log_sums(x, y)
+            if got is not None:
+                assert got is (is_exactly_zero(x - y) is True), (x, y)
+                decided[got] += 1
+    assert decided[True] > 10 and decided[False] > 10

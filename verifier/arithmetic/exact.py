@@ -641,17 +641,64 @@ def approx(expr: Any, digits: int = 15) -> float:
     return last.mid if last is not None else float(sp.N(x, digits))
 
 
+def _log_sum(x: sp.Expr) -> tuple[sp.Rational, list[tuple[sp.Rational, sp.Rational]]] | None:
+    """``x = r + Σ c_i log(a_i)`` with rationals ``r``, ``c_i`` and positive rationals
+    ``a_i``, as ``(r, [(c_i, a_i)])``; ``None`` for any other form."""
+    r, logs = sp.Integer(0), []
+    for t in sp.Add.make_args(x):
+        c, f = t.as_coeff_Mul()
+        if f is sp.S.One:
+            r += c
+        elif isinstance(f, sp.log) and f.args[0].is_Rational and f.args[0] > 0:
+            logs.append((c, f.args[0]))
+        else:
+            return None
+    return r, logs
+
+
+#: Largest exponent-weighted size, in bits, of the products :func:`_equal_log_sums`
+#: forms (beyond it, the general proof of :func:`is_exactly_zero` decides).
+_LOG_SUM_BITS = 4096
+
+
+def _equal_log_sums(x: sp.Expr, y: sp.Expr) -> bool | None:
+    """Whether two sums of rational multiples of logarithms of positive rationals (plus
+    a rational) are equal, proved exactly: ``Σ c_i log a_i = Σ d_j log b_j`` exactly
+    when ``Π a_i^{L c_i} = Π b_j^{L d_j}`` with ``L`` the common denominator of the
+    ``c_i, d_j`` (the logarithm is injective on the positive reals).  ``None`` when
+    either is not of that form or the products would be large."""
+    fx, fy = _log_sum(x), _log_sum(y)
+    if fx is None or fy is None:
+        return None
+    if fx[0] != fy[0]:
+        return False
+    terms = fx[1] + [(-c, a) for c, a in fy[1]]
+    L = math.lcm(*(int(c.q) for c, _ in terms)) if terms else 1
+    size = sum(abs(int(c * L)) * (int(a.p).bit_length() + int(a.q).bit_length()) for c, a in terms)
+    if size > _LOG_SUM_BITS:
+        return None
+    prod = mpq(1)
+    for c, a in terms:
+        k = int(c * L)
+        base = mpq(int(a.p), int(a.q))
+        prod *= base**k if k >= 0 else 1 / base ** (-k)
+    return prod == 1
+
+
 def _shorter_logs(x: sp.Expr, text: str) -> str:
     """For display: a constant sum of logarithms combined into one when that is shorter
     (``-log(2) + log(3/2)`` is ``log(3/4)``), kept only when the two are proved equal
-    (:func:`is_exactly_zero`)."""
+    (:func:`_equal_log_sums` for logarithms of rationals, else :func:`is_exactly_zero`)."""
     if not text or x.free_symbols or not x.has(sp.log) or sp.count_ops(x) > 30:
         return text
     y = sp.logcombine(x, force=True)
     short = str(y)
     if len(short) >= len(text):
         return text
-    return short if is_exactly_zero(x - y) is True else text
+    same = _equal_log_sums(x, y)
+    if same is None:
+        same = is_exactly_zero(x - y) is True
+    return short if same else text
 
 
 def format_number(expr: Any, digits: int = 6, max_len: int = 40) -> str:

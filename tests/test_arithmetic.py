@@ -252,3 +252,35 @@ def test_equal_log_sums_agrees_with_the_general_zero_proof():
                 assert got is (is_exactly_zero(x - y) is True), (x, y)
                 decided[got] += 1
     assert decided[True] > 10 and decided[False] > 10
+
+
+def test_zero_proof_through_the_fraction_field_agrees_with_cancel(monkeypatch):
+    """is_exactly_zero's rational-function proof gives the same answers through
+    sympy's field of rational functions as through ``cancel`` alone: on identities of
+    exponentials and roots (a sum minus its recombined form), on non-zero values, and
+    on a 0/0 form (no proof either way)."""
+    import random
+
+    import verifier.arithmetic.exact as ex
+
+    t, s2 = sp.exp(sp.Rational(1, 6)), sp.sqrt(2)
+    eps = sp.Symbol("epsilon", positive=True)
+    rng = random.Random(9)
+    cases = []
+    for i in range(25):
+        e = sum(
+            sp.Rational(rng.randint(-3, 3), rng.randint(1, 4))
+            * t ** rng.randint(0, 5)
+            * s2 ** (rng.randint(0, 1) * (i % 3 == 0))
+            * sp.exp(eps / 2) ** (rng.randint(0, 2) * (i % 2))
+            / (1 + t ** rng.randint(1, 3))
+            for _ in range(3)
+        )
+        cases += [sp.expand(e) - sp.together(e), sp.expand(e) - sp.together(e) + t / 5]
+    d = sp.exp(sp.Rational(1, 3)) - t**2  # zero, left unevaluated as a divisor
+    cases.append(sp.Mul(d, sp.Pow(d, -1, evaluate=False), evaluate=False) - 1)
+    fast = [ex._zero_as_rational_function(c) for c in cases]
+    monkeypatch.setattr(ex, "fraction_field", lambda exprs: None)
+    slow = [ex._zero_as_rational_function(c) for c in cases]
+    assert fast == slow
+    assert True in fast and False in fast

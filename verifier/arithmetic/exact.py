@@ -43,6 +43,7 @@ import mpmath
 import sympy as sp
 from gmpy2 import mpq
 from mpmath.libmp import from_int, from_rational, libmpi, round_ceiling, round_floor
+from sympy.polys.polyerrors import BasePolynomialError
 
 from ..errors import InvalidParameter, UnboundSymbol, UnsupportedExpression
 from .precision import interval_context, raw_fraction, real_context
@@ -847,6 +848,18 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
         for node in sp.preorder_traversal(x)
         if isinstance(node, sp.Pow) and node.exp.is_negative and isinstance(node.base, sp.Add)
     }
+    field = fraction_field([y, *divisors])
+    if field is not None:
+        try:
+            if any(field.from_sympy(d) == field.zero for d in divisors):
+                raise _NoValue
+            is_zero = field.from_sympy(y) == field.zero
+        except (BasePolynomialError, ValueError, TypeError, ZeroDivisionError, RecursionError):
+            pass  # sympy's cancel below decides, as it would without the field
+        else:
+            if is_zero:
+                return True
+            return None if roots or x.free_symbols else False
     try:
         if any(sp.cancel(d) == 0 for d in divisors):
             raise _NoValue
@@ -858,6 +871,22 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
     if roots or x.free_symbols or r.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
     return False
+
+
+def fraction_field(exprs: Iterable[sp.Expr]) -> Any:
+    """sympy's field of rational functions over QQ in the free symbols of ``exprs``
+    (``None`` without free symbols).  An expression converted into it
+    (``field.from_sympy``) is a reduced fraction, so it is zero exactly when it is the
+    zero rational function: several times faster than :func:`sympy.cancel` of a large
+    sum.  The conversion raises for an expression that is not a rational function over
+    QQ (another constant, a function of a symbol) and ``ZeroDivisionError`` for a
+    divisor that vanishes identically."""
+    gens: set[sp.Symbol] = set()
+    for e in exprs:
+        gens |= e.free_symbols
+    if not gens:
+        return None
+    return sp.QQ.frac_field(*sorted(gens, key=str))  # any order: zero tests ignore it
 
 
 def is_exactly_zero(expr: Any) -> bool | None:

@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
+from sympy.polys.polyerrors import BasePolynomialError
 
 from ..arithmetic.exact import (
     DEFAULT_PRECISION,
@@ -37,6 +38,7 @@ from ..arithmetic.exact import (
     decide_le,
     enclose,
     exact,
+    fraction_field,
     is_exactly_zero,
 )
 from ..errors import InvalidParameter, Undecidable
@@ -273,10 +275,27 @@ def identically_zero(expr: Any) -> bool:
             continue
         if not a.free_symbols:
             subs[a] = _atom_symbol(a)
+    y = x.xreplace(subs)
+    zero = _zero_in_fraction_field(y)
+    if zero is not None:
+        return zero
     try:
-        return bool(sp.cancel(x.xreplace(subs)) == 0)
+        return bool(sp.cancel(y) == 0)
     except (sp.PolynomialError, TypeError, ValueError):  # pragma: no cover
         return False
+
+
+def _zero_in_fraction_field(y: sp.Expr) -> bool | None:
+    """Whether ``y`` is 0 as a rational function over QQ in its free symbols
+    (:func:`~verifier.arithmetic.exact.fraction_field`), or ``None`` when ``y`` is not
+    one (another constant, a function of a symbol, a divisor that vanishes)."""
+    field = fraction_field([y])
+    if field is None:
+        return None
+    try:
+        return bool(field.from_sympy(y) == field.zero)
+    except (BasePolynomialError, ValueError, TypeError, ZeroDivisionError):
+        return None
 
 
 def _atom_symbol(a: sp.Expr) -> sp.Dummy:

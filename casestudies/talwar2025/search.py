@@ -95,13 +95,13 @@ def _ratio_range(f: Finding) -> tuple[float, float] | None:
     enclosed them there already), or ``None`` when they do not bound it cheaply (a
     special case, a symbol, a bound that is not certainly positive)."""
     c, bits = f.claimed, DEFAULT_PRECISION.start_bits
-    if not isinstance(c, sp.Expr) or c.free_symbols or c in (sp.oo, -sp.oo):
+    if not isinstance(c, sp.Expr) or c is sp.oo or c is sp.S.NegativeInfinity:
         return None
-    if not f.realized_is_finite():
+    if f.realized_is_infinite():
         return None
     try:
         r, ce = f.realized_enclosure(bits), enclose(c, bits)
-    except VerifierError:
+    except VerifierError:  # a symbol, a function without an enclosure
         return None
     a, b = (ce, r) if f.lower_bound else (r, ce)
     if a is None or b is None or not b.lo > 0:

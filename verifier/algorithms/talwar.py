@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
+from gmpy2 import mpq
 
 from ..arithmetic.exact import exact
 from ..checks.certified import certified_ceil
@@ -102,7 +103,9 @@ def max_of_runs(
         # then of single powers of F⁻, not of products of powers of two sums
         hi = sp.Integer(1) if tl.above[o] == 0 else lo + p
         if p.is_Rational and lo.is_Rational:
-            return hi**T - lo**T
+            # in GMP rationals: the same value, without a sympy Rational per operation
+            H, Lo = mpq(int(hi.p), int(hi.q)), mpq(int(lo.p), int(lo.q))
+            return exact(H**T - Lo**T)
         # powers of sums of radicals left unevaluated: sympy's evaluation asks
         # whether the base is an integer, which computes a minimal polynomial
         # (minutes for a sum of a few 60th roots); the enclosures decide them

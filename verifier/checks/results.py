@@ -243,13 +243,11 @@ class Finding:
             return v.enclosure(bits)
         return enclose(v, bits)
 
-    def realized_is_finite(self) -> bool:
-        """:attr:`realized` is a finite constant sympy expression (a deferred value
-        always is)."""
+    def realized_is_infinite(self) -> bool:
+        """:attr:`realized` is ``oo`` or ``-oo`` (a deferred value never is); identity
+        tests only, no walk of the expression."""
         v = self.__dict__["_realized_value"]
-        if isinstance(v, Deferred):
-            return True
-        return isinstance(v, sp.Expr) and not v.free_symbols and v not in (sp.oo, -sp.oo)
+        return v is sp.oo or v is sp.S.NegativeInfinity
 
     @functools.cached_property
     def slack(self) -> sp.Expr:
@@ -539,7 +537,7 @@ def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
     if f.tight:
         return Enclosure(mpmath.mpf(0), mpmath.mpf(0), bits)
     c = f.claimed
-    if c is sp.oo or c is sp.S.NegativeInfinity or not f.realized_is_finite():
+    if c is sp.oo or c is sp.S.NegativeInfinity or f.realized_is_infinite():
         return None
     try:
         r, ce = f.realized_enclosure(bits), enclose(c, bits)

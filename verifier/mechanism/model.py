@@ -225,10 +225,10 @@ class FiniteMechanism:
 
     def _validate_distribution(self, d: Dataset, precision: Precision) -> None:
         row = self._dist[d]
-        total = sp.Integer(0)
+        probs = []
         for o, raw in row.items():
             pr = self.p(d, o)
-            total += pr
+            probs.append(pr)
             where = f"probability of output {_label(o)} at dataset {_label(d)}"
             if pr.free_symbols:
                 if not _provably_nonnegative(pr):
@@ -243,6 +243,7 @@ class FiniteMechanism:
                 raise InvalidMechanism(f"{where} is negative: {format_number(pr)}")
             if s.sign is Sign.UNDECIDED:
                 raise InvalidMechanism(f"{where} ({raw}): could not decide that it is non-negative")
+        total = sp.Add(*probs)  # one sum (adding term by term rebuilds it every time)
         if total.free_symbols:
             ok = is_exactly_zero(total - 1)
             if ok is not True:

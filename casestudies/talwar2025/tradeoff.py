@@ -40,6 +40,7 @@ matplotlib is imported only there (extra ``plot``).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -96,9 +97,12 @@ DEFAULT_CS: tuple[int, ...] = (2, 3, 4, 6, 8)
 SETTINGS = ("repetition", "metaselection")
 
 
+@functools.lru_cache(maxsize=1024)
 def lower_bound(setting: str, c: Any, gamma: Any) -> sp.Expr:
     """The lower bound on ``T``: Theorem 7 (repetition) or Theorem 10
-    (metaselection; ``T`` = calls per setting)."""
+    (metaselection; ``T`` = calls per setting).  Cached: Figure 1's search meets one
+    ``(c, γ)`` at every ``K``, and sympy's power of a rational to a rational exponent
+    looks for perfect powers in ``8γ``."""
     if setting == "repetition":
         return theorem7_bound(c, gamma)
     if setting == "metaselection":

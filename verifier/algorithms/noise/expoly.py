@@ -41,6 +41,7 @@ import functools
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from fractions import Fraction
 from typing import Any
 
@@ -299,6 +300,7 @@ class Ring:
     real: bool
     w: Fraction | None = None
     u: Fraction | None = None
+    _wq: Any = dc_field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.w is not None:
@@ -306,6 +308,9 @@ class Ring:
                 raise InvalidParameter("internal: numeric W needs geometric noise")
             if not (0 < self.w < 1):
                 raise InvalidParameter(f"internal: W = {self.w} outside (0, 1)")
+            # W as a GMP rational, the key of its cached powers (:meth:`wpow`): hashed
+            # and compared in C, where a Fraction key costs two Python calls per power
+            object.__setattr__(self, "_wq", mpq(self.w))
         if self.u is not None:
             if not self.continuous:
                 raise InvalidParameter("internal: a rational unit needs Laplace noise")
@@ -362,7 +367,7 @@ class Ring:
         if self.u is not None:
             return Laurent.monomial(k)
         if self.w is not None:
-            return _mpq_power(self.w, k)
+            return _mpq_power(self._wq, k)
         return self.W**k
 
     def at_rational(self, w: Fraction) -> Ring:
@@ -389,9 +394,9 @@ def _to_mpq(x: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=4096)
-def _mpq_power(w: Fraction, k: int) -> Any:
-    """``w^k`` as a GMP rational (the exact numeric ring's powers of ``W``)."""
-    return mpq(w) ** k
+def _mpq_power(w: Any, k: int) -> Any:
+    """``w^k`` for a GMP rational ``w`` (the exact numeric ring's powers of ``W``)."""
+    return w**k
 
 
 #: Geometric noise: sums over the integers, coefficients in Q(W).

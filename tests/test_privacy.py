@@ -302,6 +302,10 @@ def test_realized_loss_is_formed_when_read_with_the_same_value():
         for f in r.findings
     ]
     assert w is r.findings[slack.index(min(slack))]
+    # a worker sends findings without their enclosure caches; they come back equal
+    sent = pickle.loads(pickle.dumps(w))
+    assert "_slack_enclosure" in w.__dict__ and "_slack_enclosure" not in sent.__dict__
+    assert str(sent._slack_enclosure) == str(w._slack_enclosure) and sent.slack == w.slack
     for f in left:
         e = f.realized_enclosure(64)
         g = pickle.loads(pickle.dumps(f))

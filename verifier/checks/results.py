@@ -233,6 +233,14 @@ class Finding:
             return self.over
         return None if self.region is None else self.region.box
 
+    #: display caches a finding recomputes when asked, left out of its pickled state:
+    #: a claim decided in a worker process is sent back with every finding, and the
+    #: enclosures (mpmath numbers) were most of what the parent unpickled
+    _UNPICKLED = ("_slack_enclosure", "_slack_value")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
+
     def realized_enclosure(self, bits: int) -> Enclosure | None:
         """A certified enclosure of :attr:`realized` at ``bits`` without forming a
         deferred value (:class:`Deferred`).  Raises

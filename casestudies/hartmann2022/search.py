@@ -42,7 +42,12 @@ import sympy as sp
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
 from verifier.claims import SearchSpec
 from verifier.mechanism.neighbours import pair, path
-from verifier.odp.ptr import distance_to_instability, ptr_cascade, ptr_function
+from verifier.odp.ptr import (
+    distance_to_instability,
+    geometric_survival_at,
+    ptr_cascade,
+    ptr_function,
+)
 from verifier.search.certificates import (
     derived_outputs,
     deterministic_mechanism,
@@ -1755,18 +1760,10 @@ def ptr_mechanisms(inst: PtrInst) -> tuple[Any, Any, Any]:
     return f1, f2, ptr_cascade(f1, f2)
 
 
-def _survival(r: Fraction, x: int) -> Fraction:
-    """``P(Z >= x)`` for the two-sided geometric ``Z`` with ``r = e^{-ε}`` rational
-    (:func:`verifier.odp.ptr.geometric_survival`)."""
-    if x >= 1:
-        return r**x / (1 + r)
-    return 1 - r ** (1 - x) / (1 + r)
-
-
 def ptr_delta0(inst: PtrInst) -> Fraction:
     """``δ0 = P[Z >= t]`` for two-sided geometric ``Z`` of rate ``ε``: ``W^t/(1 + W)``,
     ``W = 1/a``."""
-    return _survival(1 / inst.a, inst.t)
+    return geometric_survival_at(1 / inst.a, inst.t)
 
 
 def _mech_odp_delta(mech: Any, a_of: Callable[[Any], Fraction]) -> Fraction:
@@ -1800,14 +1797,14 @@ def _ptr_rows(inst: PtrInst, h: tuple[int, ...]) -> list[list[Fraction]]:
     rows = []
     for d in range(L + 1):
         a = A[d]
-        passes = F(1) if a is None else _survival(r, inst.t - a)
-        row = [F(0) if a is None else _survival(r, a + 1 - inst.t)]
+        passes = F(1) if a is None else geometric_survival_at(r, inst.t - a)
+        row = [F(0) if a is None else geometric_survival_at(r, a + 1 - inst.t)]
         for v in range(lo, hi + 1):
             x = v - h[d]
             if v == lo:
-                p = 1 - _survival(r, x + 1)
+                p = 1 - geometric_survival_at(r, x + 1)
             elif v == hi:
-                p = _survival(r, x)
+                p = geometric_survival_at(r, x)
             else:
                 p = (1 - r) / (1 + r) * r ** abs(x)
             row.append(passes * p)

@@ -54,7 +54,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
-from gmpy2 import mpq
 
 from ..arithmetic.exact import (
     DEFAULT_PRECISION,
@@ -64,6 +63,7 @@ from ..arithmetic.exact import (
     decide_le,
     decide_sign,
     exact,
+    to_mpq,
 )
 from ..errors import InvalidMechanism, InvalidParameter
 from ..mechanism.compose import same_neighbour_graph
@@ -433,11 +433,6 @@ def score_mass(
     return sp.Add(*[Q.p(d, o) for o in rk.order if _ge(rk.scores[o], t) is at_least])
 
 
-def _mpq(x: sp.Rational) -> Any:
-    """A sympy rational as a GMP rational."""
-    return mpq(int(x.p), int(x.q))
-
-
 # ---------------------------------------------------------------------------
 # Theorem 3.2: random stopping (A_LT,γ); Theorems 3.4/3.5: hard stopping
 # ---------------------------------------------------------------------------
@@ -466,7 +461,7 @@ def random_stopping(
         p, p0 = tl.p[o], tl.above[o]
         if g.is_Rational and p.is_Rational and p0.is_Rational:
             # the same value in GMP rationals (a sympy Rational per operation costs more)
-            G, P, P0 = _mpq(g), _mpq(p), _mpq(p0)
+            G, P, P0 = to_mpq(g), to_mpq(p), to_mpq(p0)
             return exact(G * P / ((P0 * (1 - G) + G) * ((P0 + P) * (1 - G) + G)))
         return g * p / ((p0 * (1 - g) + g) * ((p0 + p) * (1 - g) + g))
 

@@ -42,9 +42,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
-from gmpy2 import mpq
 
-from ..arithmetic.exact import exact
+from ..arithmetic.exact import exact, to_mpq
 from ..checks.certified import certified_ceil
 from ..errors import InvalidParameter
 from ..mechanism.model import Dataset, FiniteMechanism, Output
@@ -104,8 +103,7 @@ def max_of_runs(
         hi = sp.Integer(1) if tl.above[o] == 0 else lo + p
         if p.is_Rational and lo.is_Rational:
             # in GMP rationals: the same value, without a sympy Rational per operation
-            H, Lo = mpq(int(hi.p), int(hi.q)), mpq(int(lo.p), int(lo.q))
-            return exact(H**T - Lo**T)
+            return exact(to_mpq(hi) ** T - to_mpq(lo) ** T)
         # powers of sums of radicals left unevaluated: sympy's evaluation asks
         # whether the base is an integer, which computes a minimal polynomial
         # (minutes for a sum of a few 60th roots); the enclosures decide them

@@ -56,6 +56,7 @@ __all__ = [
     "Enclosure",
     "Comparison",
     "exact",
+    "to_mpq",
     "enclose",
     "is_exactly_zero",
     "decide_sign",
@@ -188,13 +189,29 @@ class Precision:
 DEFAULT_PRECISION = Precision()
 
 _LOG2_10 = math.log2(10)
-#: GMP rationals (the exact numeric ring of :mod:`verifier.algorithms.noise.expoly`)
-_MPQ = type(mpq(0))
+#: The type of GMP rationals (``gmpy2.mpq``; the exact numeric ring of
+#: :mod:`verifier.algorithms.noise.expoly`)
+MPQ = type(mpq(0))
 
 
 # ---------------------------------------------------------------------------
 # exact values
 # ---------------------------------------------------------------------------
+
+
+def to_mpq(x: Any) -> Any:
+    """An exact rational (``int``, :class:`fractions.Fraction`, ``gmpy2.mpq`` or a
+    sympy rational) as a GMP rational, for exact rational arithmetic without a sympy
+    number per operation.
+
+    >>> to_mpq(sp.Rational(3, 4)) * to_mpq(Fraction(2, 3))
+    mpq(1,2)
+    """
+    if isinstance(x, sp.Rational):
+        return mpq(int(x.p), int(x.q))
+    if isinstance(x, (int, Fraction, MPQ)):
+        return mpq(x)
+    raise InvalidParameter(f"{x!r} is not an exact rational")
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -259,7 +276,7 @@ def exact(value: Any) -> sp.Expr:
         return sp.Integer(int(value))
     if isinstance(value, int):
         return sp.Integer(value)
-    if isinstance(value, (Fraction, _MPQ)):
+    if isinstance(value, (Fraction, MPQ)):
         return sp.Rational(int(value.numerator), int(value.denominator))
     if isinstance(value, float):
         raise InvalidParameter(_float_message(value))
@@ -681,7 +698,7 @@ def _equal_log_sums(x: sp.Expr, y: sp.Expr) -> bool | None:
     prod = mpq(1)
     for c, a in terms:
         k = int(c * L)
-        base = mpq(int(a.p), int(a.q))
+        base = to_mpq(a)
         prod *= base**k if k >= 0 else 1 / base ** (-k)
     return prod == 1
 

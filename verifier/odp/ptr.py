@@ -48,6 +48,7 @@ __all__ = [
     "BOTTOM",
     "distance_to_instability",
     "geometric_survival",
+    "geometric_survival_at",
     "ptr_function",
     "ptr_cascade",
     "ptr_delta0",
@@ -61,7 +62,18 @@ BOTTOM = "⊥"
 def geometric_survival(rate: sp.Expr, x: int) -> sp.Expr:
     """``P(Z >= x)`` for the two-sided geometric law ``P(Z = k) ∝ e^{-rate|k|}``:
     ``r^x/(1+r)`` for ``x >= 1`` and ``1 - r^{1-x}/(1+r)`` for ``x <= 0``, ``r = e^{-rate}``."""
-    r = sp.exp(-rate)
+    return geometric_survival_at(sp.exp(-rate), x)
+
+
+def geometric_survival_at(r: Any, x: int) -> Any:
+    """:func:`geometric_survival` given ``r = e^{-rate}`` itself, in the number type
+    it comes in (a sympy expression, or a :class:`fractions.Fraction` when ``e^{rate}``
+    is rational: exact rational arithmetic without sympy).
+
+    >>> from fractions import Fraction
+    >>> geometric_survival_at(Fraction(1, 2), 1), geometric_survival_at(Fraction(1, 2), 0)
+    (Fraction(1, 3), Fraction(2, 3))
+    """
     if x >= 1:
         return r**x / (1 + r)
     return 1 - r ** (1 - x) / (1 + r)

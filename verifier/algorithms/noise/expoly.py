@@ -50,6 +50,7 @@ from gmpy2 import mpq
 from sympy import QQ
 from sympy.polys.fields import field
 
+from ...arithmetic.exact import MPQ, exact, to_mpq
 from ...arithmetic.precision import interval_context
 from ...errors import InvalidParameter
 
@@ -67,7 +68,6 @@ __all__ = [
     "to_exact",
 ]
 
-_MPQ = type(mpq(0))
 _KW, _W = field("W", QQ)
 _KWU, _W2, _U2 = field("W,U", QQ)
 _SYM_W = sp.Symbol("W")
@@ -358,7 +358,7 @@ class Ring:
         if self.u is not None:
             return x if isinstance(x, Laurent) else Laurent.const(x)
         if self.w is not None:
-            return _to_mpq(x)
+            return to_mpq(x)
         if isinstance(x, Fraction):
             return self.K(QQ(x.numerator, x.denominator))
         return self.K(x)
@@ -382,15 +382,6 @@ class Ring:
 
 _MPQ_ZERO = mpq(0)
 _MPQ_ONE = mpq(1)
-
-
-def _to_mpq(x: Any) -> Any:
-    """An exact rational (int, Fraction, GMP or sympy rational) as a GMP rational."""
-    if isinstance(x, sp.Rational):
-        return mpq(int(x.p), int(x.q))
-    if isinstance(x, (int, Fraction, _MPQ)):
-        return mpq(x)
-    raise InvalidParameter(f"internal: {x!r} is not an exact rational coefficient")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -871,17 +862,13 @@ def to_sympy(elem: Any, u: sp.Expr) -> sp.Expr:
     """
     if isinstance(elem, Laurent):
         return elem.to_sympy(u)
-    if isinstance(elem, (Fraction, int, _MPQ)):
-        return (
-            sp.Rational(int(elem.numerator), int(elem.denominator))
-            if isinstance(elem, (Fraction, _MPQ))
-            else sp.Integer(elem)
-        )
+    if isinstance(elem, (Fraction, int, MPQ)):
+        return exact(elem)
     w = sp.exp(-u)
     if w.is_Rational:
-        exact = to_exact(elem, Fraction(int(w.p), int(w.q)), u)
-        if exact is not None:
-            return exact
+        value = to_exact(elem, Fraction(int(w.p), int(w.q)), u)
+        if value is not None:
+            return value
     expr = elem.as_expr()
     return expr.xreplace({_SYM_W: w, _SYM_U: u})
 

@@ -411,13 +411,13 @@ def test_decide_all_union_and_duplicates(monkeypatch):
     # 1/2 < log 2 (~0.693) the union is all of [0, 2].
     ranges._decide_cached.cache_clear()
     calls = []
-    real = ranges._rewrite
+    real = ranges._difference_rewrite
 
-    def counting(diff, symbol):
+    def counting(lhs, rhs, diff, symbol):
         calls.append(diff)
-        return real(diff, symbol)
+        return real(lhs, rhs, diff, symbol)
 
-    monkeypatch.setattr(ranges, "_rewrite", counting)
+    monkeypatch.setattr(ranges, "_difference_rewrite", counting)
     pairs = [(exp(-eps), R(1, 2)), (eps, R(1, 2)), (exp(-eps), R(1, 2))]
     d = decide_all_on_interval(pairs, eps, 0, 2)
     assert len(calls) == 2  # the duplicate pair is decided once
@@ -543,7 +543,8 @@ def test_the_fast_rational_function_route_is_the_expression_reduced():
         e = _random_rational_function(rng, w)
         fast = ranges._qq_fraction(e)
         assert fast is not None
-        num, den = fast
+        rw = ranges._fraction_rewrite(fast, False, 1, sp.Integer(0))
+        num, den = rw.num, rw.den
         assert num.domain == sp.QQ and den.domain == sp.QQ
         assert sp.cancel(num.as_expr() / den.as_expr() - e) == 0
         assert num.gcd(den).degree() == 0  # reduced: every root of den is a pole
@@ -565,3 +566,60 @@ def test_a_float_endpoint_is_refused_after_the_same_integer_was_accepted():
         decide_on_interval(x, 2 * x, x, 2, 1)
     with pytest.raises(InvalidParameter, match="empty interval"):
         decide_on_interval(x, 2 * x, x, 2, 1)  # a refusal is not cached as an answer
+
+
+def test_the_difference_of_two_side_rewrites_is_the_rewrite_of_the_difference():
+    """`_difference_rewrite` (the sides' cached rewrites subtracted in the field) gives
+    exactly `_rewrite(rhs - lhs)` whenever it answers — polynomial sides in `s`, sides
+    in one `w = e^{s/L}`, a rational constant against either — and declines (None)
+    where the difference's own rewrite takes another `w`: different `L`, a term that
+    cancels between the sides, a shift, an irrational coefficient."""
+    import random
+
+    pos = sp.Symbol("p", positive=True)
+    rng = random.Random(20261128)
+
+    def side(var, gens):
+        terms = [R(rng.randint(-5, 5), rng.randint(1, 4)) * g for g in gens]
+        num = sp.Add(R(rng.randint(1, 3)), *terms)
+        den = sp.Add(R(rng.randint(1, 3)), *(R(rng.randint(0, 3)) * g for g in gens)) + 1
+        return num / den
+
+    answered = 0
+    for symbol in (eps, pos, s_real):
+        for kind in ("poly", "exp", "exp_half", "const"):
+            for _ in range(6):
+                if kind == "poly":
+                    gens_l = gens_r = (symbol, symbol**2)
+                elif kind == "exp":
+                    gens_l = gens_r = (exp(symbol), exp(2 * symbol))
+                elif kind == "exp_half":
+                    gens_l = gens_r = (exp(symbol / 2), exp(3 * symbol / 2))
+                else:
+                    gens_l, gens_r = (exp(symbol / 3),), ()
+                lhs, rhs = side(symbol, gens_l), side(symbol, gens_r)
+                diff = rhs - lhs
+                got = ranges._difference_rewrite(lhs, rhs, diff, symbol)
+                want = ranges._rewrite(diff, symbol)
+                if got is None:
+                    continue
+                answered += 1
+                assert want is not None
+                assert (got.num, got.den, got.factor_sign, got.exponential, got.L) == (
+                    want.num,
+                    want.den,
+                    want.factor_sign,
+                    want.exponential,
+                    want.L,
+                )
+                assert got.shift == want.shift == 0
+    assert answered >= 60
+    # declined: another L for the difference, a cancelled term, an irrational factor
+    assert (
+        ranges._difference_rewrite(exp(eps / 2), exp(eps / 3), exp(eps / 3) - exp(eps / 2), eps)
+        is None
+    )
+    lhs, rhs = exp(eps / 2) + 1, exp(eps / 2) + 2  # the difference has no exponential
+    assert ranges._difference_rewrite(lhs, rhs, rhs - lhs, eps) is None
+    assert ranges._difference_rewrite(log(2) * eps, eps, eps - log(2) * eps, eps) is None
+    assert ranges._difference_rewrite(exp(eps + 1), exp(eps), exp(eps) - exp(eps + 1), eps) is None

@@ -456,6 +456,10 @@ class _Rewrite:
     exponential: bool
     L: int = 1
     shift: sp.Expr = sp.Integer(0)
+    #: ``num/den`` as an element of :data:`_QQ_W` when ``|K| = 1`` (the rewrite of a
+    #: rational function with rational coefficients), else ``None``: two such rewrites
+    #: in one ``w`` subtract in the field (:func:`_difference_rewrite`)
+    fraction: Any = field(default=None, compare=False)
 
     def w_of(self, s: sp.Expr) -> sp.Expr:
         if not self.exponential:
@@ -504,18 +508,25 @@ def _qq_poly(expr: sp.Expr) -> tuple[sp.Poly, sp.Expr] | None:
 _QQ_W = sp.QQ.frac_field(_W)
 
 
-def _qq_fraction(expr: sp.Expr) -> tuple[sp.Poly, sp.Poly] | None:
-    """``expr == num(w)/den(w)`` with ``num`` and ``den`` coprime polynomials over QQ,
-    or ``None`` when a coefficient is not rational (``exp(1/3) w``) or ``expr`` is not
-    a rational function of ``w``.  Converts into sympy's field of rational functions,
-    several times faster than ``together`` then ``Poly`` of both parts."""
+def _qq_fraction(expr: sp.Expr) -> Any:
+    """``expr`` as an element of :data:`_QQ_W` (``num(w)/den(w)`` with ``num`` and
+    ``den`` coprime polynomials over QQ), or ``None`` when a coefficient is not
+    rational (``exp(1/3) w``) or ``expr`` is not a rational function of ``w``.
+    Converts into sympy's field of rational functions, several times faster than
+    ``together`` then ``Poly`` of both parts."""
     try:
-        f = _QQ_W.from_sympy(expr)
+        return _QQ_W.from_sympy(expr)
     except (ValueError, TypeError, sp.polys.polyerrors.PolynomialError):
         return None
+
+
+def _fraction_rewrite(f: Any, exponential: bool, L: int, shift: sp.Expr) -> _Rewrite:
+    """The rewrite ``num(w)/den(w)`` of an element ``f`` of :data:`_QQ_W` (``|K| = 1``)."""
     num = sp.Poly.from_dict(dict(f.numer.terms()) or {(0,): 0}, _W, domain=sp.QQ)
+    if num.is_zero:
+        return _Rewrite(num, sp.Poly(1, _W, domain=sp.QQ), 0, exponential, L, shift, f)
     den = sp.Poly.from_dict(dict(f.denom.terms()), _W, domain=sp.QQ)
-    return num, den
+    return _Rewrite(num, den, 1, exponential, L, shift, f)
 
 
 def _to_rewrite(
@@ -525,10 +536,7 @@ def _to_rewrite(
         return None
     fast = _qq_fraction(diff if var == _W else diff.xreplace({var: _W}))
     if fast is not None:
-        n, d = fast
-        if n.is_zero:
-            return _Rewrite(n, sp.Poly(1, _W, domain=sp.QQ), 0, exponential, L, shift)
-        return _Rewrite(n, d, 1, exponential, L, shift)
+        return _fraction_rewrite(fast, exponential, L, shift)
     # coefficients that are not rational (``exp(1/3)``): a common factor may be one
     num, den = sp.fraction(sp.together(diff))
     pn = _qq_poly(num.subs(var, _W) if var != _W else num)
@@ -566,16 +574,10 @@ def _rewrite(diff: sp.Expr, symbol: sp.Symbol) -> _Rewrite | None:
         # symbol, sqrt(s**2) -> s for a positive s, holds on the whole interval, which
         # check_interval_assumptions keeps within the declared sign)
         return _to_rewrite(e, t, False, 1, sp.Integer(0))
-    linear: list[tuple[sp.Expr, sp.Rational, sp.Expr]] = []
-    for x in exps:
-        arg = sp.expand(x.args[0])
-        c = sp.diff(arg, t)
-        if c.has(t) or not c.is_Rational or c == 0:
-            return None
-        linear.append((x, c, sp.expand(arg - c * t)))
-    L = 1
-    for _, c, _ in linear:
-        L = L * int(c.q) // math.gcd(L, int(c.q))
+    plan = _linear_exponents(exps, t)
+    if plan is None:
+        return None
+    linear, L = plan
     shifts: list[sp.Expr] = [sp.Integer(0)]
     for _, c, r in linear:
         cand = sp.expand(-r / c)
@@ -591,6 +593,57 @@ def _rewrite(diff: sp.Expr, symbol: sp.Symbol) -> _Rewrite | None:
         if rw is not None:
             return rw
     return None
+
+
+def _linear_exponents(
+    exps: Iterable[sp.Expr], t: sp.Expr
+) -> tuple[list[tuple[sp.Expr, sp.Rational, sp.Expr]], int] | None:
+    """Each ``exp(c t + r)`` of ``exps`` as ``(x, c, r)`` with ``c`` a non-zero
+    rational, and ``L``, the least common denominator of the ``c`` (``w = e^{t/L}``
+    makes every ``e^{c t}`` an integer power of ``w``); ``None`` when an exponent is
+    not of that form."""
+    linear: list[tuple[sp.Expr, sp.Rational, sp.Expr]] = []
+    for x in exps:
+        arg = sp.expand(x.args[0])
+        c = sp.diff(arg, t)
+        if c.has(t) or not c.is_Rational or c == 0:
+            return None
+        linear.append((x, c, sp.expand(arg - c * t)))
+    L = 1
+    for _, c, _ in linear:
+        L = L * int(c.q) // math.gcd(L, int(c.q))
+    return linear, L
+
+
+def _difference_rewrite(
+    lhs: sp.Expr, rhs: sp.Expr, diff: sp.Expr, symbol: sp.Symbol
+) -> _Rewrite | None:
+    """:func:`_rewrite` of ``diff = rhs - lhs`` from the cached rewrites of its two sides,
+    subtracted in :data:`_QQ_W`, when that gives the very rewrite of ``diff``: both
+    sides rational functions with rational coefficients (``|K| = 1``) of the ``w``
+    that ``diff``'s own rewrite takes first (``w = s``, or ``w = e^{s/L}`` with the
+    ``L`` of ``diff``'s exponentials and no shift) or rational constants; else
+    ``None``.  A side shared by many decisions (one output's probability against
+    every neighbour) is converted once, not once per difference."""
+    sides = []
+    for side in (lhs, rhs):
+        rw = _rewrite(side, symbol)
+        if rw is None or rw.fraction is None or rw.shift != 0:
+            return None
+        sides.append((rw, side.has(symbol)))
+    exps = [x for x in diff.atoms(sp.exp) if x.has(symbol)]
+    if not exps:
+        exponential, L = False, 1
+    else:
+        plan = _linear_exponents(exps, symbol)
+        if plan is None:
+            return None
+        exponential, L = True, plan[1]
+    for rw, varies in sides:
+        if varies and (rw.exponential != exponential or rw.L != L):
+            return None
+    (lw, _), (rw_, _) = sides
+    return _fraction_rewrite(rw_.fraction - lw.fraction, exponential, L, sp.Integer(0))
 
 
 # ---------------------------------------------------------------------------
@@ -1133,7 +1186,8 @@ def _decide_cached(
     if single_point:
         return _decide_point(lhs, rhs, symbol, a, precision)
     lhs_x, rhs_x = _expand_binomials(lhs), _expand_binomials(rhs)
-    rw = _rewrite(rhs_x - lhs_x, symbol)
+    diff = rhs_x - lhs_x
+    rw = _difference_rewrite(lhs_x, rhs_x, diff, symbol) or _rewrite(diff, symbol)
     if rw is not None:
         d = _decide_polynomial(lhs, rhs, symbol, a, b, rw, precision)
     else:

@@ -35,7 +35,7 @@ from verifier.checks.privacy import (
 from verifier.errors import InvalidParameter, UnboundSymbol
 from verifier.mechanism.instances import random_mechanism, randomized_response, truncated_geometric
 from verifier.mechanism.model import FiniteMechanism
-from verifier.mechanism.neighbours import pair, pairs_at_distance
+from verifier.mechanism.neighbours import pair, pairs_at_distance, path
 
 R = sp.Rational
 P = {"a": R(1, 2), "b": R(1, 3), "c": R(1, 6)}
@@ -274,6 +274,44 @@ def test_renyi_divergence_of_large_probabilities_is_exact():
     assert check_rdp(
         m, alpha=13, epsilon=sp.Rational(int(w * 0.99 * 10**9), 10**9), pairs=[("D", "D'")]
     ).violated
+
+
+def test_the_worst_finding_computes_one_display_value_per_distinct_inequality(monkeypatch):
+    """A check repeats one inequality wherever the mechanism is symmetric (outputs with
+    the same two probabilities; a path of datasets with one law per parity): the worst
+    finding computes one enclosure and one display value per distinct inequality and is
+    still the first finding of least displayed slack, as comparing every finding
+    gives."""
+    from verifier.arithmetic.exact import approx
+    from verifier.checks import results
+    from verifier.checks.privacy import _log_ratio
+
+    half, eighth = sp.Rational(1, 2), sp.Rational(1, 8)
+    p = {o: (half if o == 0 else eighth) for o in range(5)}
+    q = {o: (half if o == 1 else eighth) for o in range(5)}
+    g = path(4)
+    laws = {d: (p if i % 2 == 0 else q) for i, d in enumerate(sorted(g.nodes))}
+    m = FiniteMechanism(g, laws, list(range(5)))
+    for eps in (sp.log(4), sp.log(3), sp.Rational(3, 2)):
+        r = check_pure_dp(m, epsilon=eps)
+        fs = r.all_findings()
+        keys = {results._slack_key(f) for f in fs}
+        assert 2 <= len(keys) < len(fs)
+        calls: list[sp.Expr] = []
+
+        def counted(x, *a, calls=calls, real=results.approx):
+            calls.append(x)
+            return real(x, *a)
+
+        monkeypatch.setattr(results, "approx", counted)
+        w = r.worst()
+        monkeypatch.undo()
+        assert len(calls) <= len(keys)
+        slack = [
+            approx(eps - _log_ratio(m.p(f.pair[0], f.output), m.p(f.pair[1], f.output))) for f in fs
+        ]
+        assert w is fs[slack.index(min(slack))]
+        assert w.verdict is (Verdict.VIOLATED if eps < sp.log(4) else Verdict.HOLDS)
 
 
 def test_realized_loss_is_formed_when_read_with_the_same_value():

@@ -356,6 +356,9 @@ class _LogRatio(Deferred):
             return None
         return a.log_ratio(b)
 
+    def key(self) -> tuple[str, sp.Expr, sp.Expr]:
+        return ("log_ratio", self.p, self.q)
+
 
 def _realized_loss(p: sp.Expr, q: sp.Expr, at_point: bool) -> sp.Expr | _LogRatio:
     """``log(p/q)`` of a finding: deferred (:class:`_LogRatio`) between two nonzero

@@ -101,6 +101,10 @@ class Deferred:
         precision)."""
         raise NotImplementedError
 
+    def key(self) -> Hashable:
+        """Equal keys mean equal values (the exact inputs the value is formed from)."""
+        raise NotImplementedError
+
 
 class _FormedOnRead:
     """A field of :class:`Finding` that may be given as a :class:`Deferred`: the value
@@ -419,13 +423,20 @@ class CheckResult:
         bad = [f for f in fs if f.verdict is Verdict.VIOLATED]
         pool = bad or fs
 
+        # findings with equal slacks (_slack_key) share one display value
+        values: dict[Hashable, float] = {}
+
         def key(f: Finding) -> float:
-            if f.slack is sp.oo:
-                return float("inf")
-            if f.slack is -sp.oo:
-                return float("-inf")
-            v = f.slack_value()
-            return v if v == v else float("inf")
+            k = _slack_key(f)
+            if k not in values:
+                if f.slack is sp.oo:
+                    values[k] = float("inf")
+                elif f.slack is -sp.oo:
+                    values[k] = float("-inf")
+                else:
+                    v = f.slack_value()
+                    values[k] = v if v == v else float("inf")
+            return values[k]
 
         return min(_near_minimum(pool), key=key)
 
@@ -557,11 +568,34 @@ def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
     return a.minus(b)
 
 
+def _slack_key(f: Finding) -> Hashable:
+    """Findings with equal keys have equal slacks: the same sides of the same kind
+    (a check over many pairs repeats one inequality wherever the mechanism is
+    symmetric)."""
+    v = f.__dict__["_realized_value"]
+    return (f.tight, f.lower_bound, f.claimed, v.key() if isinstance(v, Deferred) else v)
+
+
+def _shared(findings: list[Finding], name: str) -> None:
+    """Compute the cached property ``name`` (``_slack_enclosure``, ``_slack_value``)
+    once per :func:`_slack_key` and give it to every finding of that key."""
+    seen: dict[Hashable, Any] = {}
+    for f in findings:
+        if name in f.__dict__:
+            continue
+        k = _slack_key(f)
+        if k not in seen:
+            seen[k] = getattr(f, name)
+        else:
+            f.__dict__[name] = seen[k]
+
+
 def _near_minimum(findings: list[Finding]) -> list[Finding]:
     """The findings whose slack may be the smallest, in their order: a finding whose
     slack is certainly above another one's (disjoint enclosures at the first
     precision of :func:`~verifier.arithmetic.exact.approx`) is dropped before the display
     values (15 digits, sometimes at a high precision) are computed."""
+    _shared(findings, "_slack_enclosure")
     bounds = [(f, f._slack_enclosure) for f in findings]
     if not bounds or any(e is None for _, e in bounds):
         return findings  # infinite, symbolic or unenclosed slacks: compare them all

@@ -705,6 +705,9 @@ def check_ex_post(
     bound = _bound_function(epsilon_tilde, precision, "the claimed ex-post bound")
     prs = checked_pairs(mech, o["pairs"])
     findings: list[Finding] = []
+    # at a point, an inequality met again (a symmetric mechanism repeats its laws over
+    # many pairs and outputs) takes the decision made the first time
+    decided: dict[tuple[sp.Expr, sp.Expr, sp.Expr], tuple[sp.Expr, Verdict, bool]] = {}
     for out in mech.outputs:
         b = bound(out)
         eb = sp.exp(b) if b is not sp.oo else sp.oo
@@ -712,8 +715,15 @@ def check_ex_post(
             p, q = mech.p(d, out), mech.p(d2, out)
             if p == 0:
                 continue
-            rhs = sp.oo if eb is sp.oo else (eb * q)
-            v, tight, failing, region = _decide(p, rhs, rng, precision, o["budget"])
+            known = decided.get((p, q, b)) if rng is None else None
+            if known is not None:
+                rhs, v, tight = known
+                failing, region = (), None
+            else:
+                rhs = sp.oo if eb is sp.oo else (eb * q)
+                v, tight, failing, region = _decide(p, rhs, rng, precision, o["budget"])
+                if rng is None:
+                    decided[(p, q, b)] = (rhs, v, tight)
             findings.append(
                 Finding(
                     v,

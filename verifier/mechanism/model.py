@@ -26,6 +26,7 @@ set()
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -77,9 +78,13 @@ def bind_values(values: Mapping[Any, Any] | None) -> dict[sp.Symbol, sp.Expr]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _provably_nonnegative(x: sp.Expr) -> bool:
     """Symbolic non-negativity from sympy's assumptions, after normalising forms
-    such as ``1 - 1/(1+e^t)`` that the assumptions cannot see through directly."""
+    such as ``1 - 1/(1+e^t)`` that the assumptions cannot see through directly.
+    Cached: a symbolic law repeats its probabilities (the truncated geometric
+    mechanism's ``(1-x)/(1+x) x^j`` on every row), and the assumptions of a symbol are
+    part of the expression."""
     if x.is_nonnegative:
         return True
     for form in (sp.together, sp.factor, sp.simplify):

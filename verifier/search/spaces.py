@@ -30,6 +30,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from random import Random
 
+from gmpy2 import mpq
+
 from ..errors import InvalidParameter
 from .core import InstanceSpace, instance_type, iter_unique
 
@@ -132,16 +134,28 @@ def project(p: Sequence[Fraction], r: Sequence[Fraction], a: Fraction) -> tuple[
     >>> project((F(1, 2), F(1, 2)), (F(2), F(2)), F(2))
     (Fraction(1, 2), Fraction(1, 2))
     """
-    lo, hi = 1 / a, a
-    rr = [min(max(F(x), lo), hi) for x in r]
-    s = sum(pi * ri for pi, ri in zip(p, rr, strict=True))
+    # in GMP rationals (a search projects thousands of candidates), Fractions out
+    A = _q(a)
+    lo, hi = 1 / A, A
+    P = [_q(x) for x in p]
+    rr = [min(max(mpq(F(x)), lo), hi) for x in r]
+    s = sum(pi * ri for pi, ri in zip(P, rr, strict=True))
     if s > 1:
         th = (s - 1) / (s - lo)
         rr = [ri - th * (ri - lo) for ri in rr]
     elif s < 1:
         th = (1 - s) / (hi - s)
         rr = [ri + th * (hi - ri) for ri in rr]
-    return tuple(pi * ri for pi, ri in zip(p, rr, strict=True))
+    return tuple(_fraction(pi * ri) for pi, ri in zip(P, rr, strict=True))
+
+
+def _q(x: Fraction | int) -> mpq:
+    """A rational (``int``, ``Fraction``, any ``numbers.Rational``) as a GMP rational."""
+    return mpq(x) if isinstance(x, (int, Fraction)) else mpq(F(x))
+
+
+def _fraction(v: mpq) -> Fraction:
+    return Fraction(int(v.numerator), int(v.denominator))
 
 
 def random_weights(xs: Sequence[float], total: int) -> tuple[Fraction, ...]:
@@ -188,13 +202,15 @@ def _extreme_partner(
     m = len(p)
     signs = [rng.random() < 0.5 for _ in range(m)]
     free = rng.randrange(m)
-    rest = sum(p[o] * (a if signs[o] else 1 / a) for o in range(m) if o != free)
-    rf = (1 - rest) / p[free]
-    if not 1 / a <= rf <= a:
+    A = _q(a)
+    P = [_q(x) for x in p]
+    rest = sum(P[o] * (A if signs[o] else 1 / A) for o in range(m) if o != free)
+    rf = (1 - rest) / P[free]
+    if not 1 / A <= rf <= A:
         return None
-    r = [a if signs[o] else 1 / a for o in range(m)]
+    r = [A if signs[o] else 1 / A for o in range(m)]
     r[free] = rf
-    return tuple(pi * ri for pi, ri in zip(p, r, strict=True))
+    return tuple(_fraction(pi * ri) for pi, ri in zip(P, r, strict=True))
 
 
 def partner(rng: Random, p: Sequence[Fraction], a: Fraction, extreme: bool) -> tuple[Fraction, ...]:

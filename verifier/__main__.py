@@ -1,8 +1,6 @@
 """``python -m verifier ARGS``: the ``verifier`` command line."""
 
-import sys
-
-from .cli import main
+from .cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -393,3 +393,18 @@ def test_the_verifier_command_gives_sympy_larger_caches_unless_chosen():
             [sys.executable, "-c", probe, str(spec)], env=env, capture_output=True, text=True
         )
         assert out.stdout.split()[-2:] == [str(expected)] * 2, out.stderr
+
+
+def test_run_exits_with_the_code_of_main_after_freezing_the_heap(monkeypatch):
+    """The console script (``verifier.cli:run``) exits with :func:`main`'s code, every
+    one of them, after moving what is left out of the collector's reach (the
+    interpreter's last collections are skipped, not the exit handlers)."""
+    import gc
+
+    for code in ALL_CODES:
+        monkeypatch.setattr(app, "main", lambda code=code: code)
+        with pytest.raises(SystemExit) as exit_:
+            app.run()
+        frozen = gc.get_freeze_count()
+        gc.unfreeze()
+        assert exit_.value.code == code and frozen > 0

@@ -41,11 +41,12 @@ from ..errors import (  # noqa: F401  (re-exported: __all__ lists them from veri
     EXIT_UNDECIDED,
     EXIT_VIOLATED,
 )
-from .app import COMMANDS, build_parser, main, register_command
+from .app import COMMANDS, build_parser, main, register_command, run
 from .common import Command
 
 __all__ = [
     "main",
+    "run",
     "build_parser",
     "Command",
     "COMMANDS",

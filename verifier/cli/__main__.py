@@ -1,8 +1,6 @@
 """``python -m verifier.cli ARGS``: the ``verifier`` command line."""
 
-import sys
-
-from . import main
+from . import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

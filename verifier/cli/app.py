@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import sys
 import traceback
 import warnings
@@ -180,6 +181,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             if code not in (EXIT_INTERNAL, EXIT_INTERRUPTED):  # a bug or Ctrl-C says more
                 code = EXIT_BAD_INPUT
         return code
+
+
+def run() -> NoReturn:
+    """The ``verifier`` program (its console script and ``python -m verifier``):
+    :func:`main` on ``sys.argv``, then exit with its code.
+
+    The objects left when the command is done are first frozen out of the cyclic
+    garbage collector (:func:`gc.freeze`): the interpreter's last collections, as it
+    ends, walked the whole heap of a long run only to free memory the operating
+    system takes back anyway (measured: 0.25 s after ``verifier casestudies``, 0.75 s
+    after deciding 60 claims in one process; 0.04 s frozen).  Exit handlers still run
+    and every object outside a reference cycle is still released, so open files are
+    closed as before; the results a command writes are closed before it returns."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)
 
 
 def _named_command(argv: Sequence[str]) -> str:

@@ -80,7 +80,8 @@ def test_an_outcome_rendered_in_a_worker_prints_the_same_without_rendering_again
     assert shown["worst_slack"] == here.worst_slack() != "-"
     assert shown["where"] == here.where() == "o=a, D -> D'"
     assert shown["record"] == here.to_dict()
-    assert set(here.presentation()) == {"worst_slack", "where"}  # the record when asked
+    assert shown["scope"] == here.scope
+    assert set(here.presentation()) == {"worst_slack", "where", "scope"}  # the record when asked
     # the main process prints what the worker rendered, never renders it again
     away = ClaimOutcome(c, here.result, here.seconds, shown=shown)
     assert (away.worst_slack(), away.where(), away.to_dict()) == (
@@ -104,3 +105,59 @@ def test_a_findings_record_is_handed_out_as_copies():
     d["realized"] = "changed"
     assert f.to_dict()["realized"] == "log(2)"
     assert r.to_dict()["worst"] == f.to_dict() == r.to_dict()["per_output"][0]
+
+
+@pytest.mark.parametrize(
+    "claim_id",
+    [
+        "hartmann2022.def2.readings_differ",  # instances, violated
+        "liu_talwar2019.D2.factor_two",  # instances, holds
+        "hartmann2022.theorem7.output_dependent_charge_delta0",  # range, holds
+        "liu_talwar2019.B1.best_of_k_eps_all_eps",  # range, violated
+        "talwar2025.thm7.equivalently_inverted",  # box, holds
+        "talwar2025.prop2.extension_cube60",  # search, holds
+    ],
+)
+def test_an_outline_sent_by_a_worker_shows_what_the_whole_result_shows(claim_id):
+    """``verifier casestudies`` has its workers send a result that is not violated as
+    its outline (one finding per node, no subject): the outcome rebuilt from it has
+    the verdict, vacuity, match, scope, cells and JSON record of the whole one; a
+    violated result comes whole (its certificate is written from it)."""
+    from verifier.claims.registry import load_casestudies, registered_claim
+    from verifier.search.decide import decide_registered_claim
+
+    load_casestudies()
+    claim = registered_claim(claim_id)
+    outcomes = []
+    for outline in (False, True):
+        result, seconds, error, search, shown = pickle.loads(
+            pickle.dumps(decide_registered_claim(claim_id, True, None, True, outline))
+        )
+        outcomes.append(ClaimOutcome(claim, result, seconds, error, search, shown=shown))
+        if outline and result.verdict is not Verdict.VIOLATED:
+            nodes = [result]
+            while nodes:
+                n = nodes.pop()
+                assert len(n.findings) <= 1 and n.subject is None
+                nodes += n.parts + n.premises
+    whole, outlined = outcomes
+    assert outlined.result.all_findings() or not whole.result.all_findings()
+    if whole.verdict is Verdict.VIOLATED:
+        a, b = outlined.result.subject, whole.result.subject
+        assert (a is None) == (b is None)
+        assert a is None or (a.kind, a.params, a.mechanism.name) == (
+            b.kind,
+            b.params,
+            b.mechanism.name,
+        )
+        assert len(outlined.result.all_findings()) == len(whole.result.all_findings())
+    assert (outlined.verdict, outlined.vacuous, outlined.matches) == (
+        whole.verdict,
+        whole.vacuous,
+        whole.matches,
+    )
+    assert outlined.scope.to_dict() == whole.scope.to_dict()
+    assert (outlined.worst_slack(), outlined.where()) == (whole.worst_slack(), whole.where())
+    a, b = outlined.to_dict(), whole.to_dict()
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b

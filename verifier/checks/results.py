@@ -9,6 +9,7 @@ JSON-ready dict, and in notebooks as Markdown.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -401,6 +402,21 @@ class CheckResult:
     @property
     def holds(self) -> bool:
         return self.verdict is Verdict.HOLDS
+
+    def outline(self) -> CheckResult:
+        """This result's tree (parts and premises) with its verdicts, titles, notes,
+        quantities measured and vacuous flags, keeping the first finding of each node
+        and no subject: what a worker process sends back when its caller shows the
+        verdicts and the cells rendered beside them
+        (:meth:`~verifier.claims.model.ClaimOutcome.presentation`), not every
+        finding (``verifier casestudies`` without ``--tightness``)."""
+        return dataclasses.replace(
+            self,
+            findings=self.findings[:1],
+            parts=[p.outline() for p in self.parts],
+            premises=[p.outline() for p in self.premises],
+            subject=None,
+        )
 
     @property
     def violated(self) -> bool:

@@ -50,7 +50,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 import sympy as sp
 
@@ -548,6 +548,8 @@ class ClaimOutcome:
     @property
     def scope(self) -> Scope:
         """What the verdict covers (:mod:`verifier.claims.scope`)."""
+        if "scope" in self.shown:
+            return cast(Scope, self.shown["scope"])
         fr = self.box_fractions()
         return scope_of(self.claim, self.result, self.search, None if fr is None else float(fr[0]))
 
@@ -590,11 +592,15 @@ class ClaimOutcome:
         return ", ".join(parts)
 
     def presentation(self, *, record: bool = False) -> dict[str, Any]:
-        """The table cells of this outcome (:meth:`worst_slack`, :meth:`where`) and, with
-        ``record``, its JSON record (:meth:`to_dict`), as :attr:`shown` keeps them: a
-        worker process renders them beside the decision, in parallel with the others,
-        and the main process only prints them."""
-        shown: dict[str, Any] = {"worst_slack": self.worst_slack(), "where": self.where()}
+        """The table cells of this outcome (:meth:`worst_slack`, :meth:`where`), its
+        :attr:`scope` and, with ``record``, its JSON record (:meth:`to_dict`), as
+        :attr:`shown` keeps them: a worker process renders them beside the decision, in
+        parallel with the others, and the main process only prints them."""
+        shown: dict[str, Any] = {
+            "worst_slack": self.worst_slack(),
+            "where": self.where(),
+            "scope": self.scope,
+        }
         if record:
             shown["record"] = self.to_dict()
         return shown

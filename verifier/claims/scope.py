@@ -219,6 +219,7 @@ def _domain_kind(result: CheckResult) -> tuple[str | None, list[str]]:
         return None, []
     kinds: set[str] = set()
     texts: list[str] = []
+    seen: set[int] = set()  # the findings of one check share their domain object
     for leaf in leaves:
         if not leaf.findings:  # an identity proved for every value of its symbols
             if not leaf.identity_in:
@@ -232,6 +233,9 @@ def _domain_kind(result: CheckResult) -> tuple[str | None, list[str]]:
             dom = f.domain
             if dom is None:
                 return None, []
+            if id(dom) in seen:
+                continue
+            seen.add(id(dom))
             kinds.add("box" if isinstance(dom, Box) else "range")
             t = str(dom)
             if t not in texts:

@@ -239,6 +239,9 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
             search=getattr(args, "search_instances", None) != 0,
             search_instances=getattr(args, "search_instances", None),
             record=bool(getattr(args, "json", False)),
+            # the tightness table reads every finding; the other outputs print what the
+            # workers rendered (and write certificates from violated results, sent whole)
+            outline=not getattr(args, "tightness", False),
         )
         try:
             for o in stream:

@@ -23,6 +23,7 @@ import traceback
 from collections.abc import Generator, Iterable
 from typing import Any
 
+from ..arithmetic.exact import Verdict
 from ..claims.model import Claim, ClaimOutcome
 from ..claims.registry import outcome_stream, registered_claim
 from ..claims.scope import SearchRecord
@@ -101,13 +102,21 @@ def decide_registered_claim(
     search: bool = True,
     search_instances: int | None = None,
     record: bool = False,
+    outline: bool = False,
 ) -> tuple[Any, float, str | None, SearchRecord | None, dict[str, Any]]:
     """:func:`decide` for a registered claim, as a worker process runs it: the result,
-    seconds, error, search record and presentation (the table cells and, with
-    ``record``, the JSON record: :meth:`~verifier.claims.model.ClaimOutcome.presentation`),
-    without the claim object."""
+    seconds, error, search record and presentation (the table cells, the scope and,
+    with ``record``, the JSON record:
+    :meth:`~verifier.claims.model.ClaimOutcome.presentation`), without the claim
+    object.  With ``outline``, a result that is not violated comes as its
+    :meth:`~verifier.checks.results.CheckResult.outline` (a violated one stays whole:
+    its certificate is written from it)."""
     o = decide(registered_claim(claim_id), search=search, search_instances=search_instances)
-    return o.result, o.seconds, o.error, o.search, o.presentation(record=record)
+    shown = o.presentation(record=record)
+    result = o.result
+    if outline and result is not None and result.verdict is not Verdict.VIOLATED:
+        result = result.outline()
+    return result, o.seconds, o.error, o.search, shown
 
 
 def outcomes(
@@ -117,17 +126,20 @@ def outcomes(
     search: bool = True,
     search_instances: int | None = None,
     record: bool = False,
+    outline: bool = False,
 ) -> Generator[ClaimOutcome, None, None]:
     """:func:`decide` for each claim, as a stream in the order of ``claims``: serially,
     or with a ``runner`` the claims about points decided by id on the workers while a
     box claim is decided here with its pieces on the workers
     (:func:`verifier.checks.boxes.sub_boxes_on`).  A worker also renders its outcome's
-    table cells and, with ``record``, its JSON record
-    (:meth:`~verifier.claims.model.ClaimOutcome.presentation`)."""
+    table cells, scope and, with ``record``, its JSON record
+    (:meth:`~verifier.claims.model.ClaimOutcome.presentation`); with ``outline`` it
+    sends a result that is not violated as its outline (:func:`decide_registered_claim`:
+    for a caller that shows what was rendered, not every finding)."""
     return outcome_stream(
         claims,
         runner,
         lambda c: decide(c, search=search, search_instances=search_instances),
         decide_registered_claim,
-        lambda c: (c.id, search, search_instances, record),
+        lambda c: (c.id, search, search_instances, record, outline),
     )

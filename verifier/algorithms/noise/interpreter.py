@@ -155,7 +155,7 @@ def _common_unit(rates: tuple[sp.Expr, ...]) -> tuple[sp.Expr, tuple[int, ...]]:
     r0 = rates[0]
     qs = []
     for r in rates:
-        q = sp.simplify(r / r0)
+        q = _simplified(r / r0)
         if not q.is_Rational or q <= 0:
             raise InvalidParameter(
                 f"noise rates {r0} and {r} are not rational multiples of one unit; the exact "
@@ -165,7 +165,19 @@ def _common_unit(rates: tuple[sp.Expr, ...]) -> tuple[sp.Expr, tuple[int, ...]]:
     den = math.lcm(*(int(q.q) for q in qs))
     ms = [int(q * den) for q in qs]
     g = math.gcd(*ms)
-    return sp.simplify(r0 * g / den), tuple(m // g for m in ms)
+    return _simplified(r0 * g / den), tuple(m // g for m in ms)
+
+
+def _simplified(x: sp.Expr) -> sp.Expr:
+    """``sympy.simplify(x)``, skipped for a rational or a rational multiple of one
+    symbol (``ε/8``), which it returns unchanged: the rates of most programs, whose
+    units are found when the case studies are imported (simplify's first call alone
+    imports ``sympy.physics``)."""
+    if x.is_Rational or x.is_Symbol:
+        return x
+    if x.is_Mul and len(x.args) == 2 and x.args[0].is_Rational and x.args[1].is_Symbol:
+        return x
+    return sp.simplify(x)
 
 
 def epsilon_for_base(build: Callable[[sp.Expr], Program], w: Any) -> sp.Expr:
@@ -183,7 +195,7 @@ def epsilon_for_base(build: Callable[[sp.Expr], Program], w: Any) -> sp.Expr:
     prog = build(e)
     rates: list[sp.Expr] = [n.rate for n in prog.noises() if n.rate is not None]
     u, _ = common_unit(rates)
-    L = sp.simplify(e / u)
+    L = _simplified(e / u)
     if not L.is_Rational:
         raise InvalidParameter(f"the unit {u} is not a rational multiple of epsilon")
     return L * sp.log(1 / exact(w))

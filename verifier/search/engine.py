@@ -940,16 +940,17 @@ def _finish(
             res.counterexample_description = claim.describe(cur)
             return res
     st.shrink_done = True
-    final: Confirmation = confirm(claim, cur)
+    doc = search_spec(claim).document(cur)
+    final: Confirmation = confirm(claim, cur, doc)
     if not final.confirmed:  # pragma: no cover - every accepted step was confirmed
         cur = st.found
-        final = confirm(claim, cur)
+        doc = search_spec(claim).document(cur)
+        final = confirm(claim, cur, doc)
     res.counterexample = cur
     res.counterexample_description = claim.describe(cur)
     res.counterexample_ratio = final.ratio
     res.check = final.result
     res.shrink_steps = st.shrink_steps
-    doc = search_spec(claim).document(cur)
     res.document = doc
     comment = (
         f"Counterexample to {claim.id}: {claim.statement}\n"

@@ -575,21 +575,24 @@ def realized_ex_post_epsilon(
     prs = checked_pairs(mech, pairs)
     rows: list[RealizedLoss] = []
     for o in mech.outputs:
-        cands: list[tuple[sp.Expr, Pair]] = []
+        # the pairs where o is possible at the first dataset, and whether its loss is
+        # infinite there (impossible at the second); the losses themselves are formed
+        # for the largest ratio only
+        cands: list[tuple[Pair, bool]] = []
         for d, d2 in prs:
             p, q = mech.p(d, o), mech.p(d2, o)
             if p == 0:
                 continue
-            cands.append((_log_ratio(p, q), (d, d2)))
+            cands.append(((d, d2), q == 0))
         if not cands:
             continue
-        infinite = [c for c in cands if c[0] is sp.oo]
+        infinite = [pr for pr, inf in cands if inf]
         if infinite:
-            rows.append(Attained(sp.oo, infinite[0][1], o, True))
+            rows.append(Attained(sp.oo, infinite[0], o, True))
             continue
-        ratios = [mech.p(d, o) / mech.p(d2, o) for _, (d, d2) in cands]
+        ratios = [mech.p(d, o) / mech.p(d2, o) for (d, d2), _ in cands]
         i, ok = exact_max(ratios, precision)
-        rows.append(Attained(_log(ratios[i]), cands[i][1], o, ok))
+        rows.append(Attained(_log(ratios[i]), cands[i][0], o, ok))
     return RealizedTable(rows)
 
 

@@ -708,9 +708,11 @@ def check_ex_post(
     bound = _bound_function(epsilon_tilde, precision, "the claimed ex-post bound")
     prs = checked_pairs(mech, o["pairs"])
     findings: list[Finding] = []
-    # at a point, an inequality met again (a symmetric mechanism repeats its laws over
-    # many pairs and outputs) takes the decision made the first time
-    decided: dict[tuple[sp.Expr, sp.Expr, sp.Expr], tuple[sp.Expr, Verdict, bool]] = {}
+    # an inequality met again (a symmetric mechanism repeats its laws over many pairs
+    # and outputs) takes the decision made the first time, at a point or over a range
+    # (a box decision spends its budget's sub-boxes: each is decided where it occurs)
+    again = not isinstance(rng, Box)
+    decided: dict[tuple[sp.Expr, sp.Expr, sp.Expr], tuple[Any, ...]] = {}
     for out in mech.outputs:
         b = bound(out)
         eb = sp.exp(b) if b is not sp.oo else sp.oo
@@ -718,21 +720,21 @@ def check_ex_post(
             p, q = mech.p(d, out), mech.p(d2, out)
             if p == 0:
                 continue
-            known = decided.get((p, q, b)) if rng is None else None
+            known = decided.get((p, q, b)) if again else None
             if known is not None:
-                rhs, v, tight = known
-                failing, region = (), None
+                rhs, v, tight, failing, region, loss = known
             else:
                 rhs = sp.oo if eb is sp.oo else (eb * q)
                 v, tight, failing, region = _decide(p, rhs, rng, precision, o["budget"])
-                if rng is None:
-                    decided[(p, q, b)] = (rhs, v, tight)
+                loss = _realized_loss(p, q, rng is None)
+                if again:
+                    decided[(p, q, b)] = (rhs, v, tight, failing, region, loss)
             findings.append(
                 Finding(
                     v,
                     out,
                     (d, d2),
-                    _realized_loss(p, q, rng is None),
+                    loss,
                     b,
                     p,
                     rhs,

@@ -103,8 +103,9 @@ class Deferred:
         raise NotImplementedError
 
     def key(self) -> Hashable:
-        """Equal keys mean equal values (the exact inputs the value is formed from)."""
-        raise NotImplementedError
+        """Equal keys mean equal values (a subclass gives the exact inputs the value is
+        formed from; this default, the object itself, shares it with nothing)."""
+        return self
 
 
 class _FormedOnRead:
@@ -593,8 +594,8 @@ def _slack_key(f: Finding) -> Hashable:
 
 
 def _shared(findings: list[Finding], name: str) -> None:
-    """Compute the cached property ``name`` (``_slack_enclosure``, ``_slack_value``)
-    once per :func:`_slack_key` and give it to every finding of that key."""
+    """Compute the cached property ``name`` of the findings (``_slack_enclosure``) once
+    per :func:`_slack_key` and give it to every finding of that key."""
     seen: dict[Hashable, Any] = {}
     for f in findings:
         if name in f.__dict__:

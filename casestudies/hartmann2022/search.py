@@ -38,6 +38,7 @@ from random import Random
 from typing import Any
 
 import sympy as sp
+from gmpy2 import mpq
 
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
 from verifier.claims import SearchSpec
@@ -104,8 +105,19 @@ DELTAS: tuple[Fraction, ...] = (F(0), F(0), F(1, 100), F(1, 20), F(1, 10), F(1, 
 
 
 def hockey(p: Sequence[Fraction], q: Sequence[Fraction], a: Sequence[Fraction]) -> Fraction:
-    """``Σ_o max(0, p_o - a_o q_o)`` (one ordered pair; ``a_o = e^{ε̃(o)}``)."""
-    return sum((max(F(0), x - c * y) for x, y, c in zip(p, q, a, strict=True)), F(0))
+    """``Σ_o max(0, p_o - a_o q_o)`` (one ordered pair; ``a_o = e^{ε̃(o)}``), summed in
+    GMP rationals (a search screens thousands of pairs)."""
+    total = mpq(0)
+    for x, y, c in zip(p, q, a, strict=True):
+        t = _q(x) - _q(c) * _q(y)
+        if t > 0:
+            total += t
+    return F(int(total.numerator), int(total.denominator))
+
+
+def _q(x: Fraction | int) -> mpq:
+    """A rational (``int``, ``Fraction``, any ``numbers.Rational``) as a GMP rational."""
+    return mpq(x) if isinstance(x, (int, Fraction)) else mpq(F(x))
 
 
 def odp_delta(p: Sequence[Fraction], q: Sequence[Fraction], a: Sequence[Fraction]) -> Fraction:

@@ -257,6 +257,20 @@ class Finding:
             return v.enclosure(bits)
         return enclose(v, bits)
 
+    def values_key(self) -> Hashable:
+        """Findings with equal keys have equal :attr:`realized`, :attr:`claimed`,
+        :attr:`tight` and :attr:`lower_bound`, hence equal slacks and ratios (a check over
+        many pairs repeats one inequality wherever the mechanism is symmetric); a
+        deferred value is keyed by what it is formed from (:meth:`Deferred.key`), not
+        formed."""
+        v = self.__dict__["_realized_value"]
+        return (
+            self.tight,
+            self.lower_bound,
+            self.claimed,
+            v.key() if isinstance(v, Deferred) else v,
+        )
+
     def realized_is_infinite(self) -> bool:
         """:attr:`realized` is ``oo`` or ``-oo`` (a deferred value never is); identity
         tests only, no walk of the expression."""
@@ -440,11 +454,11 @@ class CheckResult:
         bad = [f for f in fs if f.verdict is Verdict.VIOLATED]
         pool = bad or fs
 
-        # findings with equal slacks (_slack_key) share one display value
+        # findings with equal values (Finding.values_key) share one display value
         values: dict[Hashable, float] = {}
 
         def key(f: Finding) -> float:
-            k = _slack_key(f)
+            k = f.values_key()
             if k not in values:
                 if f.slack is sp.oo:
                     values[k] = float("inf")
@@ -585,22 +599,14 @@ def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
     return a.minus(b)
 
 
-def _slack_key(f: Finding) -> Hashable:
-    """Findings with equal keys have equal slacks: the same sides of the same kind
-    (a check over many pairs repeats one inequality wherever the mechanism is
-    symmetric)."""
-    v = f.__dict__["_realized_value"]
-    return (f.tight, f.lower_bound, f.claimed, v.key() if isinstance(v, Deferred) else v)
-
-
 def _shared(findings: list[Finding], name: str) -> None:
     """Compute the cached property ``name`` of the findings (``_slack_enclosure``) once
-    per :func:`_slack_key` and give it to every finding of that key."""
+    per :meth:`Finding.values_key` and give it to every finding of that key."""
     seen: dict[Hashable, Any] = {}
     for f in findings:
         if name in f.__dict__:
             continue
-        k = _slack_key(f)
+        k = f.values_key()
         if k not in seen:
             seen[k] = getattr(f, name)
         else:

@@ -183,3 +183,32 @@ def test_mixture_is_exact_convex_combination():
     assert all(sum(m.distribution(d).values()) == 1 for d in m.datasets)
     with pytest.raises(InvalidParameter, match="weight"):
         mixture(a, b, R(3, 2))
+
+
+def test_free_symbols_of_shared_subtrees_is_sympys_union():
+    """A mechanism's free symbols are found by one walk that visits a shared
+    subexpression once; the result is sympy's union of ``free_symbols``, bound
+    variables (a ``Sum``'s index, a ``Lambda``'s argument) left out."""
+    from verifier.mechanism.model import _free_symbols_of
+
+    a, b, c, k = sp.symbols("a b c k", positive=True)
+    shared = (a + b) ** 2 / (1 + sp.exp(c * b))
+    exprs = [
+        shared * 3,
+        shared + sp.Sum(k * a, (k, 1, 4)),
+        sp.Max(shared, c) - 1,
+        sp.Lambda(k, k * c)(2) + shared,
+        sp.Integer(5),
+        sp.Rational(1, 3) * sp.Sum(k, (k, 1, b)),
+    ]
+    want = set().union(*(e.free_symbols for e in exprs))
+    assert _free_symbols_of(exprs) == want == {a, b, c}
+    assert k not in _free_symbols_of(exprs)
+    m = FiniteMechanism(
+        pair(),
+        {
+            "D": {0: shared / (1 + shared), 1: 1 / (1 + shared)},
+            "D'": {0: sp.Rational(1, 2), 1: sp.Rational(1, 2)},
+        },
+    )
+    assert m.free_symbols == {a, b, c}

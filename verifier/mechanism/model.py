@@ -78,6 +78,33 @@ def bind_values(values: Mapping[Any, Any] | None) -> dict[sp.Symbol, sp.Expr]:
     return out
 
 
+#: The classes whose free symbols are those of their arguments (sympy's own rule,
+#: ``Basic.free_symbols``, not overridden): :func:`_free_symbols_of` walks into them.
+_UNION_OF_ARGS = (sp.Add, sp.Mul, sp.Pow)
+
+
+def _free_symbols_of(exprs: Iterable[sp.Expr]) -> set[sp.Symbol]:
+    """The union of ``e.free_symbols`` over ``exprs``, visiting a subexpression shared
+    by several of them (the same object) once: the probabilities of a mechanism built
+    by an algorithm share large subtrees, which sympy's ``free_symbols`` walks again
+    for every expression.  Sums, products and powers are walked; any other node gives
+    its own ``free_symbols`` (bound variables of a ``Sum`` or an ``Integral``, a
+    function's own rule)."""
+    out: set[sp.Symbol] = set()
+    seen: set[int] = set()
+    stack = list(exprs)
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, _UNION_OF_ARGS) and type(e).free_symbols is sp.Basic.free_symbols:
+            stack.extend(e.args)
+        else:
+            out |= e.free_symbols
+    return out
+
+
 @functools.lru_cache(maxsize=4096)
 def _provably_nonnegative(x: sp.Expr) -> bool:
     """Symbolic non-negativity from sympy's assumptions, after normalising forms
@@ -318,11 +345,8 @@ class FiniteMechanism:
         and a walk of every probability costs as much as a check of a small one)."""
         found = self.__dict__.get("_free_symbols")
         if found is None:
-            out: set[sp.Symbol] = set()
-            for d in self._dist:
-                for o in self._dist[d]:
-                    out |= self.p(d, o).free_symbols
-            found = self.__dict__["_free_symbols"] = frozenset(out)
+            probs = [self.p(d, o) for d in self._dist for o in self._dist[d]]
+            found = self.__dict__["_free_symbols"] = frozenset(_free_symbols_of(probs))
         return set(found)
 
     def with_values(self, values: Mapping[Any, Any], name: str | None = None) -> FiniteMechanism:

@@ -30,6 +30,7 @@ from verifier.algorithms.ghazi_filter import (
 )
 from verifier.algorithms.ghazi_series import CertifiedSum
 from verifier.arithmetic.exact import Sign, approx, decide_sign, exact
+from verifier.arithmetic.precision import interval_context
 from verifier.checks.certified import certified_ceil
 from verifier.checks.privacy import check_alpha, check_rdp
 from verifier.checks.results import CheckResult, implication
@@ -207,7 +208,30 @@ def optimal_ell(
         s = sp.Add(*(t * e * sp.exp(-e * (1 + a * ell)) for e, t in others))
         return lin - a / (a - 1) * s
 
-    s0 = decide_sign(dg(sp.Integer(0))).sign
+    rational = all(x.is_Rational for x in (lin, a, *(e for e, _ in others)))
+
+    def sign_of_dg(ell: sp.Expr) -> Sign:
+        """The sign of ``g'(ℓ)``: from an interval evaluation at 64 bits when every
+        number is rational and it excludes 0 (the certified sign the exact expression
+        would give), else by :func:`decide_sign` of the exact expression."""
+        if rational and ell.is_Rational:
+            with interval_context(64) as ctx:
+
+                def iv(r: sp.Expr) -> Any:
+                    return ctx.mpf(int(r.p)) / int(r.q)
+
+                s = sum(
+                    (iv(t * e) * ctx.exp(-iv(e) * (1 + iv(a) * iv(ell))) for e, t in others),
+                    ctx.mpf(0),
+                )
+                v = iv(lin) - iv(a) / iv(a - 1) * s
+                if v.a > 0:
+                    return Sign.POSITIVE
+                if v.b < 0:
+                    return Sign.NEGATIVE
+        return decide_sign(dg(ell)).sign
+
+    s0 = sign_of_dg(sp.Integer(0))
     if s0 in (Sign.POSITIVE, Sign.ZERO):
         return sp.Integer(0)
     if len({e for e, _ in others}) == 1:
@@ -215,12 +239,12 @@ def optimal_ell(
         n = sum(t for _, t in others)
         return (sp.log(a * n * e / ((a - 1) * lin)) - e) / (a * e)
     lo, hi = sp.Integer(0), sp.Integer(1)
-    while decide_sign(dg(hi)).sign is Sign.NEGATIVE:
+    while sign_of_dg(hi) is Sign.NEGATIVE:
         lo, hi = hi, 2 * hi
     tol = sp.Rational(1, 2**40) if tolerance is None else exact(tolerance)
     while hi - lo > tol:
         mid = (lo + hi) / 2
-        sg = decide_sign(dg(mid)).sign
+        sg = sign_of_dg(mid)
         if sg is Sign.ZERO:
             return mid
         if sg is Sign.NEGATIVE:

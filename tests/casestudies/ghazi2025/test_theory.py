@@ -86,6 +86,37 @@ def test_optimal_ell_is_a_minimiser():
     assert optimal_ell(0, [1, 1], 1, 2) == 0
 
 
+def test_optimal_ell_bisection_brackets_the_root_of_the_exact_derivative():
+    """With distinct rational budgets the minimiser comes from bisection, whose signs
+    of ``g'`` are taken from 64-bit intervals when they exclude 0: the result is the
+    bisection's own (``hi`` within ``2^-40`` of ``lo``), and the exact ``g'`` is
+    certified negative at ``hi - 2^-40`` and non-negative at ``hi``."""
+    from verifier.arithmetic.exact import Sign, decide_sign
+
+    rng = random.Random(20261128)
+    tol = R(1, 2**40)
+    bisected = 0
+    for _ in range(12):
+        d = rng.randint(2, 4)
+        eps = [R(rng.randint(1, 30), rng.choice([10, 20, 100])) for _ in range(d)]
+        ep, a = R(rng.randint(1, 20), 100), rng.choice([R(2), R(3), R(5, 2), R(8)])
+        for i in range(d):
+            ell = optimal_ell(i, eps, ep, a)
+            others = [(e, 1) for j, e in enumerate(eps) if j != i]
+            if ell == 0 or len({e for e, _ in others}) == 1:
+                continue
+            bisected += 1
+
+            def dg(x, others=others, i=i, eps=eps, ep=ep, a=a):
+                s = sp.Add(*(t * e * sp.exp(-e * (1 + a * x)) for e, t in others))
+                return eps[i] + ep - a / (a - 1) * s
+
+            assert ell.is_Rational
+            assert decide_sign(dg(ell)).sign in (Sign.POSITIVE, Sign.ZERO)
+            assert decide_sign(dg(ell - tol)).sign is Sign.NEGATIVE
+    assert bisected >= 10
+
+
 def test_expected_runs():
     assert expected_runs([1, 3], 1) == [R(1, 2), R(1, 4)]
     assert expected_runs([L(2)], L(2), prior="geometric") == [R(2, 3)]

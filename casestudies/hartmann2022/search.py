@@ -41,6 +41,7 @@ import sympy as sp
 from gmpy2 import mpq
 
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
+from verifier.arithmetic.exact import to_mpq
 from verifier.claims import SearchSpec
 from verifier.mechanism.neighbours import pair, path
 from verifier.odp.ptr import (
@@ -109,15 +110,10 @@ def hockey(p: Sequence[Fraction], q: Sequence[Fraction], a: Sequence[Fraction]) 
     GMP rationals (a search screens thousands of pairs)."""
     total = mpq(0)
     for x, y, c in zip(p, q, a, strict=True):
-        t = _q(x) - _q(c) * _q(y)
+        t = to_mpq(x) - to_mpq(c) * to_mpq(y)
         if t > 0:
             total += t
     return F(int(total.numerator), int(total.denominator))
-
-
-def _q(x: Fraction | int) -> mpq:
-    """A rational (``int``, ``Fraction``, any ``numbers.Rational``) as a GMP rational."""
-    return mpq(x) if isinstance(x, (int, Fraction)) else mpq(F(x))
 
 
 def odp_delta(p: Sequence[Fraction], q: Sequence[Fraction], a: Sequence[Fraction]) -> Fraction:

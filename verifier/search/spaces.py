@@ -32,6 +32,7 @@ from random import Random
 
 from gmpy2 import mpq
 
+from ..arithmetic.exact import to_mpq
 from ..errors import InvalidParameter
 from .core import InstanceSpace, instance_type, iter_unique
 
@@ -135,9 +136,9 @@ def project(p: Sequence[Fraction], r: Sequence[Fraction], a: Fraction) -> tuple[
     (Fraction(1, 2), Fraction(1, 2))
     """
     # in GMP rationals (a search projects thousands of candidates), Fractions out
-    A = _q(a)
+    A = to_mpq(a)
     lo, hi = 1 / A, A
-    P = [_q(x) for x in p]
+    P = [to_mpq(x) for x in p]
     rr = [min(max(mpq(F(x)), lo), hi) for x in r]
     s = sum(pi * ri for pi, ri in zip(P, rr, strict=True))
     if s > 1:
@@ -147,11 +148,6 @@ def project(p: Sequence[Fraction], r: Sequence[Fraction], a: Fraction) -> tuple[
         th = (1 - s) / (hi - s)
         rr = [ri + th * (hi - ri) for ri in rr]
     return tuple(_fraction(pi * ri) for pi, ri in zip(P, rr, strict=True))
-
-
-def _q(x: Fraction | int) -> mpq:
-    """A rational (``int``, ``Fraction``, any ``numbers.Rational``) as a GMP rational."""
-    return mpq(x) if isinstance(x, (int, Fraction)) else mpq(F(x))
 
 
 def _fraction(v: mpq) -> Fraction:
@@ -202,8 +198,8 @@ def _extreme_partner(
     m = len(p)
     signs = [rng.random() < 0.5 for _ in range(m)]
     free = rng.randrange(m)
-    A = _q(a)
-    P = [_q(x) for x in p]
+    A = to_mpq(a)
+    P = [to_mpq(x) for x in p]
     rest = sum(P[o] * (A if signs[o] else 1 / A) for o in range(m) if o != free)
     rf = (1 - rest) / P[free]
     if not 1 / A <= rf <= A:

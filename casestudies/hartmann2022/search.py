@@ -41,7 +41,7 @@ import sympy as sp
 from gmpy2 import mpq
 
 from verifier.algorithms.noise import epsilon_for_base, lyu_svt, program_mechanism
-from verifier.arithmetic.exact import to_mpq
+from verifier.arithmetic.exact import to_fraction, to_mpq
 from verifier.claims import SearchSpec
 from verifier.mechanism.neighbours import pair, path
 from verifier.odp.ptr import (
@@ -113,7 +113,7 @@ def hockey(p: Sequence[Fraction], q: Sequence[Fraction], a: Sequence[Fraction]) 
         t = to_mpq(x) - to_mpq(c) * to_mpq(y)
         if t > 0:
             total += t
-    return F(int(total.numerator), int(total.denominator))
+    return to_fraction(total)
 
 
 def odp_delta(p: Sequence[Fraction], q: Sequence[Fraction], a: Sequence[Fraction]) -> Fraction:

@@ -57,6 +57,7 @@ __all__ = [
     "Comparison",
     "exact",
     "to_mpq",
+    "to_fraction",
     "enclose",
     "is_exactly_zero",
     "decide_sign",
@@ -211,6 +212,21 @@ def to_mpq(x: Any) -> Any:
         return mpq(int(x.p), int(x.q))
     if isinstance(x, (int, Fraction, MPQ)):
         return mpq(x)
+    raise InvalidParameter(f"{x!r} is not an exact rational")
+
+
+def to_fraction(x: Any) -> Fraction:
+    """An exact rational (``int``, :class:`fractions.Fraction`, ``gmpy2.mpq`` or a
+    sympy rational) as a :class:`fractions.Fraction`: the way back from
+    :func:`to_mpq` for values kept as Fractions.
+
+    >>> to_fraction(to_mpq(Fraction(1, 3)) * 3 / 4)
+    Fraction(1, 4)
+    """
+    if isinstance(x, sp.Rational):
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, (int, Fraction, MPQ)):
+        return Fraction(int(x.numerator), int(x.denominator))
     raise InvalidParameter(f"{x!r} is not an exact rational")
 
 

@@ -599,18 +599,18 @@ def _slack_bounds(f: Finding, bits: int) -> Enclosure | None:
     return a.minus(b)
 
 
-def _shared(findings: list[Finding], name: str) -> None:
-    """Compute the cached property ``name`` of the findings (``_slack_enclosure``) once
-    per :meth:`Finding.values_key` and give it to every finding of that key."""
-    seen: dict[Hashable, Any] = {}
+def _share_slack_enclosures(findings: list[Finding]) -> None:
+    """Compute :attr:`Finding._slack_enclosure` once per :meth:`Finding.values_key` and
+    give it to every finding of that key."""
+    seen: dict[Hashable, Enclosure | None] = {}
     for f in findings:
-        if name in f.__dict__:
+        if "_slack_enclosure" in f.__dict__:
             continue
         k = f.values_key()
         if k not in seen:
-            seen[k] = getattr(f, name)
+            seen[k] = f._slack_enclosure
         else:
-            f.__dict__[name] = seen[k]
+            f.__dict__["_slack_enclosure"] = seen[k]
 
 
 def _near_minimum(findings: list[Finding]) -> list[Finding]:
@@ -618,7 +618,7 @@ def _near_minimum(findings: list[Finding]) -> list[Finding]:
     slack is certainly above another one's (disjoint enclosures at the first
     precision of :func:`~verifier.arithmetic.exact.approx`) is dropped before the display
     values (15 digits, sometimes at a high precision) are computed."""
-    _shared(findings, "_slack_enclosure")
+    _share_slack_enclosures(findings)
     bounds = [(f, f._slack_enclosure) for f in findings]
     if not bounds or any(e is None for _, e in bounds):
         return findings  # infinite, symbolic or unenclosed slacks: compare them all

@@ -32,7 +32,7 @@ from random import Random
 
 from gmpy2 import mpq
 
-from ..arithmetic.exact import to_mpq
+from ..arithmetic.exact import to_fraction, to_mpq
 from ..errors import InvalidParameter
 from .core import InstanceSpace, instance_type, iter_unique
 
@@ -147,11 +147,7 @@ def project(p: Sequence[Fraction], r: Sequence[Fraction], a: Fraction) -> tuple[
     elif s < 1:
         th = (1 - s) / (hi - s)
         rr = [ri + th * (hi - ri) for ri in rr]
-    return tuple(_fraction(pi * ri) for pi, ri in zip(P, rr, strict=True))
-
-
-def _fraction(v: mpq) -> Fraction:
-    return Fraction(int(v.numerator), int(v.denominator))
+    return tuple(to_fraction(pi * ri) for pi, ri in zip(P, rr, strict=True))
 
 
 def random_weights(xs: Sequence[float], total: int) -> tuple[Fraction, ...]:
@@ -206,7 +202,7 @@ def _extreme_partner(
         return None
     r = [A if signs[o] else 1 / A for o in range(m)]
     r[free] = rf
-    return tuple(_fraction(pi * ri) for pi, ri in zip(P, r, strict=True))
+    return tuple(to_fraction(pi * ri) for pi, ri in zip(P, r, strict=True))
 
 
 def partner(rng: Random, p: Sequence[Fraction], a: Fraction, extreme: bool) -> tuple[Fraction, ...]:

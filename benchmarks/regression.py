@@ -29,7 +29,7 @@ from pathlib import Path
 from .figures import ROOT, Figure, Run, _verdicts, baseline_tree, run_measured
 
 #: The last commit that landed on main (CI passed) before this tree.
-PREVIOUS_RELEASE = "97832a0d1713f06a4e5a9345bbd696ee9de11da5"
+PREVIOUS_RELEASE = "c46c3faa0dc9df4dac1dda1601ddfd2cb0844209"
 #: A command is slower when its median CPU time exceeds the previous release's by this
 #: factor ...
 TOLERANCE = 1.10

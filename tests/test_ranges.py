@@ -335,6 +335,37 @@ def test_bisection_partial_failure_and_other_functions():
     assert d.verdict is Verdict.HOLDS
 
 
+def test_bisection_zero_test_only_when_no_point_separates(monkeypatch):
+    # An identity outside the polynomial rewrite is still proved identically equal
+    # (the symbolic zero test runs: no point of the range shows rhs - lhs != 0) ...
+    calls: list[sp.Expr] = []
+    real = ranges.is_exactly_zero
+
+    def spy(x: sp.Expr) -> bool | None:
+        calls.append(x)
+        return real(x)
+
+    monkeypatch.setattr(ranges, "is_exactly_zero", spy)
+    s = sp.Symbol("s", positive=True)
+    for lhs, rhs in (
+        (log(1 + s) + log(2), log(2 + 2 * s)),
+        (sp.sqrt(s) * sp.sqrt(s + 1), sp.sqrt(s**2 + s)),
+    ):
+        calls.clear()
+        d = ranges.decide_on_interval(lhs, rhs, s, R(1, 10), 1)
+        assert d.method == "bisection"
+        assert d.verdict is Verdict.HOLDS and d.identically_equal
+        assert len(calls) == 1
+    # ... and is skipped when an inner point certifies rhs - lhs != 0, with the same
+    # verdicts as before (proved and refuted by bisection, never identically equal)
+    calls.clear()
+    d = ranges.decide_on_interval(log(1 + eps), eps, eps, R(1, 10), 1)
+    assert d.verdict is Verdict.HOLDS and not d.identically_equal
+    d = ranges.decide_on_interval(eps, log(1 + eps), eps, R(1, 10), 1)
+    assert d.verdict is Verdict.VIOLATED and not d.identically_equal
+    assert calls == []
+
+
 def test_bisection_with_irrational_endpoints():
     # eps e^eps mixes eps and e^eps (no polynomial rewrite).  On [log 2, log 3] it is
     # >= log 2 * 2 > 1.38 > 1, so eps e^eps <= 1 fails everywhere there.

@@ -1030,6 +1030,23 @@ def _compile(expr: sp.Expr, symbol: sp.Symbol, ctx: Any) -> _Fn:
     )
 
 
+def _nonzero_inside(
+    f: _Fn | None, lo_b: tuple[Fraction, Fraction], hi_b: tuple[Fraction, Fraction], ctx: Any
+) -> bool:
+    """Whether the compiled ``f`` is certified nonzero at one rational point strictly
+    inside the range with end bounds ``lo_b`` and ``hi_b`` (then ``f`` is not
+    identically zero there); ``False`` when that is not shown."""
+    if f is None or not lo_b[1] < hi_b[0]:
+        return False
+    width = hi_b[0] - lo_b[1]
+    m = _simplest_between(lo_b[1] + width / 4, hi_b[0] - width / 4)
+    try:
+        lo_v, hi_v = _iv_bounds(f(_iv_from_bounds(m, m, ctx)))
+    except (_Unresolved, _NeedMorePrecision, ZeroDivisionError):
+        return False
+    return lo_v > 0 or hi_v < 0
+
+
 @dataclass
 class _Leaf:
     lo: sp.Expr
@@ -1048,8 +1065,6 @@ def _decide_bisection(
     precision: Precision,
 ) -> IntervalDecision:
     diff = rhs - lhs
-    if is_exactly_zero(diff) is True:
-        return IntervalDecision(Verdict.HOLDS, identically_equal=True, method="bisection")
     bits = max(precision.start_bits, 64)
     with interval_context(bits) as ctx:
         try:
@@ -1063,6 +1078,12 @@ def _decide_bisection(
             if bnd is None:  # pragma: no cover - endpoints were enclosed in _validate
                 raise _Unresolved
             return bnd
+
+        a_b, b_b = bounds(a), bounds(b)
+        # the symbolic zero test (simplification: a tenth of a second and more) only
+        # when no point of the range certifies rhs - lhs != 0 there
+        if not _nonzero_inside(f, a_b, b_b, ctx) and is_exactly_zero(diff) is True:
+            return IntervalDecision(Verdict.HOLDS, identically_equal=True, method="bisection")
 
         def visit(lo: sp.Expr, hi: sp.Expr, lo_b: tuple, hi_b: tuple, depth: int) -> None:
             status = 0
@@ -1081,7 +1102,7 @@ def _decide_bisection(
             visit(lo, _rat(m), lo_b, mb, depth + 1)
             visit(_rat(m), hi, mb, hi_b, depth + 1)
 
-        visit(a, b, bounds(a), bounds(b), 0)
+        visit(a, b, a_b, b_b, 0)
 
     failing: list[SubInterval] = []
     run: list[_Leaf] = []

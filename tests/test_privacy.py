@@ -51,6 +51,27 @@ def test_realized_ex_post_and_pure_epsilon():
     assert pe.value == sp.log(2) and pe.output == "a" and pe.pair == ("D", "D'")
 
 
+def test_pure_epsilon_value_is_in_simplified_form():
+    # a rational mechanism's epsilon is the log of a rational, returned without a call
+    # to simplify: it must be the very expression simplify would give
+    for seed in range(40):
+        m = random_mechanism(path(3), 3 + seed % 3, seed, denominator=12 + seed)
+        v = pure_epsilon(m).value
+        assert sp.srepr(v) == sp.srepr(sp.simplify(v))
+    # a symbolic value is still simplified
+    e = sp.Symbol("e", positive=True)
+    rr = FiniteMechanism(
+        pair(),
+        {
+            "D": {0: 1 - 1 / (1 + sp.exp(e)), 1: 1 / (1 + sp.exp(e))},
+            "D'": {0: 1 / (1 + sp.exp(e)), 1: 1 - 1 / (1 + sp.exp(e))},
+        },
+        [0, 1],
+        values={e: sp.Integer(2)},
+    )
+    assert pure_epsilon(rr).value == 2
+
+
 def test_pure_dp_tight_and_violated():
     r = check_pure_dp(M, epsilon=sp.log(2))
     assert r.verdict is Verdict.HOLDS and r.tight

@@ -649,7 +649,11 @@ def pure_epsilon(
         return inf[0]
     i, ok = exact_max([r.value for r in table], precision)
     r = table[i]
-    value = sp.simplify(r.value) if sp.count_ops(r.value) < 50 else r.value
+    value = r.value
+    plain = value.is_Rational or (isinstance(value, sp.log) and value.args[0].is_Rational)
+    if not plain and sp.count_ops(value) < 50:
+        # (sympy's simplify returns a rational and the log of one as they are)
+        value = sp.simplify(value)
     return Attained(value, r.pair, r.output, ok and all(t.certified for t in table))
 
 

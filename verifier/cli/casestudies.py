@@ -28,6 +28,7 @@ decided so far and exits 130, naming the ``--after ID`` that decides the rest.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -228,6 +229,12 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
 
     outcomes: list[Any] = []
     n = jobs(args.jobs, args.dask, claims, args.max_workers)
+    if n > 1:
+        # The heap so far (imported modules, the registry) lives to the end: frozen out
+        # of the cyclic collector before the local workers fork, so their full
+        # collections do not walk it (one process deciding the claims of 2e98a9d:
+        # 0.46 -> 0.29 s of collections).
+        gc.freeze()
     with (
         open_runner(n, args.dask, max_workers=args.max_workers, option="-j") as runner,
         progress_display(progress_wanted(args)),

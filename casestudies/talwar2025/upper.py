@@ -8,6 +8,7 @@ Theorem 11's privacy over a range of ``ε`` on randomized response, where it is 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import sympy as sp
@@ -45,7 +46,7 @@ from .tightness import (
     meta_hybrid_tightness,
     rr_composition,
 )
-from .tradeoff import tradeoff
+from .tradeoff import DEFAULT_CS, tradeoff
 
 EPS = sp.Symbol("eps", positive=True)
 
@@ -285,6 +286,38 @@ def _figure_decide(space: GridSpace, inst: GridPoint) -> CheckResult:
     return tradeoff("metaselection", [g], K=K, hard_instances=False).check()
 
 
+def _figure_screen(space: GridSpace, inst: GridPoint) -> float:
+    """:func:`_figure_decide`'s largest ratio in floats, for screening only (the
+    best instance is decided exactly): over the algorithms of §4 tuned to
+    ``γ = 10^-k`` (Theorems 11-14; :func:`verifier.algorithms.talwar.repetition_algorithms`
+    and, with ``K' = 2K`` settings, :func:`~verifier.algorithms.talwar.metaselection_algorithms`),
+    the lower bound over ``T`` (Theorem 7: ``(8γ)^{-1/(4c)}/4``; Theorem 10:
+    ``(8γ)^{-1/(40c)}/8`` with ``T`` the calls per setting) and the failure bound
+    over ``γ``."""
+    v = space.point(inst)
+    k, K = int(v["k"]), int(v["K"])
+    g = 10.0**-k
+    if K == 1:
+        # A_max^T (T = ceil(log2(1/gamma))), A_LT,gamma, the hybrids over gamma^(1/c)
+        T = max(1, math.ceil(k * math.log2(10)))
+        points = [(T, T, 0.5**T), (3, 1 / g, g / (1 + g))]
+        for c in DEFAULT_CS:
+            inner = g ** (1 / c)
+            points.append((3 * c, c / inner, (inner / (1 + inner)) ** c))
+        return max(max(((8 * g) ** (-1 / (4 * oh)) / 4) / T, fail / g) for oh, T, fail in points)
+    Kp = 2 * K  # metaselection over K' = 2K settings, quantile 1/K'
+    b = 1 / Kp
+    T = max(1, math.ceil(Kp * k * math.log(10)))
+    lt = g / Kp
+    points = [(T, T, (1 - b) ** T), (3, 1 / lt, lt * (1 - b) / (b + lt * (1 - b)))]
+    for c in DEFAULT_CS:
+        inner = g ** (1 / c) / Kp
+        points.append((3 * c, c / inner, (inner * (1 - b) / (b + inner * (1 - b))) ** c))
+    return max(
+        max(((8 * g) ** (-1 / (40 * oh)) / 8) / (calls / K), fail / g) for oh, calls, fail in points
+    )
+
+
 def _figure_search() -> Any:
     from fractions import Fraction as F
 
@@ -299,6 +332,7 @@ def _figure_search() -> Any:
         "every algorithm of §4 tuned to gamma lies on the allowed side of the lower bound and "
         "fails w.p. <= gamma",
         f"{SOURCE}, Figure 1",
+        screen=_figure_screen,
         notes="gamma = 10^-k (k = 1..60), repetition (K = 1) and metaselection (K = 2..16); "
         "A_max^T, A_LT and the hybrids c in {2, 3, 4, 6, 8}",
     )

@@ -32,6 +32,7 @@ from verifier.arithmetic.exact import Verdict, approx
 from verifier.checks.privacy import delta
 from verifier.claims import Claim
 from verifier.claims.steps import Step, decide_steps
+from verifier.search import get_searchable
 from verifier.search.core import confirm
 from verifier.search.inequalities import GridPoint
 
@@ -58,6 +59,21 @@ def test_chain_screen_agrees_with_the_exact_chain(key: str) -> None:
         done += 1
         exact = result_ratio(ch.decide(space, inst))
         assert ch.screen(space, inst) == pytest.approx(exact, rel=1e-6), space.describe(inst)
+
+
+def test_figure1_screen_agrees_with_the_exact_decision() -> None:
+    # Figure 1's float screen against the exact decision it stands in for, at the
+    # corners of the grid (gamma = 1/10 and 10^-60; repetition and K = 16) and at
+    # seeded points; every ratio of a point (lower bound over T, failure over gamma)
+    # enters the maximum, so a wrong formula for one algorithm shows at some point
+    from casestudies.talwar2025.upper import _figure_decide, _figure_screen
+
+    space = get_searchable("talwar2025.figure1.tradeoff").search.space
+    rng = random.Random(3)
+    corners = [GridPoint((F(k), F(K))) for k in (1, 60) for K in (1, 2, 16)]
+    for inst in [*corners, *(space.random(rng) for _ in range(6))]:
+        exact = result_ratio(_figure_decide(space, inst))
+        assert _figure_screen(space, inst) == pytest.approx(exact, rel=1e-12), space.describe(inst)
 
 
 def test_adaptive_screen_agrees() -> None:

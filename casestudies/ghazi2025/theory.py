@@ -29,12 +29,12 @@ from verifier.algorithms.ghazi_filter import (
     transcript_mechanism,
 )
 from verifier.algorithms.ghazi_series import CertifiedSum
-from verifier.arithmetic.exact import Sign, approx, decide_sign, exact
+from verifier.arithmetic.exact import Sign, approx, decide_sign, enclose, exact
 from verifier.arithmetic.precision import interval_context
 from verifier.checks.certified import certified_ceil
 from verifier.checks.privacy import check_alpha, check_rdp
 from verifier.checks.results import CheckResult, implication
-from verifier.errors import InvalidParameter
+from verifier.errors import InvalidParameter, VerifierError
 from verifier.mechanism.instances import randomized_response
 from verifier.mechanism.model import Dataset, FiniteMechanism, Output
 
@@ -170,6 +170,25 @@ def theorem13_objective(
     return (2 + ell_e) * eps[i] + (1 + ell_e) * ep + (sp.log(tau + 1) + others) / (a - 1)
 
 
+def _interval_64(x: sp.Expr) -> tuple[Any, Any, Any] | None:
+    """How to build an mpmath interval at 64 bits containing the constant ``x``:
+    ``("q", p, q)`` for a rational ``p/q`` (divided in the interval context, rounded
+    outward) or ``("e", lo, hi)`` from its certified enclosure; ``None`` when it has
+    none at that precision."""
+    if x.is_Rational:
+        return ("q", int(x.p), int(x.q))
+    try:
+        enc = enclose(x, 64)
+    except VerifierError:
+        return None
+    return None if enc is None else ("e", enc.lo, enc.hi)
+
+
+def _make_interval(ctx: Any, spec: tuple[Any, Any, Any]) -> Any:
+    kind, u, v = spec
+    return ctx.mpf(u) / v if kind == "q" else ctx.mpf([u, v])
+
+
 def optimal_ell(
     i: int,
     epsilons: Sequence[Any],
@@ -208,23 +227,29 @@ def optimal_ell(
         s = sp.Add(*(t * e * sp.exp(-e * (1 + a * ell)) for e, t in others))
         return lin - a / (a - 1) * s
 
-    rational = all(x.is_Rational for x in (lin, a, *(e for e, _ in others)))
+    # certified 64-bit enclosures of the numbers of g' (a rational is its own); None
+    # when one has none at that precision (then every sign comes from decide_sign)
+    numbers = [lin, a, a - 1, *(x for e, t in others for x in (t * e, e))]
+    specs = [_interval_64(x) for x in numbers]
+    enclosed = all(x is not None for x in specs)
 
     def sign_of_dg(ell: sp.Expr) -> Sign:
-        """The sign of ``g'(ℓ)``: from an interval evaluation at 64 bits when every
-        number is rational and it excludes 0 (the certified sign the exact expression
-        would give), else by :func:`decide_sign` of the exact expression."""
-        if rational and ell.is_Rational:
+        """The sign of ``g'(ℓ)``: from an interval evaluation at 64 bits (the
+        numbers' certified enclosures) when it excludes 0 (the certified sign the
+        exact expression would give), else by :func:`decide_sign` of the exact
+        expression."""
+        if enclosed and ell.is_Rational:
             with interval_context(64) as ctx:
-
-                def iv(r: sp.Expr) -> Any:
-                    return ctx.mpf(int(r.p)) / int(r.q)
-
+                lin_i, a_i, am1_i, *rest = (_make_interval(ctx, x) for x in specs)  # type: ignore[arg-type]
+                ell_i = ctx.mpf(int(ell.p)) / int(ell.q)
                 s = sum(
-                    (iv(t * e) * ctx.exp(-iv(e) * (1 + iv(a) * iv(ell))) for e, t in others),
+                    (
+                        te * ctx.exp(-e * (1 + a_i * ell_i))
+                        for te, e in zip(rest[::2], rest[1::2], strict=True)
+                    ),
                     ctx.mpf(0),
                 )
-                v = iv(lin) - iv(a) / iv(a - 1) * s
+                v = lin_i - a_i / am1_i * s
                 if v.a > 0:
                     return Sign.POSITIVE
                 if v.b < 0:

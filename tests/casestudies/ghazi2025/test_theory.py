@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import mpmath
+import pytest
 import sympy as sp
 
 from casestudies.ghazi2025 import theory as T
@@ -86,11 +87,13 @@ def test_optimal_ell_is_a_minimiser():
     assert optimal_ell(0, [1, 1], 1, 2) == 0
 
 
-def test_optimal_ell_bisection_brackets_the_root_of_the_exact_derivative():
-    """With distinct rational budgets the minimiser comes from bisection, whose signs
-    of ``g'`` are taken from 64-bit intervals when they exclude 0: the result is the
-    bisection's own (``hi`` within ``2^-40`` of ``lo``), and the exact ``g'`` is
-    certified negative at ``hi - 2^-40`` and non-negative at ``hi``."""
+@pytest.mark.parametrize("budgets", ["rational", "logarithmic"])
+def test_optimal_ell_bisection_brackets_the_root_of_the_exact_derivative(budgets):
+    """With distinct budgets the minimiser comes from bisection, whose signs of ``g'``
+    are taken from 64-bit intervals (of the budgets' certified enclosures when they are
+    not rational) when they exclude 0: the result is the bisection's own (``hi`` within
+    ``2^-40`` of ``lo``), and the exact ``g'`` is certified negative at ``hi - 2^-40``
+    and non-negative at ``hi``."""
     from verifier.arithmetic.exact import Sign, decide_sign
 
     rng = random.Random(20261128)
@@ -98,8 +101,13 @@ def test_optimal_ell_bisection_brackets_the_root_of_the_exact_derivative():
     bisected = 0
     for _ in range(12):
         d = rng.randint(2, 4)
-        eps = [R(rng.randint(1, 30), rng.choice([10, 20, 100])) for _ in range(d)]
-        ep, a = R(rng.randint(1, 20), 100), rng.choice([R(2), R(3), R(5, 2), R(8)])
+        if budgets == "rational":
+            eps = [R(rng.randint(1, 30), rng.choice([10, 20, 100])) for _ in range(d)]
+            ep = R(rng.randint(1, 20), 100)
+        else:  # eps = log(b) with b in (1, 5]: budgets given as likelihood-ratio bounds
+            eps = [sp.log(R(rng.randint(11, 50), 10)) for _ in range(d)]
+            ep = sp.log(R(rng.randint(101, 120), 100))
+        a = rng.choice([R(2), R(3), R(5, 2), R(8)])
         for i in range(d):
             ell = optimal_ell(i, eps, ep, a)
             others = [(e, 1) for j, e in enumerate(eps) if j != i]

@@ -284,3 +284,23 @@ def test_zero_proof_through_the_fraction_field_agrees_with_cancel(monkeypatch):
     slow = [ex._zero_as_rational_function(c) for c in cases]
     assert fast == slow
     assert True in fast and False in fast
+
+
+def test_rational_functions_of_symbols_are_proved_zero_without_simplify(monkeypatch):
+    """A sum of rational functions of symbols alone (no exponential, no root) that
+    cancels is decided in the field of rational functions, as a distribution whose
+    probabilities are fractions of a parameter is proved to sum to 1; a nonzero one is
+    no proof (a symbol's value could make it vanish), and a divisor that is
+    identically 0 leaves it without a value."""
+
+    def boom(*args, **kwargs):
+        raise AssertionError("simplify was called")
+
+    x, y = sp.Symbol("x", positive=True), sp.Symbol("y")
+    monkeypatch.setattr(sp, "simplify", boom)
+    assert is_exactly_zero(x / (x + 1) + 1 / (x + 1) - 1) is True
+    assert is_exactly_zero((x**2 - y**2) / (x - y) - x - y) is True
+    zero = sp.Add(x, -x, evaluate=False)  # 0, left unevaluated as a divisor
+    assert is_exactly_zero(sp.Mul(x, sp.Pow(zero, -1, evaluate=False), evaluate=False)) is None
+    monkeypatch.undo()
+    assert is_exactly_zero(x / (x + 1) - 1) is None

@@ -826,6 +826,9 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
     >>> eps = sp.Symbol("epsilon", positive=True)
     >>> _zero_as_rational_function(sp.exp(eps / 2) ** 2 / (1 + sp.exp(eps)) + 1 / (1 + sp.exp(eps)) - 1)
     True
+    >>> x = sp.Symbol("x", positive=True)                  # a rational function of x only
+    >>> _zero_as_rational_function(x / (x + 1) + 1 / (x + 1) - 1), _zero_as_rational_function(x / (x + 1))
+    (True, None)
     """
     sub: dict[sp.Basic, sp.Expr] = {}
     # e^{a_0 + a_1 x_1 + ...} with rational a_i and symbols x_i is the product of the
@@ -861,9 +864,7 @@ def _zero_as_rational_function(x: sp.Expr) -> bool | None:
             return None
         s = sp.Dummy(f"s_{b}", positive=True)
         sub.update({a: s ** (a.exp * common) for a in rs})
-    if not sub:
-        return None
-    y = x.xreplace(sub)
+    y = x.xreplace(sub) if sub else x
     nodes = 0
     for node in sp.preorder_traversal(y):
         nodes += 1

@@ -67,3 +67,30 @@ def test_extension_rejects_bad_input():
     with pytest.raises(InvalidParameter):
         extend(path(2), {}, 1)
     assert issubclass(ExtensionFailed, Exception)
+
+
+@pytest.mark.parametrize("eps", [sp.Rational(1, 10), sp.log(2), sp.Rational(7, 3)])
+def test_least_candidate_is_certified_min(eps):
+    # the extension's minimum over its candidates e^(eps k) p: chosen by intervals when
+    # one is certainly least (and only it is formed), by certified_min otherwise; the
+    # two give the same expression on seeded candidates, equal candidates and
+    # candidates equal in value but not in form (eps = log 2: e^(log 2) / 4 = 1/2)
+    import random
+
+    from verifier.arithmetic.exact import DEFAULT_PRECISION
+    from verifier.arithmetic.precision import interval_context
+    from verifier.checks.certified import certified_min
+    from verifier.constructions.extension import _Least
+
+    R = sp.Rational
+    rng = random.Random(5)
+    sets = [
+        [(R(rng.randint(1, 60), 60), rng.randint(0, 6)) for _ in range(rng.randint(1, 4))]
+        for _ in range(60)
+    ]
+    sets += [[(R(1, 3), 2), (R(1, 3), 2)], [(R(1, 4), 1), (R(1, 2), 0)], [(R(1, 2), 0)]]
+    with interval_context(64) as ctx:
+        least = _Least(eps, ctx, DEFAULT_PRECISION)
+        for cands in sets:
+            formed = [p if k == 0 else sp.exp(eps * k) * p for p, k in cands]
+            assert least(cands) == certified_min(formed), cands

@@ -52,12 +52,20 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_eq
+from ..arithmetic.exact import (
+    DEFAULT_PRECISION,
+    Precision,
+    Verdict,
+    combine_verdicts,
+    decide_eq,
+    enclose,
+)
 from ..arithmetic.exact import exact as _exact
+from ..arithmetic.precision import interval_context
 from ..checks.certified import certified_min, identically_zero
 from ..checks.privacy import check_epsilon, check_pure_dp
 from ..checks.results import CheckResult, Finding, conjunction
-from ..errors import ExtensionFailed, InvalidMechanism, InvalidParameter
+from ..errors import ExtensionFailed, InvalidMechanism, InvalidParameter, VerifierError
 from ..mechanism.model import FiniteMechanism, Output, natural_order
 from ..mechanism.neighbours import lumped_hamming_cube
 
@@ -221,21 +229,22 @@ def extend(
         )
 
     ext_dists: dict[Dataset, dict[Output, sp.Expr]] = {}
-    for d in graph.nodes:
-        m: dict[Output, sp.Expr] = {}
-        for o in outs:
-            cands = []
-            zero = False
-            for (dist, _), dd in zip(groups, distance, strict=True):
-                p = dist[o]
-                if p == 0:
-                    zero = True
-                    break
-                k = dd[d]
-                cands.append(p if k == 0 else sp.exp(e * k) * p)
-            m[o] = sp.Integer(0) if zero else certified_min(cands, precision)
-        Z = sp.Add(*m.values())
-        ext_dists[d] = {o: (v if Z == 1 else v / Z) for o, v in m.items() if v != 0}
+    with interval_context(_LEAST_BITS) as ctx:
+        least = _Least(e, ctx, precision)
+        for d in graph.nodes:
+            m: dict[Output, sp.Expr] = {}
+            for o in outs:
+                cands: list[tuple[sp.Expr, int]] = []
+                zero = False
+                for (dist, _), dd in zip(groups, distance, strict=True):
+                    p = dist[o]
+                    if p == 0:
+                        zero = True
+                        break
+                    cands.append((p, dd[d]))
+                m[o] = sp.Integer(0) if zero else least(cands)
+            Z = sp.Add(*m.values())
+            ext_dists[d] = {o: (v if Z == 1 else v / Z) for o, v in m.items() if v != 0}
     mech = FiniteMechanism(graph, ext_dists, outs, name=name, validate=False)
     ext = Extension(mech, e, dists, premise, precision)
     if verify:
@@ -243,6 +252,50 @@ def extend(
         if v.verdict is not Verdict.HOLDS:
             raise ExtensionFailed(f"the extension failed its own verification: {v.summary()}")
     return ext
+
+
+#: Bits of the intervals that pick the least candidate of the extension (:class:`_Least`).
+_LEAST_BITS = 64
+
+
+class _Least:
+    """``min_g e^{ε k_g} p_g`` of Prop. 2's construction over candidates ``(p_g, k_g)``:
+    the candidate whose 64-bit interval of ``ε k_g + log p_g`` lies below every other
+    one's is the least, and only it is formed as an expression; when no interval
+    separates (equal values, or no enclosure), :func:`certified_min` decides the formed
+    candidates, as it does every comparison otherwise."""
+
+    def __init__(self, e: sp.Expr, ctx: Any, precision: Precision) -> None:
+        self.e, self.ctx, self.precision = e, ctx, precision
+        self.logs: dict[sp.Expr, Any] = {}
+        self.e_iv = self._interval(e)
+
+    def _interval(self, x: sp.Expr) -> Any:
+        try:
+            enc = enclose(x, _LEAST_BITS)
+        except VerifierError:
+            return None
+        return None if enc is None else self.ctx.mpf([enc.lo, enc.hi])
+
+    def _log(self, p: sp.Expr) -> Any:
+        if p not in self.logs:
+            iv = self._interval(p)
+            self.logs[p] = self.ctx.log(iv) if iv is not None and iv.a > 0 else None
+        return self.logs[p]
+
+    def _form(self, p: sp.Expr, k: int) -> sp.Expr:
+        return p if k == 0 else sp.exp(self.e * k) * p
+
+    def __call__(self, cands: list[tuple[sp.Expr, int]]) -> sp.Expr:
+        if len(cands) == 1:
+            return self._form(*cands[0])
+        logs = [self._log(p) for p, _ in cands]
+        if self.e_iv is not None and all(lg is not None for lg in logs):
+            ivs = [lg + self.e_iv * k for lg, (_, k) in zip(logs, cands, strict=True)]
+            for i, iv in enumerate(ivs):
+                if all(iv.b < other.a for j, other in enumerate(ivs) if j != i):
+                    return self._form(*cands[i])
+        return certified_min([self._form(p, k) for p, k in cands], self.precision)
 
 
 def _premise(

@@ -58,3 +58,30 @@ def test_tail_sup_with_a_transcendental_base():
     assert sp.simplify(ts.value - (2 + 5 * sp.exp(-2))) == 0
     mpmath.mp.dps = 30
     assert ts.at == 1
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_tail_sup_on_seeded_rational_tails_is_the_brute_force_sup(seed):
+    # geometric noise at a rational base: every tail point's ratio is a rational,
+    # compared exactly; the supremum is the largest ratio of the first 300 points
+    # (attained at the first of them) or, when none exceeds it, the limit (unattained).
+    # Q's term v^2 W^v decays slowest, so the ratio stays finite.
+    import random
+
+    rng = random.Random(seed)
+
+    def poly(slowest: bool) -> ExpPoly:
+        terms = {(1, 2): Fraction(rng.randint(1, 9), 7)} if slowest else {}
+        for _ in range(rng.randint(1, 4)):
+            terms[(rng.randint(1, 4), rng.randint(0, 2))] = Fraction(rng.randint(1, 9), 5)
+        return ExpPoly(NUM, terms)
+
+    P, Q = poly(False), poly(True)
+    start = rng.randint(1, 3)  # Q(v) > 0 for v >= 1 (positive coefficients)
+    ts = tail_sup(P, Q, start, 1, sp.log(sp.Rational(5, 3)))
+    ratios = [P.at(v) / Q.at(v) for v in range(start, start + 300)]
+    top = max(ratios)
+    if top > ts.limit:
+        assert ts.value == top and ts.at == start + ratios.index(top)
+    else:
+        assert ts.value == ts.limit and ts.at is None

@@ -20,10 +20,21 @@ exactly, which is how those programs are checked on their whole output set.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
+from gmpy2 import mpq
 
-from ...arithmetic.exact import DEFAULT_PRECISION, Precision, Sign, decide_le, decide_sign, enclose
+from ...arithmetic.exact import (
+    DEFAULT_PRECISION,
+    Precision,
+    Sign,
+    decide_le,
+    decide_sign,
+    enclose,
+    exact,
+    to_mpq,
+)
 from ...errors import InvalidParameter
 from .expoly import ExpPoly, to_sympy
 
@@ -146,6 +157,17 @@ def tail_sup(
                     f"the tail analysis needs more than {max_scan} points (noise too weak)"
                 )
 
+    # with e^{-u} and every coefficient rational (geometric noise at a rational base),
+    # the tail points' ratios are rationals: computed and compared in GMP rationals
+    rational = w.is_Rational and all(c.is_Rational for c in (*a.values(), *b.values()))
+    if rational:
+        wq = to_mpq(w)
+        aq = [(j, p, to_mpq(c)) for (j, p), c in a.items()]
+        bq = [(j, p, to_mpq(c)) for (j, p), c in b.items()]
+
+        def value_q(f: list[tuple[int, int, Any]], x: int) -> Any:
+            return sum((c * x**p * wq ** (j * x) for j, p, c in f), mpq(0))
+
     best, best_at = limit, None
     last = x0 - 1  # last point examined (in x)
     while True:
@@ -155,6 +177,20 @@ def tail_sup(
         target = xs - 1 if xs is not None else last + 64
         x = last + 1
         while x <= target:
+            if rational and best.is_Rational:
+                pv, qv = value_q(aq, x), value_q(bq, x)
+                if qv == 0 and pv != 0:
+                    return TailSup(sp.oo, direction * x, limit, direction * x)
+                rq = pv / qv if qv != 0 else mpq(0)
+                if rq > to_mpq(best):
+                    best, best_at = exact(rq), direction * x
+                last = x
+                x += 1
+                if x - x0 > max_scan:
+                    raise InvalidParameter(
+                        f"the tail analysis needs more than {max_scan} points (noise too weak)"
+                    )
+                continue
             r = _ratio(value_at(a, x), value_at(b, x))
             if r is sp.oo:
                 return TailSup(sp.oo, direction * x, limit, direction * x)

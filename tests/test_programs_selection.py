@@ -160,6 +160,23 @@ def test_best_of_distinct_runs(ties: str, report: str) -> None:
 
 @pytest.mark.parametrize("ties", ["highest_index", "lowest_index"])
 @pytest.mark.parametrize("report", ["output", "index"])
+def test_best_of_with_an_irrational_run(ties: str, report: str) -> None:
+    # one run with probabilities e/(1+e): best_of's symbolic path (the rational runs
+    # above take its path in GMP rationals), against the selection program's law
+    e = sp.E
+    irr = mech(
+        {("a", 0): 1 / (1 + e), ("b", 1): e / (1 + e)},
+        {("a", 0): e / (1 + e), ("b", 1): 1 / (1 + e)},
+        "IRR",
+    )
+    runs = [_first(Q3), _first(irr)]
+    rule = Best("latest" if ties == "highest_index" else "earliest")
+    P = SelectionProgram(runs, counts.fixed(2), rule, release=report, score="first")
+    same(best_of(runs, ties=ties, report=report), law(P))
+
+
+@pytest.mark.parametrize("ties", ["highest_index", "lowest_index"])
+@pytest.mark.parametrize("report", ["output", "index"])
 @pytest.mark.parametrize("k", [1, 3])
 def test_best_of_copies(ties: str, report: str, k: int) -> None:
     Q = _first(QT)

@@ -30,7 +30,9 @@ from fractions import Fraction
 from typing import Any
 
 import sympy as sp
+from gmpy2 import mpq
 
+from ..arithmetic.exact import exact, to_mpq
 from ..errors import InvalidParameter
 from ..mechanism.compose import independent, repeat, same_neighbour_graph
 from ..mechanism.model import FiniteMechanism, Output
@@ -126,6 +128,31 @@ def _best_of(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMec
     return best_of(runs, ties=params["ties"], report=params["report"])
 
 
+def _best_of_rational(
+    supp: list[list[tuple[Output, sp.Expr, Any]]], later_strict: bool, report: str
+) -> dict[Any, sp.Expr]:
+    """One row of :func:`best_of` when every probability is rational: ``supp[j]`` the
+    possible outputs of run ``j`` with their probabilities and scores."""
+    runs = [[(o, to_mpq(pr), s) for o, pr, s in run] for run in supp]
+    row: dict[Any, Any] = {}
+    for i, run in enumerate(runs):
+        for o, pr, s in run:
+            term = pr
+            for j, other in enumerate(runs):
+                if j == i:
+                    continue
+                strict = (j > i) == later_strict
+                mass = [q for _, q, t in other if (t < s if strict else t <= s)]
+                if len(mass) != len(other):  # else its total mass, exactly 1
+                    term = term * sum(mass, mpq(0))
+                if term == 0:
+                    break
+            if term != 0:
+                key = o if report == "output" else i
+                row[key] = row.get(key, mpq(0)) + term
+    return {k: exact(v) for k, v in row.items()}
+
+
 def best_of(
     runs: Sequence[FiniteMechanism], *, ties: str = "highest_index", report: str = "output"
 ) -> FiniteMechanism:
@@ -158,6 +185,11 @@ def best_of(
             [(o, m.prob(d, o), scores[j][o]) for o in m.outputs if m.prob(d, o) != 0]
             for j, m in enumerate(runs)
         ]
+        if all(pr.is_Rational for run in supp for _, pr, _ in run):
+            # the same sums and products in GMP rationals (a sympy number per
+            # operation costs more), the row's values turned back once
+            dists[d] = _best_of_rational(supp, later_strict, report)
+            continue
         for i, run in enumerate(supp):
             for o, pr, s in run:
                 term = pr

@@ -203,14 +203,22 @@ def alg1(rows_f: Sequence[tuple[int, int]], xs: Sequence[float], pp: float) -> R
     for t in (0, 1):
         f = [r[t] for r in rows_f]
         G = [np.where(k - f[j] >= 1, 1.0 - xs[j] ** np.maximum(k - f[j], 0), 0.0) for j in range(d)]
-        row = [float(np.sum(w * np.prod(G, axis=0)))]
+        # prefix[i] = G_0 ... G_{i-1}, multiplied in that order (as np.prod reduces)
+        prefix = [np.ones_like(k)]
+        for j in range(d):
+            prefix.append(G[j] if j == 0 else prefix[-1] * G[j])
+        row = [float(np.sum(w * prefix[d]))]
         for i in range(d):
-            before = np.prod(G[:i], axis=0) if i else np.ones_like(k)
-            for o in range(o_star[i] + 1):
-                y = o + k - f[i]
-                g = np.where(y >= 0, xs[i] ** np.maximum(y, 0), 0.0)
-                lead = 1.0 if o == o_star[i] else (1.0 - xs[i])
-                row.append(lead * float(np.sum(w * g * before)))
+            before = prefix[i]
+            # every o at once: row o of y is o + k - f_i (elementwise as one o at a time)
+            os_ = np.arange(o_star[i] + 1, dtype=float)[:, None]
+            y = os_ + k - f[i]
+            g = np.where(y >= 0, xs[i] ** np.maximum(y, 0), 0.0)
+            sums = np.sum(w * g * before, axis=1)
+            lead = 1.0 - xs[i]
+            row += [
+                (1.0 if o == o_star[i] else lead) * float(sums[o]) for o in range(o_star[i] + 1)
+            ]
         out.append(row)
     return labels, out
 

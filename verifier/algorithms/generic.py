@@ -25,7 +25,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -128,29 +128,35 @@ def _best_of(inputs: list[FiniteMechanism], params: dict[str, Any]) -> FiniteMec
     return best_of(runs, ties=params["ties"], report=params["report"])
 
 
-def _best_of_rational(
-    supp: list[list[tuple[Output, sp.Expr, Any]]], later_strict: bool, report: str
-) -> dict[Any, sp.Expr]:
-    """One row of :func:`best_of` when every probability is rational: ``supp[j]`` the
-    possible outputs of run ``j`` with their probabilities and scores."""
-    runs = [[(o, to_mpq(pr), s) for o, pr, s in run] for run in supp]
+def _best_of_row(
+    supp: Sequence[Sequence[tuple[Output, Any, Any]]],
+    later_strict: bool,
+    report: str,
+    zero: Any,
+    total: Callable[[list[Any]], Any],
+) -> dict[Any, Any]:
+    """One row of :func:`best_of`: ``supp[j]`` the possible outputs of run ``j`` with
+    their probabilities (sympy numbers, or GMP rationals with ``zero = mpq(0)``) and
+    scores; ``total`` adds a list of probabilities."""
     row: dict[Any, Any] = {}
-    for i, run in enumerate(runs):
+    for i, run in enumerate(supp):
         for o, pr, s in run:
             term = pr
-            for j, other in enumerate(runs):
+            for j, other in enumerate(supp):
                 if j == i:
                     continue
                 strict = (j > i) == later_strict
                 mass = [q for _, q, t in other if (t < s if strict else t <= s)]
-                if len(mass) != len(other):  # else its total mass, exactly 1
-                    term = term * sum(mass, mpq(0))
+                # every outcome of run j counts: its total mass, exactly 1 (the
+                # inputs are validated distributions) -- not a complement.
+                if len(mass) != len(other):
+                    term = term * total(mass)
                 if term == 0:
                     break
             if term != 0:
                 key = o if report == "output" else i
-                row[key] = row.get(key, mpq(0)) + term
-    return {k: exact(v) for k, v in row.items()}
+                row[key] = row.get(key, zero) + term
+    return row
 
 
 def best_of(
@@ -180,7 +186,6 @@ def best_of(
     later_strict = ties == "highest_index"
     dists: dict[Any, dict[Output, sp.Expr]] = {}
     for d in graph.nodes:
-        row: dict[Output, sp.Expr] = {}
         supp = [
             [(o, m.prob(d, o), scores[j][o]) for o in m.outputs if m.prob(d, o) != 0]
             for j, m in enumerate(runs)
@@ -188,25 +193,11 @@ def best_of(
         if all(pr.is_Rational for run in supp for _, pr, _ in run):
             # the same sums and products in GMP rationals (a sympy number per
             # operation costs more), the row's values turned back once
-            dists[d] = _best_of_rational(supp, later_strict, report)
-            continue
-        for i, run in enumerate(supp):
-            for o, pr, s in run:
-                term = pr
-                for j, other in enumerate(supp):
-                    if j == i:
-                        continue
-                    strict = (j > i) == later_strict
-                    mass = [q for _, q, t in other if (t < s if strict else t <= s)]
-                    # every outcome of run j counts: its total mass, exactly 1 (the
-                    # inputs are validated distributions) -- not a complement.
-                    term = term * (sp.Integer(1) if len(mass) == len(other) else sp.Add(*mass))
-                    if term == 0:
-                        break
-                if term != 0:
-                    key = o if report == "output" else i
-                    row[key] = row.get(key, sp.Integer(0)) + term
-        dists[d] = row
+            runs_q = [[(o, to_mpq(pr), sc) for o, pr, sc in run] for run in supp]
+            row_q = _best_of_row(runs_q, later_strict, report, mpq(0), lambda m: sum(m, mpq(0)))
+            dists[d] = {k: exact(v) for k, v in row_q.items()}
+        else:
+            dists[d] = _best_of_row(supp, later_strict, report, sp.Integer(0), lambda m: sp.Add(*m))
     values: dict[sp.Symbol, sp.Expr] = {}
     for m in runs:
         values.update(m.values)

@@ -4,6 +4,7 @@ cases in-process with a patched registry."""
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -74,9 +75,12 @@ def test_a_renamed_id_runs_with_one_line_of_deprecation(capsys):
 def test_casestudies_in_worker_processes_match_the_serial_run(capsys, tmp_path):
     names = ["hartmann2022.lemma8", "ghazi2025.thm10"]  # thm10.bottom_zero is refuted
     docs, certs = [], []
+    frozen = gc.get_freeze_count()
     for extra in ([], ["-j", "2"]):
         out = tmp_path / f"certs{len(docs)}"
         assert cli.main(["casestudies", *names, "--json", "--certificates", str(out), *extra]) == 0
+        # the heap frozen while the workers ran is handed back to the collector
+        assert gc.get_freeze_count() == frozen
         docs.append(json.loads(capsys.readouterr().out))
         for c in docs[-1]["claims"]:
             c.pop("seconds")

@@ -235,33 +235,37 @@ def _decide(reg: Any, claims: list[Any], args: argparse.Namespace) -> tuple[list
         # collections do not walk it (one process deciding the claims of 2e98a9d:
         # 0.46 -> 0.29 s of collections).
         gc.freeze()
-    with (
-        open_runner(n, args.dask, max_workers=args.max_workers, option="-j") as runner,
-        progress_display(progress_wanted(args)),
-        task("claims", total=len(claims)) as bar,
-    ):
-        stream = decided(
-            claims,
-            runner=runner,
-            search=getattr(args, "search_instances", None) != 0,
-            search_instances=getattr(args, "search_instances", None),
-            record=bool(getattr(args, "json", False)),
-            # the tightness table reads every finding; the other outputs print what the
-            # workers rendered (and write certificates from violated results, sent whole)
-            outline=not getattr(args, "tightness", False),
-        )
-        try:
-            for o in stream:
-                outcomes.append(o)
-                bar.advance(note=o.claim.id)
-        except KeyboardInterrupt:
-            # stop at once: the workers' running claims are abandoned (their processes
-            # ended), so a second Ctrl-C has nothing left to wait for
-            if runner is not None:
-                runner.close(wait=False)
-            return outcomes, True
-        finally:
-            stream.close()
+    try:
+        with (
+            open_runner(n, args.dask, max_workers=args.max_workers, option="-j") as runner,
+            progress_display(progress_wanted(args)),
+            task("claims", total=len(claims)) as bar,
+        ):
+            stream = decided(
+                claims,
+                runner=runner,
+                search=getattr(args, "search_instances", None) != 0,
+                search_instances=getattr(args, "search_instances", None),
+                record=bool(getattr(args, "json", False)),
+                # the tightness table reads every finding; the other outputs print what the
+                # workers rendered (and write certificates from violated results, sent whole)
+                outline=not getattr(args, "tightness", False),
+            )
+            try:
+                for o in stream:
+                    outcomes.append(o)
+                    bar.advance(note=o.claim.id)
+            except KeyboardInterrupt:
+                # stop at once: the workers' running claims are abandoned (their processes
+                # ended), so a second Ctrl-C has nothing left to wait for
+                if runner is not None:
+                    runner.close(wait=False)
+                return outcomes, True
+            finally:
+                stream.close()
+    finally:
+        if n > 1:  # back to the collector for what the process does next
+            gc.unfreeze()
     return outcomes, False
 
 

@@ -28,8 +28,8 @@ from verifier.algorithms.ghazi_filter import (
     check_node_claims,
     transcript_mechanism,
 )
-from verifier.algorithms.ghazi_series import CertifiedSum
-from verifier.arithmetic.exact import Sign, approx, decide_sign, enclose, exact
+from verifier.algorithms.ghazi_series import CertifiedSum, iv_of
+from verifier.arithmetic.exact import Sign, approx, decide_sign, exact
 from verifier.arithmetic.precision import interval_context
 from verifier.checks.certified import certified_ceil
 from verifier.checks.privacy import check_alpha, check_rdp
@@ -170,25 +170,6 @@ def theorem13_objective(
     return (2 + ell_e) * eps[i] + (1 + ell_e) * ep + (sp.log(tau + 1) + others) / (a - 1)
 
 
-def _interval_64(x: sp.Expr) -> tuple[Any, Any, Any] | None:
-    """How to build an mpmath interval at 64 bits containing the constant ``x``:
-    ``("q", p, q)`` for a rational ``p/q`` (divided in the interval context, rounded
-    outward) or ``("e", lo, hi)`` from its certified enclosure; ``None`` when it has
-    none at that precision."""
-    if x.is_Rational:
-        return ("q", int(x.p), int(x.q))
-    try:
-        enc = enclose(x, 64)
-    except VerifierError:
-        return None
-    return None if enc is None else ("e", enc.lo, enc.hi)
-
-
-def _make_interval(ctx: Any, spec: tuple[Any, Any, Any]) -> Any:
-    kind, u, v = spec
-    return ctx.mpf(u) / v if kind == "q" else ctx.mpf([u, v])
-
-
 def optimal_ell(
     i: int,
     epsilons: Sequence[Any],
@@ -227,21 +208,20 @@ def optimal_ell(
         s = sp.Add(*(t * e * sp.exp(-e * (1 + a * ell)) for e, t in others))
         return lin - a / (a - 1) * s
 
-    # certified 64-bit enclosures of the numbers of g' (a rational is its own); None
-    # when one has none at that precision (then every sign comes from decide_sign)
     numbers = [lin, a, a - 1, *(x for e, t in others for x in (t * e, e))]
-    specs = [_interval_64(x) for x in numbers]
-    enclosed = all(x is not None for x in specs)
 
     def sign_of_dg(ell: sp.Expr) -> Sign:
         """The sign of ``g'(ℓ)``: from an interval evaluation at 64 bits (the
         numbers' certified enclosures) when it excludes 0 (the certified sign the
         exact expression would give), else by :func:`decide_sign` of the exact
         expression."""
-        if enclosed and ell.is_Rational:
+        if ell.is_Rational:
             with interval_context(64) as ctx:
-                lin_i, a_i, am1_i, *rest = (_make_interval(ctx, x) for x in specs)  # type: ignore[arg-type]
-                ell_i = ctx.mpf(int(ell.p)) / int(ell.q)
+                try:
+                    lin_i, a_i, am1_i, *rest = (iv_of(x, ctx) for x in numbers)
+                except VerifierError:  # a number without a 64-bit enclosure
+                    return decide_sign(dg(ell)).sign
+                ell_i = iv_of(ell, ctx)
                 s = sum(
                     (
                         te * ctx.exp(-e * (1 + a_i * ell_i))

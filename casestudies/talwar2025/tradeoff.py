@@ -49,6 +49,7 @@ from typing import Any
 
 import sympy as sp
 
+from verifier.algorithms.ghazi_series import iv_of
 from verifier.algorithms.talwar import (
     OracleAlgorithm,
     metaselection_algorithms,
@@ -300,14 +301,6 @@ class Tradeoff:
 # ---------------------------------------------------------------------------
 
 
-def _iv(x: sp.Expr, ctx: Any) -> Any:
-    """An interval of the context ``ctx`` enclosing ``x`` at its precision."""
-    enc = enclose(x, ctx.prec)
-    if enc is None:
-        raise InvalidParameter(f"could not enclose {x} at {ctx.prec} bits")
-    return ctx.mpf([enc.lo, enc.hi])
-
-
 def _imin(a: Any, b: Any, ctx: Any) -> Any:
     # min is monotone in both arguments: the interval min encloses it, decided or not
     return ctx.mpf([min(a.a, b.a), min(a.b, b.b)])
@@ -342,8 +335,8 @@ def _numeric_cdf(alg: OracleAlgorithm, ctx: Any) -> Callable[[Any, Any], tuple[A
 
         return fmax
     if kind == "lt":
-        return lt(_iv(alg.params["gamma"], ctx))
-    inner = lt(_iv(alg.params["inner_gamma"], ctx))
+        return lt(iv_of(alg.params["gamma"], ctx))
+    inner = lt(iv_of(alg.params["inner_gamma"], ctx))
     c = alg.params["c"]
 
     def fh(F: Any, G: Any) -> tuple[Any, Any]:
@@ -409,8 +402,8 @@ def hard_instance_profile(
             classes = range(Delta + 2)  # beyond Delta + 1 the extension is constant
         else:
             raise InvalidParameter(f"setting must be one of {SETTINGS}, got {setting!r}")
-        ie = _iv(e, ctx)
-        gi = [(dist, {o: _iv(p, ctx) for o, p in ps.items()}) for dist, ps in groups]
+        ie = iv_of(e, ctx)
+        gi = [(dist, {o: iv_of(p, ctx) for o, p in ps.items()}) for dist, ps in groups]
         good, bad = [], []
         for k in classes:
             m = {}

@@ -52,14 +52,8 @@ from typing import Any
 import networkx as nx
 import sympy as sp
 
-from ..arithmetic.exact import (
-    DEFAULT_PRECISION,
-    Precision,
-    Verdict,
-    combine_verdicts,
-    decide_eq,
-    enclose,
-)
+from ..algorithms.ghazi_series import iv_of
+from ..arithmetic.exact import DEFAULT_PRECISION, Precision, Verdict, combine_verdicts, decide_eq
 from ..arithmetic.exact import exact as _exact
 from ..arithmetic.precision import interval_context
 from ..checks.certified import certified_min, identically_zero
@@ -272,10 +266,9 @@ class _Least:
 
     def _interval(self, x: sp.Expr) -> Any:
         try:
-            enc = enclose(x, _LEAST_BITS)
-        except VerifierError:
+            return iv_of(x, self.ctx)
+        except VerifierError:  # no enclosure at this precision
             return None
-        return None if enc is None else self.ctx.mpf([enc.lo, enc.hi])
 
     def _log(self, p: sp.Expr) -> Any:
         if p not in self.logs:

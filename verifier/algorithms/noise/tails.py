@@ -184,21 +184,17 @@ def tail_sup(
                 rq = pv / qv if qv != 0 else mpq(0)
                 if rq > to_mpq(best):
                     best, best_at = exact(rq), direction * x
-                last = x
-                x += 1
-                if x - x0 > max_scan:
+            else:
+                r = _ratio(value_at(a, x), value_at(b, x))
+                if r is sp.oo:
+                    return TailSup(sp.oo, direction * x, limit, direction * x)
+                cmp = decide_le(r, best, precision)
+                if cmp.verdict.value == "undecided":
                     raise InvalidParameter(
-                        f"the tail analysis needs more than {max_scan} points (noise too weak)"
+                        "could not compare two tail ratios (precision exhausted)"
                     )
-                continue
-            r = _ratio(value_at(a, x), value_at(b, x))
-            if r is sp.oo:
-                return TailSup(sp.oo, direction * x, limit, direction * x)
-            cmp = decide_le(r, best, precision)
-            if cmp.verdict.value == "undecided":
-                raise InvalidParameter("could not compare two tail ratios (precision exhausted)")
-            if cmp.verdict.value == "violated":
-                best, best_at = r, direction * x
+                if cmp.verdict.value == "violated":
+                    best, best_at = r, direction * x
             last = x
             x += 1
             if x - x0 > max_scan:
